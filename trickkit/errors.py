@@ -1,0 +1,71 @@
+"""The exception tree: every error trickkit raises on purpose derives from TrickkitError."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Sequence
+
+import attrs
+
+
+class TrickkitError(Exception):
+    """Base class of every error trickkit raises on purpose."""
+
+
+@attrs.frozen
+class Problem:
+    """One located problem in a ruleset or scenario file."""
+
+    file: str
+    """File name as given (or ``<string>`` for text loaded from memory)."""
+    line: int
+    """1-based line of the offending node (0 when unknown)."""
+    column: int
+    """1-based column of the offending node (0 when unknown)."""
+    path: str
+    """YAML path of the offending node, e.g. ``$.phases[2].winner``."""
+    message: str
+    """What is wrong, quoting the bad value with ``!r``."""
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}:{self.column}"
+        return f"{where}: {self.path}: {self.message}"
+
+
+class RulesetError(TrickkitError):
+    """A ruleset (or scenario) could not be loaded.
+
+    Attributes:
+        problems: every located problem found, in file order.
+    """
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class IllegalActionError(TrickkitError, ValueError):
+    """An action that the rules do not allow now, or text that is no action.
+
+    The state it was applied to is left exactly as it was.
+    """
+
+
+class ScenarioError(TrickkitError):
+    """A scenario file is malformed (as opposed to a scenario that fails)."""
+
+
+class StateError(TrickkitError, ValueError):
+    """A saved state or game record cannot be loaded (tampered, wrong game, wrong version)."""
+
+
+class DSLRuntimeError(TrickkitError):
+    """A DSL expression failed while a game was being played (e.g. a type error)."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``."""
+    close = difflib.get_close_matches(str(name), list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
