@@ -1,0 +1,211 @@
+"""Tests for trickkit.source: safe YAML loading with positions."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from trickkit.errors import RulesetError
+from trickkit.source import Locator, format_path, load_yaml, load_yaml_file
+
+RULESET = """\
+name: whist
+players:
+  min: 4
+phases:
+  - deal
+  - name: play
+    winner: highest
+table: {0: [a], 2: [b, c]}
+"""
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(RulesetError) as info:
+        load_yaml(text, "r.yaml")
+    return [str(p) for p in info.value.problems]
+
+
+def test_data_is_plain_and_int_keys_stay_ints():
+    data, locator = load_yaml(RULESET, "r.yaml")
+    assert data == {
+        "name": "whist",
+        "players": {"min": 4},
+        "phases": ["deal", {"name": "play", "winner": "highest"}],
+        "table": {0: ["a"], 2: ["b", "c"]},
+    }
+    assert locator.filename == "r.yaml"
+
+
+def test_positions_are_exact_for_nested_keys_and_items():
+    _, loc = load_yaml(RULESET, "r.yaml")
+    assert loc.position(()) == (1, 1)
+    assert loc.position(("name",)) == (1, 7)
+    assert loc.position(("players", "min")) == (3, 8)
+    assert loc.key_position(("players", "min")) == (3, 3)
+    assert loc.position(("phases", 0)) == (5, 5)
+    assert loc.position(("phases", 1)) == (6, 5)
+    assert loc.position(("phases", 1, "winner")) == (7, 13)
+    assert loc.key_position(("phases", 1, "winner")) == (7, 5)
+    assert loc.position(("table", 2, 1)) == (8, 24)
+
+
+def test_position_falls_back_to_ancestor_then_zero():
+    _, loc = load_yaml(RULESET, "r.yaml")
+    assert loc.position(("phases", 1, "missing", 3)) == (6, 5)
+    assert loc.key_position(("phases", 0)) == (5, 5)
+    assert Locator("x").position(("a",)) == (0, 0)
+
+
+def test_locator_problem():
+    _, loc = load_yaml(RULESET, "r.yaml")
+    assert str(loc.problem(("phases", 1, "winner"), "bad")) == "r.yaml:7:13: $.phases[1].winner: bad"
+    assert str(loc.problem(("phases", 1, "winner"), "bad", at_key=True)) == (
+        "r.yaml:7:5: $.phases[1].winner: bad"
+    )
+
+
+def test_format_path():
+    assert format_path(()) == "$"
+    assert format_path(("phases", 2, "winner")) == "$.phases[2].winner"
+    assert format_path(("params", "limit")) == "$.params.limit"
+    assert format_path(("odd key", "x-y", "_ok1")) == '$["odd key"]["x-y"]._ok1'
+    assert Locator.format_path(("a",)) == "$.a"
+
+
+def test_yaml_11_words_stay_strings():
+    data, _ = load_yaml(
+        "w: [yes, no, on, off, y, n, Yes, NO, true, False, TRUE]\n"
+        "t: 2001-12-14\nsexa: 1:20\nexp: 1e3\nunder: 1_000\n",
+        "r.yaml",
+    )
+    assert data["w"] == ["yes", "no", "on", "off", "y", "n", "Yes", "NO", True, False, True]
+    assert data["t"] == "2001-12-14"
+    assert data["sexa"] == "1:20"
+    assert data["exp"] == "1e3"
+    assert data["under"] == "1_000"
+
+
+def test_numbers_and_nulls():
+    data, _ = load_yaml(
+        "n: [10, -3, 0x1F, 0o17, 1.5, .5, 2., 1.5e3, .inf, -.inf, ~, null, '', '10']\ne:\n", "r.yaml"
+    )
+    assert data["n"][:9] == [10, -3, 31, 15, 1.5, 0.5, 2.0, 1500.0, math.inf]
+    assert data["n"][9:] == [-math.inf, None, None, "", "10"]
+    assert data["e"] is None
+    assert all(type(v) is int for v in data["n"][:4])
+    assert math.isnan(load_yaml("x: .nan", "r.yaml")[0]["x"])
+
+
+def test_duplicate_key_error_text_and_location():
+    assert problems("deck: a\nplayers:\n  min: 1\n  min: 2\ndeck: b\n") == [
+        "r.yaml:4:3: $.players.min: duplicate key 'min' (first at line 3)",
+        "r.yaml:5:1: $.deck: duplicate key 'deck' (first at line 1)",
+    ]
+
+
+def test_duplicate_int_keys():
+    assert problems("t: {0: a, 00: b}\n") == ["r.yaml:1:11: $.t[0]: duplicate key 0 (first at line 1)"]
+
+
+def test_syntax_error_is_located():
+    assert problems("a: [1, 2\nb: 3\n") == [
+        "r.yaml:2:2: $: YAML syntax error: expected ',' or ']', but got ':' (while parsing a flow sequence)"
+    ]
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n", "# only a comment\n", "---\n", "~\n"])
+def test_empty_ruleset(text):
+    assert problems(text) == ["r.yaml: $: empty ruleset"]
+
+
+def test_top_level_must_be_mapping():
+    assert problems("- a\n- b\n") == ["r.yaml:1:1: $: top level must be a mapping, got a list"]
+    assert problems("just text\n") == ["r.yaml:1:1: $: top level must be a mapping, got a scalar"]
+
+
+def test_more_than_one_document():
+    assert problems("a: 1\n---\nb: 2\n") == [
+        "r.yaml:2:1: $: more than one YAML document (only one is allowed)"
+    ]
+
+
+def test_merge_keys_rejected():
+    assert problems("base: &b {x: 1}\nother:\n  <<: *b\n") == [
+        "r.yaml:3:3: $.other: merge keys ('<<') are not supported"
+    ]
+
+
+def test_unsupported_tags_rejected():
+    assert problems("a: !!python/object/apply:os.system ['true']\n") == [
+        "r.yaml:1:4: $.a: unsupported tag '!!python/object/apply:os.system'"
+    ]
+    assert problems("a: !!binary aGk=\n") == ["r.yaml:1:4: $.a: unsupported tag '!!binary'"]
+
+
+def test_bad_key_types_rejected():
+    assert problems("true: 1\n") == [
+        "r.yaml:1:1: $: mapping key 'true' must be a string or an integer (quote it)"
+    ]
+
+
+def test_aliases_are_allowed_and_expanded():
+    data, loc = load_yaml("a: &x [1, 2]\nb: *x\n", "r.yaml")
+    assert data == {"a": [1, 2], "b": [1, 2]}
+    assert data["a"] is not data["b"]
+    assert loc.position(("b", 1)) == (1, 11)
+
+
+def test_alias_bomb_rejected():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    errs = problems("\n".join(lines) + "\n")
+    assert errs == ["r.yaml:7:4: $.g: document expands to more than 1,000,000 nodes (alias bomb?)"]
+
+
+def test_recursive_alias_rejected():
+    assert problems("a: &a [1, *a]\n") == [
+        "r.yaml:1:4: $.a[1]: recursive alias (a node contains itself)"
+    ]
+
+
+def test_nesting_depth_capped():
+    assert problems("a: " + "[" * 150 + "]" * 150 + "\n") == [
+        "r.yaml:1:103: $: nesting deeper than 100 levels"
+    ]
+    chain = "a0: &a0 [1]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, 120))
+    assert problems(chain) == ["r.yaml:99:6: $.a99[0]: nesting deeper than 100 levels"]
+
+
+def test_text_size_capped():
+    assert problems("a: '" + "x" * 5_000_000 + "'\n") == [
+        "r.yaml: $: ruleset too large (5,000,006 characters, limit 5,000,000)"
+    ]
+
+
+def test_control_characters_rejected():
+    assert problems("a: 1\nb: \x00\n") == [
+        "r.yaml:2:4: $: unacceptable character #x0000 (special characters are not allowed)"
+    ]
+
+
+def test_load_yaml_file(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_bytes("\ufeffname: \u00e9cart\u00e9\n".encode("utf-8"))
+    data, loc = load_yaml_file(path)
+    assert data == {"name": "\u00e9cart\u00e9"}
+    assert loc.filename == str(path)
+    assert loc.position(("name",)) == (1, 7)
+
+
+def test_binary_garbage_file(tmp_path):
+    path = tmp_path / "garbage.yaml"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(path)
+    assert [str(p) for p in info.value.problems] == [
+        f"{path}: $: not valid UTF-8 text (bad byte 0x89 at offset 0)"
+    ]
+    assert info.value.problems[0].line == 0

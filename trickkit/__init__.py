@@ -1,0 +1,26 @@
+"""trickkit: a rules engine for card games written as YAML rulesets.
+
+The public API::
+
+    import trickkit
+    game = trickkit.load_game("skull_king", players=4, rounds=10)
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.scores()
+"""
+
+__version__ = "0.1.0"
+
+from .actions import Action
+from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError, ScenarioError, StateError,
+                     TrickkitError)
+from .game import DealError, Game
+from .loader import list_games, load_game, validate
+from .state import TERMINAL, State
+
+__all__ = [
+    "__version__", "Action", "DealError", "DSLRuntimeError", "Game", "IllegalActionError", "Problem",
+    "RulesetError", "ScenarioError", "State", "StateError", "TERMINAL", "TrickkitError", "list_games",
+    "load_game", "validate",
+]

@@ -1,0 +1,145 @@
+"""Builds a ruleset's deck: card groups generated from suits and rank ranges into card and face tables.
+
+Cards are plain ints (ids in deck order) at play time; their attributes live in tuples
+indexed by id, built once here. A *face* is a card as played in one of its modes (Scary
+Mary "as a pirate"); a card without modes has exactly one face.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+Card = int
+"""A card is its id: an index into the deck's tables."""
+
+STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind")
+"""Attributes every card has (null where a group does not set them)."""
+
+
+@attrs.frozen
+class Deck:
+    """The cards of a ruleset and their attribute tables."""
+
+    texts: tuple[str, ...]
+    """Canonical text of each card (copies share a text), e.g. ``'B13'``, ``'escape'``."""
+    attrs: dict[str, tuple]
+    """Attribute name -> values by card id (``name`` is the text)."""
+    face_card: tuple[int, ...]
+    """Card id of each face."""
+    face_mode: tuple[Any, ...]
+    """Mode name of each face, or None for a card's only face."""
+    face_texts: tuple[str, ...]
+    """Text of each face as written in actions: ``'G7'`` or ``'tigress:pirate'``."""
+    face_attrs: dict[str, tuple]
+    """Attribute name -> values by face id (the card's, overridden by its mode)."""
+    card_faces: tuple[tuple[int, ...], ...]
+    """Face ids of each card."""
+    by_text: dict[str, tuple[int, ...]]
+    """Card text -> ids of all its copies."""
+    face_by_text: dict[str, int]
+    """Face text -> face id of the first copy (faces of copies are interchangeable)."""
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck:
+    """Generate the deck from validated card groups.
+
+    Args:
+        groups: the ruleset's ``deck`` list (already schema-validated).
+        problem: ``problem(path, message)`` returns the exception to raise for a meaning error.
+
+    Raises:
+        whatever ``problem`` returns, e.g. for a template naming an attribute the group lacks.
+    """
+    rows: list[dict] = []
+    modes_of: list[dict] = []
+    for gi, group in enumerate(groups):
+        path = ("deck", gi)
+        suits = group.get("suit")
+        suit_items = list(suits.items()) if isinstance(suits, dict) else [(suits, suits)] if suits is not None else [(None, None)]
+        rank = group.get("rank")
+        if isinstance(rank, dict):
+            ranks = list(range(rank["from"], rank["to"] + 1))
+            if not ranks:
+                raise problem(path + ("rank",), f"empty rank range {rank['from']}..{rank['to']}")
+        else:
+            ranks = [rank]
+        for code, suit in suit_items:
+            for r in ranks:
+                values = {"suit": suit, "rank": r, "kind": group.get("kind")}
+                try:
+                    text = str(group["text"]).format(suit=code if code is not None else "", rank=r if r is not None else "")
+                except (KeyError, IndexError, ValueError) as e:
+                    raise problem(path + ("text",), f"bad card text template {group['text']!r}: {e}") from None
+                values["name"] = text
+                for attr, spec in (group.get("attributes") or {}).items():
+                    values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)
+                for _ in range(group.get("copies", 1)):
+                    rows.append(values)
+                    modes_of.append(group.get("modes") or {})
+    names = list(STANDARD_ATTRIBUTES)
+    for values in rows:
+        for k in values:
+            if k not in names:
+                names.append(k)
+    for mode_map in modes_of:
+        for overrides in mode_map.values():
+            for k in overrides:
+                if k not in names:
+                    names.append(k)
+    texts = tuple(v["name"] for v in rows)
+    card_attrs = {n: tuple(v.get(n) for v in rows) for n in names}
+    face_card, face_mode, face_texts, face_values = [], [], [], []
+    card_faces = []
+    for cid, values in enumerate(rows):
+        ids = []
+        modes = modes_of[cid]
+        for mode, overrides in (modes.items() if modes else [(None, {})]):
+            ids.append(len(face_card))
+            face_card.append(cid)
+            face_mode.append(mode)
+            face_texts.append(texts[cid] if mode is None else f"{texts[cid]}:{mode}")
+            face_values.append({**values, **overrides})
+        card_faces.append(tuple(ids))
+    by_text: dict[str, list[int]] = {}
+    for cid, t in enumerate(texts):
+        by_text.setdefault(t, []).append(cid)
+    face_by_text: dict[str, int] = {}
+    for fid, t in enumerate(face_texts):
+        face_by_text.setdefault(t, fid)
+    return Deck(
+        texts=texts,
+        attrs=card_attrs,
+        face_card=tuple(face_card),
+        face_mode=tuple(face_mode),
+        face_texts=tuple(face_texts),
+        face_attrs={n: tuple(v.get(n) for v in face_values) for n in names},
+        card_faces=tuple(card_faces),
+        by_text={t: tuple(ids) for t, ids in by_text.items()},
+        face_by_text=face_by_text,
+    )
+
+
+def _attribute_value(spec, values, path, problem):
+    if not isinstance(spec, dict):
+        return spec
+    key = values.get(spec["by"])
+    if spec["by"] not in values:
+        raise problem(path + ("by",), f"unknown attribute {spec['by']!r} to look up by")
+    for value, keys in spec.get("groups", {}).items():
+        if key in keys:
+            return _int_or_text(value)
+    return spec.get("default")
+
+
+def _int_or_text(value):
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    return value

@@ -1,0 +1,324 @@
+"""The ``trickkit`` command line: list, validate, simulate, check and play games.
+
+Exit codes: 0 success; 1 a validation or scenario check failed; 2 usage
+errors and games that cannot be loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Sequence
+
+import yaml
+
+from trickkit.errors import IllegalActionError, RulesetError, ScenarioError, TrickkitError
+
+__all__ = ["main", "parse_params"]
+
+#: ``simulate`` shows a progress bar (on stderr, if it is a terminal) from this many games on.
+PROGRESS_MIN_GAMES = 200
+
+
+class _UsageError(Exception):
+    """Bad command-line usage detected after argparse (exit code 2)."""
+
+
+def _api() -> Any:
+    """The trickkit package, imported late (so tests can patch ``trickkit.load_game``)."""
+    import trickkit
+
+    return trickkit
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True)
+
+
+def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
+    """Parse ``--param k=v`` items into keyword arguments for ``load_game``.
+
+    Each value is read with ``yaml.safe_load`` so ``3`` is an int, ``0.5`` a
+    float, ``true`` a bool and anything else a string.
+
+    Args:
+        items: the ``k=v`` texts.
+
+    Returns:
+        The parameter mapping.
+
+    Raises:
+        _UsageError: an item has no ``=`` or an empty key.
+    """
+    params: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise _UsageError(f"--param expects KEY=VALUE, got {item!r}")
+        try:
+            parsed = yaml.safe_load(value)
+        except yaml.YAMLError:
+            parsed = value
+        if isinstance(parsed, bool) or not isinstance(parsed, (int, float, str)):
+            parsed = parsed if isinstance(parsed, bool) else value
+        params[key] = parsed
+    return params
+
+
+def _load(game: str, players: int | None, params: dict[str, Any]) -> Any:
+    kwargs = dict(params)
+    if players is not None:
+        kwargs["players"] = players
+    return _api().load_game(game, **kwargs)
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    api = _api()
+    table = Table(title="Shipped games")
+    table.add_column("name")
+    table.add_column("title")
+    table.add_column("players", justify="right")
+    for name in api.list_games():
+        game = api.load_game(name)
+        lo, hi = game.players_min, game.players_max
+        table.add_row(name, game.title, f"{lo}" if lo == hi else f"{lo}-{hi}")
+    _console().print(table)
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    out = _console()
+    failed = 0
+    for file in args.files:
+        try:
+            _api().load_game(file)
+        except RulesetError as exc:
+            failed += 1
+            for problem in exc.problems or [f"{file}: invalid"]:
+                out.print(str(problem), markup=False)
+        except TrickkitError as exc:
+            failed += 1
+            out.print(f"{file}: {exc}", markup=False)
+        else:
+            out.print(f"{file}: ok", markup=False)
+    return 1 if failed else 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from trickkit.simulate import simulate
+
+    if args.games < 0:
+        raise _UsageError(f"--games must be >= 0, got {args.games}")
+    if args.jobs < 1:
+        raise _UsageError(f"--jobs must be >= 1, got {args.jobs}")
+    game = _load(args.game, args.players, parse_params(args.param))
+    show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
+    if show:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=_console(stderr=True), transient=True,
+        ) as bar:
+            task = bar.add_task(f"simulating {game.name}", total=args.games)
+            summary = simulate(
+                game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
+    else:
+        summary = simulate(game, args.games, seed=args.seed, jobs=args.jobs, out=args.out)
+    _console().print(summary.to_table())
+    if args.out:
+        _console().print(f"wrote {summary.games} games to {args.out}", markup=False)
+    return 0
+
+
+def _scenario_files(paths: Sequence[str]) -> list[str]:
+    files: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))
+            files.extend(sorted(found))
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise _UsageError(f"{path}: no such file or directory")
+    return files
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from trickkit.scenarios import run_scenario_file
+
+    out = _console()
+    files = _scenario_files(args.paths)
+    passed = failed = errors = 0
+    for file in files:
+        try:
+            results = run_scenario_file(file)
+        except ScenarioError as exc:
+            errors += 1
+            lines = str(exc).splitlines() or [file]
+            out.print(f"ERROR {file}", markup=False)
+            for line in lines:
+                out.print(f"  {line}", markup=False)
+            continue
+        for result in results:
+            if result.passed:
+                passed += 1
+                out.print(f"PASS {file}: {result.name}", markup=False)
+            else:
+                failed += 1
+                where = f"{file}:{result.line}" if result.line else file
+                out.print(f"FAIL {where}: {result.name}: {result.message}", markup=False)
+    out.print(f"{passed} passed, {failed} failed, {errors} errors", markup=False)
+    if not files:
+        out.print("no scenario files found", markup=False)
+        return 1
+    return 1 if failed or errors else 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    import random
+
+    from rich.panel import Panel
+    from rich.pretty import Pretty
+
+    from trickkit.simulate import RandomAgent
+
+    game = _load(args.game, args.players, parse_params(args.param))
+    if not 0 <= args.seat < game.num_players:
+        raise _UsageError(f"--seat must be 0..{game.num_players - 1}, got {args.seat}")
+    out = _console()
+    state = game.new_initial_state(seed=args.seed)
+    agent = RandomAgent(random.Random(f"trickkit:play:{args.seed}"))
+    me = args.seat
+    out.print(f"{game.title}: you are seat {me} of {game.num_players} (seed {args.seed})", markup=False)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat != me:
+            action = agent.step(state)
+            state.apply_action(action)
+            out.print(f"seat {seat}: {action}", markup=False)
+            continue
+        out.print(Panel(Pretty(state.observation(me)), title=f"seat {me} sees"))
+        actions = state.legal_actions()
+        for i, action in enumerate(actions, start=1):
+            out.print(f"  {i:>3}. {action}", markup=False)
+        while True:
+            try:
+                answer = input("your move (number or text)> ").strip()
+            except EOFError:
+                out.print("\nbye", markup=False)
+                return 0
+            if not answer:
+                continue
+            if answer.isdigit():
+                index = int(answer)
+                if not 1 <= index <= len(actions):
+                    out.print(f"pick 1..{len(actions)} or type an action", markup=False)
+                    continue
+                choice: Any = actions[index - 1]
+            else:
+                choice = answer
+            try:
+                state.apply_action(choice)
+            except IllegalActionError as exc:
+                out.print(f"not allowed: {exc}", markup=False)
+                continue
+            out.print(f"seat {me} (you): {choice}", markup=False)
+            break
+    out.print(Panel(Pretty(state.observation(me)), title="final position"))
+    scores = state.scores()
+    winners = state.winners()
+    out.print("final scores:", markup=False)
+    for seat, score in enumerate(scores):
+        mark = " (you)" if seat == me else ""
+        won = "  winner" if seat in winners else ""
+        out.print(f"  seat {seat}{mark}: {score}{won}", markup=False)
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="trickkit", description="Card games as YAML rulesets, played by one engine."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("list", help="list the shipped games")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("validate", help="load rulesets and report every problem")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=_cmd_validate)
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", metavar="GAME", help="shipped game name or path to a ruleset .yaml")
+        p.add_argument("--players", type=int, default=None, help="number of players")
+        p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+        p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                       help="override a game parameter (repeatable)")
+
+    p = sub.add_parser("simulate", help="play many games with random agents")
+    game_args(p)
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", default=None, metavar="FILE.jsonl", help="write one JSON line per game")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("check", help="run scenario files (directories are searched for *.yaml)")
+    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("play", help="play one seat in the terminal against random agents")
+    game_args(p)
+    p.add_argument("--seat", type=int, required=True, help="the seat you play (0-based)")
+    p.set_defaults(func=_cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``trickkit`` command line.
+
+    Args:
+        argv: the arguments (without the program name); ``None`` = ``sys.argv[1:]``.
+
+    Returns:
+        The exit code: 0 ok, 1 failed validation/checks, 2 usage or load errors.
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        return args.func(args)
+    except _UsageError as exc:
+        print(f"trickkit {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except TrickkitError as exc:
+        print(f"trickkit {args.command}: {type(exc).__name__}:\n{exc}" if "\n" in str(exc)
+              else f"trickkit {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

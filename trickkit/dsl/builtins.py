@@ -1,0 +1,94 @@
+"""The registry of DSL built-ins: every function and aggregate, with its signature, meaning and example.
+
+The registry is the single source of truth: the compiler resolves names through it, and the
+DSL reference page of the docs is generated from it (each example is parsed in a test).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+
+@attrs.frozen
+class Builtin:
+    """A DSL function called with positional arguments, e.g. ``abs(x)``."""
+
+    name: str
+    """The name used in DSL text."""
+    params: tuple[str, ...]
+    """Parameter types, e.g. ``("int", "int")``; ``"any"`` accepts every type."""
+    result: str
+    """Result type; ``"arg0"`` means "the type of the first argument"."""
+    impl: Callable = attrs.field(repr=False)
+    """The Python function applied to the argument values."""
+    doc: str
+    """One line: what it computes."""
+    example: str
+    """A DSL expression using it."""
+
+
+@attrs.frozen
+class Aggregate:
+    """A DSL aggregate over a collection: ``name(E for x in C [if P] [by K])``."""
+
+    name: str
+    """The name used in DSL text."""
+    result: str
+    """Result type: ``"int"``, ``"bool"``, ``"elem"`` (the type of E), ``"list"`` (a list of E)."""
+    uses_by: bool
+    """True when the aggregate needs a ``by K`` key (highest/lowest)."""
+    doc: str
+    """One line: what it computes."""
+    example: str
+    """A DSL expression using it."""
+
+
+def _seat_step(seat: int, n: int, k: int) -> int:
+    return (seat + k) % n
+
+
+FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("abs", ("int",), "int", abs, "absolute value", "abs(tricks[s] - bid[s])"),
+    Builtin("min", ("int", "int"), "int", min, "the smaller of two numbers", "min(round, 8)"),
+    Builtin("max", ("int", "int"), "int", max, "the larger of two numbers", "max(0, score[s])"),
+    Builtin("len", ("list",), "int", len, "number of items in a list or zone", "len(hand[seat])"),
+    Builtin("range", ("int", "int"), "list[int]", lambda a, b: list(range(a, b)),
+            "the integers a, a+1, ..., b-1", "range(0, round + 1)"),
+    Builtin("str", ("any",), "str", lambda v: "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v),
+            "text of a value, for reasons and messages", "'must play lower than ' + str(trick[0].rank)"),
+    Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
+            "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
+]}
+"""Plain functions, by name. Seat arithmetic (``left_of`` ...) is added by the compiler, which knows the seat count."""
+
+SEAT_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "left_of": (("int",), "the next seat clockwise (the player to the left)", "left_of(dealer)"),
+    "right_of": (("int",), "the previous seat clockwise (the player to the right)", "right_of(dealer)"),
+    "seat_after": (("int", "int"), "the seat k places clockwise after a seat", "seat_after(dealer, 2)"),
+}
+"""Seat arithmetic: seats are numbered 0..n-1 clockwise, so the left neighbour is ``(s + 1) % n``."""
+
+AGGREGATES: dict[str, Aggregate] = {a.name: a for a in [
+    Aggregate("any", "bool", False, "true if E holds for some item", "any(p.kind == 'mermaid' for p in trick)"),
+    Aggregate("all", "bool", False, "true if E holds for every item (true for none)",
+              "all(p.kind == 'escape' for p in trick)"),
+    Aggregate("count", "int", False, "number of items (that pass the if-filter)",
+              "count(p for p in trick if p.kind == 'pirate')"),
+    Aggregate("sum", "int", False, "sum of E over the items", "sum(p.heads for p in trick)"),
+    Aggregate("min", "elem", False, "smallest E (null if none)", "min(c.rank for c in hand[seat])"),
+    Aggregate("max", "elem", False, "largest E (null if none)", "max(score[s] for s in seats)"),
+    Aggregate("first", "elem", False, "E of the first item (null if none)",
+              "first(p.suit for p in trick if p.kind == 'suit')"),
+    Aggregate("last", "elem", False, "E of the last item (null if none)", "last(p for p in trick)"),
+    Aggregate("highest", "elem", True, "E of the item with the largest key K; the earliest wins ties (null if none)",
+              "highest(p for p in trick if p.suit == 'black' by p.rank)"),
+    Aggregate("lowest", "elem", True, "E of the item with the smallest key K; the earliest wins ties (null if none)",
+              "lowest(p for p in trick by p.rank)"),
+    Aggregate("list", "list", False, "the list of E over the items", "list(c for c in hand[seat] if c.heads == 5)"),
+]}
+"""Aggregates, by name: the only iteration in the DSL, always over a finite list, so evaluation always ends."""
+
+KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
+"""Reserved words of the DSL."""

@@ -1,0 +1,637 @@
+"""Compiles parsed DSL trees into Python closures, resolving and type-checking every name at load time.
+
+A compiled expression is a closure ``f(state, frame) -> value``. ``frame`` is a small list
+holding the hook's context values (``card``, ``seat``, ``winner`` ...) followed by slots for
+the loop variables of aggregates and ``for`` statements; slots are assigned here, so at play
+time no name is ever looked up by string. Statements compile to ``f(state, frame) -> None``.
+
+Evaluation is bounded by construction: the only iteration is over finite lists (zones,
+tricks, seats, ranges of two given ints), definitions may not refer to themselves, and the
+nesting depth of a text is bounded by its length (``parser.MAX_TEXT``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Mapping, Sequence
+
+import attrs
+import lark
+
+from ..errors import did_you_mean
+from . import builtins as B
+from .parser import DSLSyntaxError, parse
+
+Closure = Callable[[Any, list], Any]
+
+
+class DSLCompileError(Exception):
+    """A DSL text that parses but cannot be compiled (unknown name, wrong arity, type error)."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+@attrs.frozen
+class Symbol:
+    """A name visible to DSL text, provided by the game compiler.
+
+    ``kind`` is one of: ``const`` (``value`` is the constant), ``state`` (``value`` is a
+    getter ``f(state)``), ``seat_var`` / ``table_var`` / ``seat_zone`` / ``table_zone``
+    (``value`` is the index into the state's tables).
+    """
+
+    kind: str
+    type: str
+    value: Any
+    doc: str = ""
+
+
+@attrs.frozen
+class Namespace:
+    """Everything DSL text of one ruleset can name."""
+
+    symbols: Mapping[str, Symbol]
+    """Global names: parameters, variables, zones, state values."""
+    card_attrs: Mapping[str, tuple]
+    """Card attribute -> tuple of values indexed by card id."""
+    face_attrs: Mapping[str, tuple]
+    """Card attribute -> tuple of values indexed by face id (a card played in a mode)."""
+    face_mode: tuple
+    """Mode name (or null) of each face."""
+    definitions: Mapping[str, Any] = attrs.field(factory=dict)
+    """Definition name -> parse tree, compiled inline wherever it is used."""
+    num_players: int = 2
+    """Seat count, for seat arithmetic."""
+
+
+@attrs.frozen
+class Local:
+    slot: int
+    type: str
+
+
+def elem_type(t: str) -> str:
+    return t[5:-1] if t.startswith("list[") else "any"
+
+
+def _pos(node) -> tuple[int, int]:
+    meta = getattr(node, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return meta.line, meta.column
+    if isinstance(node, lark.Token):
+        return node.line or 0, node.column or 0
+    return 0, 0
+
+
+def _err(node, message: str) -> DSLCompileError:
+    return DSLCompileError(message, *_pos(node))
+
+
+PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}
+"""Attributes of a play (a card in a trick) besides the card's own attributes."""
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+class Compiler:
+    """Compiles DSL texts against one :class:`Namespace`.
+
+    ``context`` names given to :meth:`expression` / :meth:`block` occupy the first frame
+    slots, in order; the callers pass their values positionally.
+    """
+
+    def __init__(self, namespace: Namespace):
+        self.ns = namespace
+        self._def_trees: dict[str, lark.Tree] = dict(namespace.definitions)
+
+    # -- entry points -----------------------------------------------------------------
+    def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None):
+        """Compile an expression. Returns ``(closure, frame_size, type)``.
+
+        Raises:
+            DSLSyntaxError, DSLCompileError: located within ``text``.
+        """
+        tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
+        return self.expression_tree(tree, context, want)
+
+    def expression_tree(self, tree, context=(), want=None):
+        scope = _Scope(context)
+        fn, typ = self._expr(tree, scope, ())
+        if want and not _assignable(typ, want):
+            raise _err(tree, f"expected {want}, got {typ}")
+        return fn, scope.size, typ
+
+    def block(self, text: str, context: Sequence[tuple[str, str]] = ()):
+        """Compile a statement block. Returns ``(closure, frame_size)``."""
+        tree = parse(str(text), "block")
+        scope = _Scope(context)
+        stmts = [self._stmt(s, scope) for s in tree.children]
+        return _seq(stmts), scope.size
+
+    # -- expressions ------------------------------------------------------------------
+    def _expr(self, node, scope: "_Scope", defs: tuple) -> tuple[Closure, str]:
+        kind = node.data if isinstance(node, lark.Tree) else None
+        method = getattr(self, f"_e_{kind}", None)
+        if method is None:  # pragma: no cover - grammar and compiler out of step
+            raise _err(node, f"unsupported construct {kind!r}")
+        return method(node, scope, defs)
+
+    def _e_int_lit(self, node, scope, defs):
+        v = int(node.children[0])
+        return (lambda s, fr: v), "int"
+
+    def _e_str_lit(self, node, scope, defs):
+        v = str(node.children[0])[1:-1]
+        return (lambda s, fr: v), "str"
+
+    def _e_true_lit(self, node, scope, defs):
+        return (lambda s, fr: True), "bool"
+
+    def _e_false_lit(self, node, scope, defs):
+        return (lambda s, fr: False), "bool"
+
+    def _e_null_lit(self, node, scope, defs):
+        return (lambda s, fr: None), "null"
+
+    def _e_list_lit(self, node, scope, defs):
+        items = [self._expr(c, scope, defs) for c in node.children if c is not None]
+        fns = [f for f, _ in items]
+        types = {t for _, t in items if t != "null"}
+        et = types.pop() if len(types) == 1 else "any"
+        if all(isinstance(c, lark.Tree) and c.data in ("int_lit", "str_lit") for c in node.children if c is not None):
+            const = [f(None, None) for f in fns]
+            return (lambda s, fr: const), f"list[{et}]"
+        return (lambda s, fr: [f(s, fr) for f in fns]), f"list[{et}]"
+
+    def _e_name(self, node, scope, defs):
+        name = str(node.children[0])
+        local = scope.lookup(name)
+        if local is not None:
+            slot = local.slot
+            return (lambda s, fr: fr[slot]), local.type
+        if name in self._def_trees:
+            if name in defs:
+                raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
+            try:
+                return self._expr(self._def_trees[name], scope.globals_only(), defs + (name,))
+            except DSLCompileError as e:
+                raise _err(node, f"in definition {name!r}: {e}") from None
+        sym = self.ns.symbols.get(name)
+        if sym is None:
+            known = list(self.ns.symbols) + list(self._def_trees) + scope.names()
+            raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
+        if sym.kind == "const":
+            v = sym.value
+            return (lambda s, fr: v), sym.type
+        if sym.kind == "state":
+            g = sym.value
+            return (lambda s, fr: g(s)), sym.type
+        i = sym.value
+        if sym.kind == "seat_var":
+            return (lambda s, fr: s.seat_vars[i]), f"list[{sym.type}]"
+        if sym.kind == "table_var":
+            return (lambda s, fr: s.table_vars[i]), sym.type
+        if sym.kind == "seat_zone":
+            return (lambda s, fr: s.seat_zones[i]), "list[list[card]]"
+        if sym.kind == "table_zone":
+            return (lambda s, fr: s.table_zones[i]), "list[card]"
+        raise _err(node, f"cannot use {name!r} here")  # pragma: no cover
+
+    def _e_attr(self, node, scope, defs):
+        base, attr_tok = node.children
+        attr = str(attr_tok)
+        bf, bt = self._expr(base, scope, defs)
+        if bt == "card":
+            table = self.ns.card_attrs.get(attr)
+            if table is None:
+                raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)}")
+            return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v]), _attr_type(table)
+        if bt == "play":
+            if attr == "seat":
+                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[0]), "int"
+            if attr == "card":
+                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[1]), "card"
+            if attr == "order":
+                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[3]), "int"
+            if attr == "mode":
+                modes = self.ns.face_mode
+                return (lambda s, fr: None if (v := bf(s, fr)) is None else modes[v[2]]), "str"
+            table = self.ns.face_attrs.get(attr)
+            if table is None:
+                known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
+                raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
+            return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v[2]]), _attr_type(table)
+        raise _err(attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)")
+
+    def _e_index(self, node, scope, defs):
+        base, idx = node.children
+        bf, bt = self._expr(base, scope, defs)
+        xf, xt = self._expr(idx, scope, defs)
+        if xt not in ("int", "any"):
+            raise _err(idx, f"an index must be an int, got {xt}")
+        if not (bt.startswith("list[") or bt == "any"):
+            raise _err(base, f"cannot index a {bt} value")
+        et = elem_type(bt)
+
+        def index(s, fr):
+            seq = bf(s, fr)
+            i = xf(s, fr)
+            if i is None or seq is None or not -len(seq) <= i < len(seq):
+                return None
+            return seq[i]
+        return index, et
+
+    def _e_call(self, node, scope, defs):
+        name_tok, *args = node.children
+        args = [a for a in args if a is not None]
+        name = str(name_tok)
+        compiled = [self._expr(a, scope, defs) for a in args]
+        fns = [f for f, _ in compiled]
+        if name in B.SEAT_FUNCTIONS:
+            params = B.SEAT_FUNCTIONS[name][0]
+            self._check_arity(node, name, params, compiled)
+            n = self.ns.num_players
+            if name == "left_of":
+                a, = fns
+                return (lambda s, fr: (a(s, fr) + 1) % n), "int"
+            if name == "right_of":
+                a, = fns
+                return (lambda s, fr: (a(s, fr) - 1) % n), "int"
+            a, k = fns
+            return (lambda s, fr: (a(s, fr) + k(s, fr)) % n), "int"
+        b = B.FUNCTIONS.get(name)
+        if b is None:
+            if name in B.AGGREGATES:
+                raise _err(name_tok, f"{name}() takes a generator: {B.AGGREGATES[name].example}")
+            known = list(B.FUNCTIONS) + list(B.SEAT_FUNCTIONS) + list(B.AGGREGATES)
+            raise _err(name_tok, f"unknown function {name!r}{did_you_mean(name, known)}")
+        self._check_arity(node, name, b.params, compiled)
+        impl = b.impl
+        result = compiled[0][1] if b.result == "arg0" else b.result
+        if len(fns) == 1:
+            a, = fns
+            return (lambda s, fr: impl(a(s, fr))), result
+        if len(fns) == 2:
+            a, c = fns
+            return (lambda s, fr: impl(a(s, fr), c(s, fr))), result
+        return (lambda s, fr: impl(*[f(s, fr) for f in fns])), result
+
+    def _check_arity(self, node, name, params, compiled):
+        if len(params) != len(compiled):
+            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(compiled)}")
+        for p, (_, t), a in zip(params, compiled, node.children[1:]):
+            if p == "list" and not (t.startswith("list[") or t in ("any", "null")):
+                raise _err(a, f"{name}() expects a list, got {t}")
+            if p == "int" and t not in ("int", "any", "null", "bool"):
+                raise _err(a, f"{name}() expects an int, got {t}")
+
+    def _e_aggregate(self, node, scope, defs):
+        name_tok, elem, var_tok, coll, cond, key = node.children
+        name = str(name_tok)
+        agg = B.AGGREGATES.get(name)
+        if agg is None:
+            raise _err(name_tok, f"unknown aggregate {name!r}{did_you_mean(name, B.AGGREGATES)}")
+        if agg.uses_by and key is None:
+            raise _err(node, f"{name}() needs a key: {agg.example}")
+        if not agg.uses_by and key is not None:
+            raise _err(key, f"{name}() takes no 'by' key")
+        cf, ct = self._expr(coll, scope, defs)
+        if not (ct.startswith("list[") or ct == "any"):
+            raise _err(coll, f"can only iterate over a list, got {ct}")
+        inner = scope.child(str(var_tok), elem_type(ct))
+        slot = inner.lookup(str(var_tok)).slot
+        ef, et = self._expr(elem, inner, defs)
+        pf = self._expr(cond, inner, defs)[0] if cond is not None else None
+        kf = self._expr(key, inner, defs)[0] if key is not None else None
+        scope.absorb(inner)
+        return _make_aggregate(name, cf, slot, ef, pf, kf), _agg_type(agg, et)
+
+    def _e_if_expr(self, node, scope, defs):
+        c, a, b = (self._expr(x, scope, defs) for x in node.children)
+        cf, af, bf = c[0], a[0], b[0]
+        t = a[1] if a[1] == b[1] or b[1] == "null" else (b[1] if a[1] == "null" else "any")
+        return (lambda s, fr: af(s, fr) if cf(s, fr) else bf(s, fr)), t
+
+    def _e_coalesce(self, node, scope, defs):
+        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
+
+        def coalesce(s, fr):
+            v = af(s, fr)
+            return bf(s, fr) if v is None else v
+        return coalesce, at if at == bt or bt == "null" else (bt if at == "null" else "any")
+
+    def _e_or_(self, node, scope, defs):
+        (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        return (lambda s, fr: bool(af(s, fr)) or bool(bf(s, fr))), "bool"
+
+    def _e_and_(self, node, scope, defs):
+        (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        return (lambda s, fr: bool(af(s, fr)) and bool(bf(s, fr))), "bool"
+
+    def _e_not_(self, node, scope, defs):
+        af, _ = self._expr(node.children[0], scope, defs)
+        return (lambda s, fr: not af(s, fr)), "bool"
+
+    def _e_neg(self, node, scope, defs):
+        af, t = self._expr(node.children[0], scope, defs)
+        _need_number(node, t, "-")
+        return (lambda s, fr: -af(s, fr)), "int"
+
+    def _e_compare(self, node, scope, defs):
+        left, op_tok, right = node.children
+        (af, at), (bf, bt) = self._expr(left, scope, defs), self._expr(right, scope, defs)
+        op = str(op_tok)
+        if op in _COMPARE:
+            _check_comparable(node, at, bt, op)
+            f = _COMPARE[op]
+            return (lambda s, fr: f(af(s, fr), bf(s, fr))), "bool"
+        for t, side in ((at, left), (bt, right)):
+            if t not in ("int", "any", "null", "str"):
+                raise _err(side, f"cannot order {t} values with {op!r}")
+        f = _ORDER[op]
+
+        def ordered(s, fr):
+            a = af(s, fr)
+            if a is None:
+                return False
+            b = bf(s, fr)
+            return b is not None and f(a, b)
+        return ordered, "bool"
+
+    def _e_contains(self, node, scope, defs):
+        (af, _), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
+        if not (bt.startswith("list[") or bt in ("any", "null")):
+            raise _err(node.children[1], f"'in' needs a list on the right, got {bt}")
+        return (lambda s, fr: (c := bf(s, fr)) is not None and af(s, fr) in c), "bool"
+
+    def _e_not_contains(self, node, scope, defs):
+        f, t = self._e_contains(node, scope, defs)
+        return (lambda s, fr: not f(s, fr)), t
+
+    def _e_binop(self, node, scope, defs):
+        left, op_tok, right = node.children
+        (af, at), (bf, bt) = self._expr(left, scope, defs), self._expr(right, scope, defs)
+        op = str(op_tok)
+        if op == "+" and at == "str" or bt == "str" and op == "+":
+            return (lambda s, fr: f"{af(s, fr)}{bf(s, fr)}"), "str"
+        if op == "+" and at.startswith("list[") and bt.startswith("list["):
+            return (lambda s, fr: af(s, fr) + bf(s, fr)), at
+        _need_number(left, at, op)
+        _need_number(right, bt, op)
+        if op == "+":
+            return (lambda s, fr: af(s, fr) + bf(s, fr)), "int"
+        if op == "-":
+            return (lambda s, fr: af(s, fr) - bf(s, fr)), "int"
+        if op == "*":
+            return (lambda s, fr: af(s, fr) * bf(s, fr)), "int"
+        if op == "//":
+            return (lambda s, fr: af(s, fr) // bf(s, fr)), "int"
+        return (lambda s, fr: af(s, fr) % bf(s, fr)), "int"
+
+    # -- statements -------------------------------------------------------------------
+    def _stmt(self, node, scope) -> Closure:
+        if node.data == "assign":
+            return self._assign(node, scope)
+        if node.data == "for_stmt":
+            var_tok, coll, *body = node.children
+            cf, ct = self._expr(coll, scope, ())
+            if not (ct.startswith("list[") or ct == "any"):
+                raise _err(coll, f"can only iterate over a list, got {ct}")
+            inner = scope.child(str(var_tok), elem_type(ct))
+            slot = inner.lookup(str(var_tok)).slot
+            run = _seq([self._stmt(b, inner) for b in body])
+            scope.absorb(inner)
+
+            def for_stmt(s, fr):
+                for x in list(cf(s, fr)):
+                    fr[slot] = x
+                    run(s, fr)
+            return for_stmt
+        if node.data == "if_stmt":
+            cond, *rest = node.children
+            branches = []
+            body = []
+            else_body = None
+            for part in rest:
+                if isinstance(part, lark.Tree) and part.data == "elif_part":
+                    c, *b = part.children
+                    branches.append((self._expr(c, scope, ())[0], _seq([self._stmt(x, scope) for x in b])))
+                elif isinstance(part, lark.Tree) and part.data == "else_part":
+                    else_body = _seq([self._stmt(x, scope) for x in part.children])
+                elif part is not None:
+                    body.append(self._stmt(part, scope))
+            branches.insert(0, (self._expr(cond, scope, ())[0], _seq(body)))
+
+            def if_stmt(s, fr):
+                for c, b in branches:
+                    if c(s, fr):
+                        b(s, fr)
+                        return
+                if else_body is not None:
+                    else_body(s, fr)
+            return if_stmt
+        raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
+
+    def _assign(self, node, scope) -> Closure:
+        target, op_tok, value = node.children
+        vf, vt = self._expr(value, scope, ())
+        op = str(op_tok)
+        name_tok = target.children[0]
+        name = str(name_tok)
+        sym = self.ns.symbols.get(name)
+        if op != "=":
+            _need_number(value, vt, op)
+        if target.data == "target_index":
+            if sym is None or sym.kind != "seat_var":
+                raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
+            i = sym.value
+            xf, _ = self._expr(target.children[1], scope, ())
+            if op == "=":
+                def set_seat(s, fr):
+                    s.seat_vars[i][xf(s, fr)] = vf(s, fr)
+                return set_seat
+            sign = 1 if op == "+=" else -1
+
+            def add_seat(s, fr):
+                s.seat_vars[i][xf(s, fr)] += sign * vf(s, fr)
+            return add_seat
+        if sym is None or sym.kind != "table_var":
+            if sym is not None and sym.kind == "seat_var":
+                raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
+            raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
+        i = sym.value
+        if op == "=":
+            def set_table(s, fr):
+                s.table_vars[i] = vf(s, fr)
+            return set_table
+        sign = 1 if op == "+=" else -1
+
+        def add_table(s, fr):
+            s.table_vars[i] += sign * vf(s, fr)
+        return add_table
+
+
+class _Scope:
+    """Compile-time frame layout: context names first, then loop variables."""
+
+    def __init__(self, context=(), _parent=None):
+        self._names: dict[str, Local] = {}
+        self._parent = _parent
+        self._context = tuple(context)
+        if _parent is None:
+            self._next = [0]
+            for name, typ in context:
+                self._names[name] = Local(self._next[0], typ)
+                self._next[0] += 1
+        else:
+            self._next = _parent._next
+
+    @property
+    def size(self) -> int:
+        return self._next[0]
+
+    def lookup(self, name):
+        scope = self
+        while scope is not None:
+            if name in scope._names:
+                return scope._names[name]
+            scope = scope._parent
+        return None
+
+    def names(self):
+        out, scope = [], self
+        while scope is not None:
+            out += list(scope._names)
+            scope = scope._parent
+        return out
+
+    def child(self, name, typ) -> "_Scope":
+        inner = _Scope(_parent=self)
+        inner._names[name] = Local(self._next[0], typ)
+        self._next[0] += 1
+        return inner
+
+    def absorb(self, inner):  # slots are shared through _next; nothing else to merge
+        pass
+
+    def globals_only(self) -> "_Scope":
+        """The scope a definition sees: the hook's context names but no loop variables."""
+        root = self
+        while root._parent is not None:
+            root = root._parent
+        view = _Scope()
+        view._names = dict(root._names)
+        view._next = root._next
+        return view
+
+
+def _seq(stmts: list[Closure]) -> Closure:
+    if not stmts:
+        return lambda s, fr: None
+    if len(stmts) == 1:
+        return stmts[0]
+
+    def seq(s, fr):
+        for st in stmts:
+            st(s, fr)
+    return seq
+
+
+def _make_aggregate(name, cf, slot, ef, pf, kf) -> Closure:
+    if name in ("any", "all", "count", "sum", "list", "min", "max"):
+        def items(s, fr):
+            for x in cf(s, fr):
+                fr[slot] = x
+                if pf is None or pf(s, fr):
+                    yield ef(s, fr)
+        if name == "any":
+            return lambda s, fr: any(items(s, fr))
+        if name == "all":
+            return lambda s, fr: all(items(s, fr))
+        if name == "count":
+            return lambda s, fr: sum(1 for _ in items(s, fr))
+        if name == "sum":
+            return lambda s, fr: sum(items(s, fr))
+        if name == "list":
+            return lambda s, fr: list(items(s, fr))
+        if name == "min":
+            return lambda s, fr: min((v for v in items(s, fr) if v is not None), default=None)
+        return lambda s, fr: max((v for v in items(s, fr) if v is not None), default=None)
+    if name in ("first", "last"):
+        def first(s, fr):
+            for x in cf(s, fr):
+                fr[slot] = x
+                if pf is None or pf(s, fr):
+                    return ef(s, fr)
+            return None
+
+        def last(s, fr):
+            for x in reversed(list(cf(s, fr))):
+                fr[slot] = x
+                if pf is None or pf(s, fr):
+                    return ef(s, fr)
+            return None
+        return first if name == "first" else last
+    better = operator.gt if name == "highest" else operator.lt
+
+    def extreme(s, fr):
+        best = best_key = None
+        found = False
+        for x in cf(s, fr):
+            fr[slot] = x
+            if pf is None or pf(s, fr):
+                k = kf(s, fr)
+                if k is None:
+                    continue
+                if not found or better(k, best_key):
+                    found, best, best_key = True, x, k
+        if not found:
+            return None
+        fr[slot] = best
+        return ef(s, fr)
+    return extreme
+
+
+def _agg_type(agg, et):
+    if agg.result == "elem":
+        return et
+    if agg.result == "list":
+        return f"list[{et}]"
+    return agg.result
+
+
+def _attr_type(table) -> str:
+    types = {type(v) for v in table if v is not None}
+    if types <= {int}:
+        return "int"
+    if types <= {str}:
+        return "str"
+    if types <= {bool}:
+        return "bool"
+    return "any"
+
+
+def _need_number(node, t, op):
+    if t not in ("int", "any", "bool", "null"):
+        raise _err(node, f"{op!r} needs numbers, got {t}")
+
+
+def _check_comparable(node, at, bt, op):
+    simple = {"int", "str", "bool", "card", "play"}
+    if at in simple and bt in simple and at != bt and {at, bt} != {"int", "bool"}:
+        raise _err(node, f"comparing {at} with {bt} using {op!r} is always {'false' if op == '==' else 'true'}")
+
+
+def _assignable(t, want):
+    return t == want or t in ("any", "null") or (want == "bool") or (want == "int" and t == "bool")
+
+
+def _suggest(name, ns, kind):
+    return did_you_mean(name, [k for k, s in ns.symbols.items() if s.kind == kind])
+
+
+__all__ = ["Compiler", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS"]

@@ -1,0 +1,289 @@
+"""The compiled, immutable Game: creates states, decodes deals, observes and records states."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any, Sequence
+
+from . import steps as S
+from .actions import Action
+from .errors import StateError, TrickkitError, did_you_mean
+from .ruleset import Rules
+from .state import State
+
+
+class DealError(TrickkitError, ValueError):
+    """A deal given to ``new_initial_state(deals=...)`` does not fit the game."""
+
+
+class Game:
+    """A ruleset compiled for one seat count and one set of parameter values.
+
+    Immutable once built: every state created from it shares its rule tables.
+    Create it with :func:`trickkit.load_game`.
+    """
+
+    def __init__(self, rules: Rules, content_hash: str, path: str):
+        self.rules = rules
+        self.content_hash = content_hash
+        """SHA-256 of the ruleset document (its content, not its formatting)."""
+        self.path = path
+        deck = rules.deck
+        self.pool_zone = 0
+        self.play_actions = tuple(
+            tuple(Action(f"play {deck.face_texts[f]}", "play", face=f) for f in faces)
+            for faces in deck.card_faces)
+        # every copy of a card maps to the actions of its first copy (copies are one action)
+        first = {}
+        for cid, t in enumerate(deck.texts):
+            first.setdefault(t, cid)
+        self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
+        self._bid_actions: dict[int, Action] = {}
+        self._steps = rules.steps
+
+    # -- identity -------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """Ruleset name, e.g. ``'skull_king'``."""
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        """Human title, e.g. ``'Skull King'``."""
+        return self.rules.title
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.rules.num_players
+
+    @property
+    def params(self) -> dict:
+        """Resolved parameter values (defaults overridden at load)."""
+        return dict(self.rules.params)
+
+    @property
+    def players_min(self) -> int:
+        return self.rules.players_min
+
+    @property
+    def players_max(self) -> int:
+        return self.rules.players_max
+
+    @property
+    def players_default(self) -> int:
+        return self.rules.players_default
+
+    @property
+    def score_unit(self) -> str:
+        """What scores count, e.g. ``'points'`` or ``'heads'``."""
+        return self.rules.score_unit
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Text of every card in deck order (copies repeat)."""
+        return self.rules.deck.texts
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} players={self.num_players} params={self.rules.params}>"
+
+    # -- states ---------------------------------------------------------------------------
+    def new_initial_state(self, seed: int | None = None, deals: Sequence | None = None) -> State:
+        """A new game, shuffled from ``seed``.
+
+        Args:
+            seed: any int; the same seed gives the same game. None picks one at random
+                (readable back as ``state.seed``).
+            deals: optional fixed deals, one entry per deal in order; each entry lists
+                every seat's hand (seat 0 first) as card texts. Deals not given are random.
+
+        Raises:
+            DealError: a given deal names unknown cards, too many copies, or the wrong seats.
+        """
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, got {seed!r}")
+        if deals is not None:
+            deals = self._check_deals(deals)
+        return State(self, seed, deals)
+
+    def state_from_json(self, text: str) -> State:
+        """Rebuild a state saved with :meth:`State.to_json` by replaying its actions.
+
+        Raises:
+            StateError: the text is not a saved state of this game, its ruleset content or
+                parameters differ, or an action no longer replays.
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise StateError(f"saved state is not JSON: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != "trickkit-state":
+            raise StateError("not a trickkit saved state (missing 'format': 'trickkit-state')")
+        expected = {"format", "trickkit_version", "game", "ruleset_sha256", "players", "params", "seed", "deals", "actions"}
+        unknown = set(data) - expected
+        if unknown:
+            raise StateError(f"saved state has unknown fields: {', '.join(sorted(unknown))}")
+        missing = expected - set(data)
+        if missing:
+            raise StateError(f"saved state lacks fields: {', '.join(sorted(missing))}")
+        if data["game"] != self.name:
+            raise StateError(f"saved state is of game {data['game']!r}, not {self.name!r}")
+        if data["ruleset_sha256"] != self.content_hash:
+            raise StateError(f"saved state was made with a different version of ruleset {self.name!r} "
+                             f"(content hash {str(data['ruleset_sha256'])[:12]}..., this one {self.content_hash[:12]}...)")
+        if data["players"] != self.num_players:
+            raise StateError(f"saved state has {data['players']!r} players, this game {self.num_players}")
+        if data["params"] != self.rules.params:
+            raise StateError(f"saved state has parameters {data['params']!r}, this game {self.rules.params!r}")
+        if not isinstance(data["actions"], list) or not all(isinstance(a, str) for a in data["actions"]):
+            raise StateError("saved state 'actions' must be a list of action texts")
+        try:
+            state = self.new_initial_state(seed=data["seed"], deals=data["deals"])
+            for i, a in enumerate(data["actions"]):
+                try:
+                    state.apply_action(a)
+                except TrickkitError as e:
+                    raise StateError(f"saved state does not replay: action {i} {a!r}: {e}") from None
+        except (TypeError, ValueError) as e:
+            if isinstance(e, StateError):
+                raise
+            raise StateError(f"saved state is invalid: {e}") from None
+        return state
+
+    def record(self, state: State) -> dict:
+        """The JSON-ready record of a state (see :meth:`State.to_json`)."""
+        from . import __version__
+        return {
+            "format": "trickkit-state", "trickkit_version": __version__, "game": self.name,
+            "ruleset_sha256": self.content_hash, "players": self.num_players, "params": self.rules.params,
+            "seed": state.seed, "deals": state.deals, "actions": state.history(),
+        }
+
+    # -- deals ----------------------------------------------------------------------------
+    def _check_deals(self, deals) -> list:
+        deck = self.rules.deck
+        out = []
+        if not isinstance(deals, (list, tuple)):
+            raise DealError("deals must be a list with one entry per deal")
+        for d, deal in enumerate(deals):
+            if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
+                raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
+            counts: dict[str, int] = {}
+            hands = []
+            for seat, hand in enumerate(deal):
+                if not isinstance(hand, (list, tuple)):
+                    raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
+                for t in hand:
+                    if t not in deck.by_text:
+                        raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
+                    counts[t] = counts.get(t, 0) + 1
+                    if counts[t] > len(deck.by_text[t]):
+                        raise DealError(f"deal {d}: card {t!r} dealt {counts[t]} times; the deck has {len(deck.by_text[t])}")
+                hands.append([str(t) for t in hand])
+            out.append(hands)
+        return out
+
+    def resolve_deal(self, deal, index: int, count: int) -> list[list[int]]:
+        """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards."""
+        deck = self.rules.deck
+        taken: dict[str, int] = {}
+        result = []
+        for seat, hand in enumerate(deal):
+            if len(hand) != count:
+                raise DealError(f"deal {index}, seat {seat}: this deal gives {count} cards, the hand lists {len(hand)}")
+            ids = []
+            for t in hand:
+                k = taken.get(t, 0)
+                ids.append(deck.by_text[t][k])
+                taken[t] = k + 1
+            result.append(ids)
+        return result
+
+    def bid_action(self, value: int) -> Action:
+        a = self._bid_actions.get(value)
+        if a is None:
+            a = self._bid_actions[value] = Action(f"bid {value}", "bid", value=value)
+        return a
+
+    # -- step dispatch (used by State) ----------------------------------------------------
+    def step_enter(self, state: State, step) -> bool:
+        return S.ENTER[step.kind](self, state, step)
+
+    def step_legal(self, state: State) -> list[Action]:
+        step = self._steps[state.step]
+        return S.LEGAL[step.kind](self, state, step)
+
+    def step_apply(self, state: State, action: Action) -> bool:
+        step = self._steps[state.step]
+        return S.APPLY[step.kind](self, state, step, action)
+
+    def step_explain(self, state: State, text: str) -> str:
+        step = self._steps[state.step]
+        return S.EXPLAIN[step.kind](self, state, step, text)
+
+    # -- observation ----------------------------------------------------------------------
+    def observe(self, state: State, seat: int | None) -> dict:
+        """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""
+        rules, deck = self.rules, self.rules.deck
+        texts = deck.texts
+        step = None if state.is_terminal() else self._steps[state.step]
+        zones: dict[str, Any] = {}
+        for z in rules.seat_zones:
+            per_seat = []
+            for s, cards in enumerate(state.seat_zones[z.index]):
+                per_seat.append(_zone_view(cards, texts, _visible(z.visibility, seat, s)))
+            zones[z.name] = per_seat
+        for z in rules.table_zones:
+            zones[z.name] = _zone_view(state.table_zones[z.index], texts, _visible(z.visibility, seat, None))
+        hidden_var = None
+        if step is not None and step.kind == "bid" and step.simultaneous:
+            hidden_var = step.variable.name
+        variables = {}
+        for v in rules.seat_vars:
+            values = list(state.seat_vars[v.index])
+            if v.name == hidden_var:  # simultaneous bids: nobody sees another's bid until all have bid
+                done = {(state.current - k - 1) % state._n for k in range(state.acted)}
+                values = [x if (s == seat or seat is None) and s in done else None for s, x in enumerate(values)]
+            variables[v.name] = values
+        for v in rules.table_vars:
+            variables[v.name] = state.table_vars[v.index]
+        return {
+            "game": self.name,
+            "seat": seat,
+            "round": state.round,
+            "dealer": state.dealer,
+            "phase": "over" if step is None else step.kind,
+            "current_player": state.current_player(),
+            "zones": zones,
+            "trick": [{"seat": p[0], "card": deck.face_texts[p[2]]} for p in state.trick],
+            "variables": variables,
+            "scores": state.scores(),
+            "terminal": state.is_terminal(),
+        }
+
+
+def _visible(visibility: str, viewer, owner) -> str:
+    if viewer is None or visibility == "public":
+        return "all"
+    if visibility == "owner":
+        return "all" if viewer == owner else "count"
+    if visibility == "top":
+        return "top"
+    return "count"
+
+
+def _zone_view(cards, texts, how) -> dict:
+    if how == "all":
+        return {"count": len(cards), "cards": [texts[c] for c in cards]}
+    if how == "top":
+        return {"count": len(cards), "top": texts[cards[-1]] if cards else None}
+    return {"count": len(cards)}
+
+
+def content_hash(doc: Any) -> str:
+    """SHA-256 of a ruleset document's content (key order and formatting do not matter)."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()

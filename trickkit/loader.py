@@ -1,0 +1,82 @@
+"""Loads rulesets: shipped name or file -> safe YAML -> JSON Schema -> meaning checks -> compiled Game."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from .errors import Problem, RulesetError, did_you_mean
+from .game import Game, content_hash
+from .ruleset import RulesetCompiler
+from .schema_check import check_schema, load_schema
+from .source import load_yaml, load_yaml_file
+
+
+def list_games() -> list[str]:
+    """Names of the shipped rulesets, sorted (e.g. ``['sarkophag', 'skull_king']``)."""
+    folder = resources.files("trickkit.rulesets")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def ruleset_text(name: str) -> str:
+    """The YAML text of a shipped ruleset.
+
+    Raises:
+        RulesetError: no shipped ruleset has that name.
+    """
+    if name not in list_games():
+        raise RulesetError([Problem(str(name), 0, 0, "$", f"unknown game {name!r}{did_you_mean(name, list_games())}"
+                                    f" (shipped games: {', '.join(list_games())}; or give a path to a .yaml file)")])
+    return resources.files("trickkit.rulesets").joinpath(f"{name}.yaml").read_text("utf-8")
+
+
+def _is_path(name: str) -> bool:
+    return name.endswith((".yaml", ".yml")) or os.sep in name or "/" in name
+
+
+def read_document(name_or_path: str | os.PathLike):
+    """Parse and schema-check a ruleset. Returns ``(document, locator)``.
+
+    Raises:
+        RulesetError: YAML or schema problems, all of them, located.
+    """
+    if isinstance(name_or_path, os.PathLike) or _is_path(str(name_or_path)):
+        try:
+            doc, loc = load_yaml_file(name_or_path)
+        except OSError as e:
+            raise RulesetError([Problem(str(name_or_path), 0, 0, "$", f"cannot read ruleset: {e.strerror or e}")]) from None
+    else:
+        doc, loc = load_yaml(ruleset_text(str(name_or_path)), f"{name_or_path}.yaml")
+    problems = check_schema(doc, loc, load_schema("ruleset"))
+    if problems:
+        raise RulesetError(problems)
+    return doc, loc
+
+
+def load_game(name_or_path: str | os.PathLike, players: int | None = None, **params) -> Game:
+    """Load a shipped ruleset by name, or a ruleset file by path, and compile it.
+
+    Args:
+        name_or_path: a shipped name (see :func:`list_games`) or a path to a ``.yaml`` file.
+        players: seat count (default: the ruleset's default).
+        **params: values overriding the ruleset's parameter defaults, e.g. ``rounds=5``.
+
+    Returns:
+        The compiled, immutable :class:`Game`.
+
+    Raises:
+        RulesetError: every problem found, each with file, line, column and YAML path.
+    """
+    doc, loc = read_document(name_or_path)
+    rules = RulesetCompiler(doc, loc, players, params).compile()
+    return Game(rules, content_hash(doc), str(name_or_path))
+
+
+def validate(name_or_path: str | os.PathLike) -> list[Problem]:
+    """All problems of a ruleset (empty when it loads), without raising."""
+    try:
+        load_game(name_or_path)
+    except RulesetError as e:
+        return e.problems
+    return []

@@ -1,0 +1,419 @@
+"""Plays many games with random agents and summarises them.
+
+Every game ``i`` of a run with master seed ``seed`` is independent and
+reproducible on its own:
+
+* its state seed is :func:`game_seed` ``(seed, i)``;
+* its agents draw from one ``random.Random`` seeded with :func:`agent_seed`
+  ``(seed, i)`` (shared by all seats, consulted in turn order).
+
+Both derivations hash the text ``"trickkit:<kind>:<seed>:<i>"`` (``random.Random``
+seeds a ``str`` through SHA-512, so the result does not depend on the Python
+process or ``PYTHONHASHSEED``) and take 63 random bits.  Runs with ``jobs > 1``
+therefore play exactly the same games as ``jobs == 1``, and their results are
+merged back in game order, so an ``out`` file is byte-identical for any ``jobs``.
+
+Memory stays flat: results are folded into running totals (and written to the
+``out`` file) as they arrive; no run keeps every game.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import json
+import os
+import pickle
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Iterator, Sequence
+
+import attrs
+
+from trickkit.errors import TrickkitError
+
+__all__ = [
+    "RandomAgent",
+    "SimulationSummary",
+    "agent_seed",
+    "game_seed",
+    "play_game",
+    "simulate",
+]
+
+#: A game that has not ended after this many actions is reported as an error
+#: (it almost certainly means the ruleset never terminates).
+MAX_ACTIONS = 100_000
+
+#: Games per work unit sent to a worker process when ``jobs > 1``.
+CHUNK_SIZE = 64
+
+
+def _derive(kind: str, seed: int, index: int) -> int:
+    return random.Random(f"trickkit:{kind}:{seed}:{index}").getrandbits(63)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Return the state seed of game ``index`` in a run with master ``seed``.
+
+    Defined as ``random.Random(f"trickkit:game:{seed}:{index}").getrandbits(63)``.
+
+    Args:
+        seed: master seed of the run.
+        index: 0-based number of the game within the run.
+
+    Returns:
+        A non-negative integer below ``2**63``.
+    """
+    return _derive("game", seed, index)
+
+
+def agent_seed(seed: int, index: int) -> int:
+    """Return the seed of the agents' RNG for game ``index`` of a run with master ``seed``.
+
+    Defined as ``random.Random(f"trickkit:agents:{seed}:{index}").getrandbits(63)``.
+
+    Args:
+        seed: master seed of the run.
+        index: 0-based number of the game within the run.
+
+    Returns:
+        A non-negative integer below ``2**63``.
+    """
+    return _derive("agents", seed, index)
+
+
+class RandomAgent:
+    """An agent that picks uniformly among the legal actions.
+
+    Args:
+        rng: the random source to draw from (``random.Random`` or compatible).
+    """
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random()
+
+    def step(self, state: Any) -> Any:
+        """Return one legal action of ``state``, chosen with ``rng.choice``.
+
+        Raises:
+            TrickkitError: the state is not terminal but has no legal action.
+        """
+        actions = state.legal_actions()
+        if not actions:
+            raise TrickkitError(
+                f"seat {state.current_player()} has no legal action in a non-terminal state"
+            )
+        return self.rng.choice(actions)
+
+
+def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Random) -> list[Any]:
+    """Instantiate the per-seat agents of one game.
+
+    Each entry of ``agents`` is either an agent object (anything with a
+    ``step(state)`` method, used as is) or a factory called as ``factory(rng)``
+    (e.g. the class :class:`RandomAgent`).  ``None`` entries, or ``agents=None``,
+    mean a :class:`RandomAgent` on the game's agent RNG.
+    """
+    if agents is not None and len(agents) != num_players:
+        raise TrickkitError(f"got {len(agents)} agents for a {num_players}-player game")
+    made = []
+    for seat in range(num_players):
+        spec = None if agents is None else agents[seat]
+        if spec is None:
+            made.append(RandomAgent(rng))
+        elif isinstance(spec, type) or not hasattr(spec, "step"):
+            if not callable(spec):
+                raise TrickkitError(f"agent for seat {seat} has no step() and is not callable: {spec!r}")
+            made.append(spec(rng))
+        else:
+            made.append(spec)
+    return made
+
+
+def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Play game ``index`` of a run with master ``seed`` to its end.
+
+    Args:
+        game: a loaded Game.
+        seed: master seed of the run.
+        index: 0-based game number; selects the state seed and the agent RNG.
+        agents: per-seat agents or factories (see :func:`simulate`); ``None`` = random.
+
+    Returns:
+        The game record ``{"game", "params", "players", "seed", "actions",
+        "scores", "winners"}`` where ``seed`` is the state seed
+        (:func:`game_seed`), ``actions`` the action texts in order.
+
+    Raises:
+        TrickkitError: an agent chose an illegal action, a non-terminal state
+            had no legal action, or the game exceeded :data:`MAX_ACTIONS`.
+    """
+    sseed = game_seed(seed, index)
+    rng = random.Random(agent_seed(seed, index))
+    players = game.num_players
+    seats = _make_agents(agents, players, rng)
+    state = game.new_initial_state(seed=sseed)
+    actions: list[str] = []
+    while not state.is_terminal():
+        if len(actions) >= MAX_ACTIONS:
+            raise TrickkitError(
+                f"game {index} (seed {sseed}) did not end after {MAX_ACTIONS} actions"
+            )
+        seat = state.current_player()
+        action = seats[seat].step(state)
+        state.apply_action(action)
+        actions.append(str(action))
+    return {
+        "game": game.name,
+        "params": dict(game.params),
+        "players": players,
+        "seed": sseed,
+        "actions": actions,
+        "scores": list(state.scores()),
+        "winners": list(state.winners()),
+    }
+
+
+@attrs.frozen
+class SimulationSummary:
+    """Aggregate statistics of a simulation run.
+
+    Attributes:
+        game: name of the game.
+        params: resolved parameter values of the game.
+        players: number of seats.
+        games: number of games played.
+        seconds: wall-clock duration of the run.
+        games_per_s: games played per second.
+        actions_per_s: actions applied per second.
+        mean_length: mean number of actions per game.
+        mean_score: mean final score of each seat.
+        win_rate: fraction of games each seat won (a shared win counts for every winner).
+    """
+
+    game: str
+    params: dict[str, Any]
+    players: int
+    games: int
+    seconds: float
+    games_per_s: float
+    actions_per_s: float
+    mean_length: float
+    mean_score: tuple[float, ...]
+    win_rate: tuple[float, ...]
+
+    def to_table(self) -> Any:
+        """Return the summary as a ``rich.table.Table`` (one row per seat)."""
+        from rich.table import Table
+
+        params = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        caption = (
+            f"{self.games} games in {self.seconds:.2f}s\n"
+            f"{self.games_per_s:.1f} games/s, {self.actions_per_s:.0f} actions/s\n"
+            f"mean game length {self.mean_length:.1f} actions"
+        )
+        table = Table(
+            title=f"{self.game} ({params})" if params else self.game,
+            caption=caption,
+            min_width=48,
+        )
+        table.add_column("seat", justify="right")
+        table.add_column("mean score", justify="right")
+        table.add_column("win rate", justify="right")
+        for seat in range(self.players):
+            table.add_row(str(seat), f"{self.mean_score[seat]:.2f}", f"{self.win_rate[seat]:.1%}")
+        return table
+
+    def to_text(self) -> str:
+        """Return the summary as plain text (the table rendered without colour)."""
+        from rich.console import Console
+
+        console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+        console.print(self.to_table())
+        return console.export_text()
+
+
+class _Totals:
+    """Running totals folded from game records (constant memory)."""
+
+    def __init__(self, players: int):
+        self.games = 0
+        self.actions = 0
+        self.score_sum = [0] * players
+        self.wins = [0] * players
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.games += 1
+        self.actions += record["length"]
+        for seat, score in enumerate(record["scores"]):
+            self.score_sum[seat] += score
+        for seat in record["winners"]:
+            self.wins[seat] += 1
+
+
+def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
+    record["length"] = len(record["actions"])
+    if not keep_actions:
+        record["actions"] = None
+    return record
+
+
+def _jsonl_line(record: dict[str, Any]) -> str:
+    keys = ("game", "params", "players", "seed", "actions", "scores", "winners")
+    return json.dumps({k: record[k] for k in keys}) + "\n"
+
+
+# ---------------------------------------------------------------- worker side
+
+_WORKER: dict[str, Any] = {}
+
+
+def _game_spec(game: Any) -> tuple:
+    """How a worker process gets the game: pickled if possible, else reloaded."""
+    try:
+        return ("pickle", pickle.dumps(game))
+    except Exception:
+        kwargs = dict(game.params)
+        kwargs["players"] = game.num_players
+        source = game.name
+        for attr in ("path", "source_path", "source"):
+            value = getattr(game, attr, None)
+            if isinstance(value, (str, os.PathLike)) and os.path.isfile(value):
+                source = os.fspath(value)
+                break
+        return ("load", source, kwargs)
+
+
+def _worker_init(spec: tuple, agents: Sequence[Any] | None) -> None:
+    if spec[0] == "pickle":
+        game = pickle.loads(spec[1])
+    else:
+        import trickkit
+
+        game = trickkit.load_game(spec[1], **spec[2])
+    _WORKER["game"] = game
+    _WORKER["agents"] = agents
+
+
+def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> list[dict[str, Any]]:
+    game, agents = _WORKER["game"], _WORKER["agents"]
+    return [_compact(play_game(game, seed, i, agents), keep_actions) for i in range(start, stop)]
+
+
+def _parallel_records(
+    game: Any, games: int, seed: int, agents: Sequence[Any] | None, jobs: int, keep_actions: bool
+) -> Iterator[dict[str, Any]]:
+    """Yield the records of games ``0..games-1`` in order, played by ``jobs`` processes.
+
+    At most ``4 * jobs`` chunks are in flight, so memory stays bounded.
+    """
+    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
+    starts = iter(range(0, games, chunk))
+    pending: collections.deque = collections.deque()
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=_worker_init, initargs=(_game_spec(game), agents)
+    ) as pool:
+        try:
+            def submit_one() -> bool:
+                start = next(starts, None)
+                if start is None:
+                    return False
+                stop = min(games, start + chunk)
+                pending.append(pool.submit(_worker_chunk, seed, start, stop, keep_actions))
+                return True
+
+            for _ in range(4 * jobs):
+                if not submit_one():
+                    break
+            while pending:
+                records = pending.popleft().result()
+                submit_one()
+                yield from records
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def simulate(
+    game: Any,
+    games: int,
+    seed: int = 0,
+    agents: Sequence[Any] | None = None,
+    jobs: int = 1,
+    out: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationSummary:
+    """Play ``games`` games and summarise them.
+
+    Args:
+        game: a loaded Game, or a shipped game name / ruleset path (then loaded
+            with ``trickkit.load_game(game)`` and its default parameters).
+        games: number of games to play (>= 0).
+        seed: master seed; game ``i`` uses state seed ``game_seed(seed, i)``
+            and agent RNG ``random.Random(agent_seed(seed, i))``.
+        agents: ``None`` (random agents for every seat) or one entry per seat:
+            an agent object with ``step(state) -> Action``, a factory
+            ``factory(rng) -> agent`` (e.g. :class:`RandomAgent`), or ``None``
+            for a random agent.  With ``jobs > 1`` they must be picklable.
+        jobs: number of worker processes; ``1`` plays in this process.
+            Results are identical for any ``jobs``.
+        out: path of a JSONL file to write, one line per game in game order:
+            ``{"game", "params", "players", "seed", "actions", "scores", "winners"}``.
+        progress: called as ``progress(done, total)`` as games complete.
+
+    Returns:
+        The run's :class:`SimulationSummary`.
+
+    Raises:
+        RulesetError: ``game`` is a name/path that cannot be loaded.
+        TrickkitError: a game misbehaved (see :func:`play_game`), or bad arguments.
+    """
+    if isinstance(game, (str, os.PathLike)):
+        import trickkit
+
+        game = trickkit.load_game(os.fspath(game))
+    if games < 0:
+        raise TrickkitError(f"games must be >= 0, got {games}")
+    if jobs < 1:
+        raise TrickkitError(f"jobs must be >= 1, got {jobs}")
+    players = game.num_players
+    totals = _Totals(players)
+    keep_actions = out is not None
+    sink = open(out, "w", encoding="utf-8") if out is not None else None
+    started = time.perf_counter()
+    try:
+        if jobs == 1 or games <= 1:
+            records: Iterator[dict[str, Any]] = (
+                _compact(play_game(game, seed, i, agents), keep_actions) for i in range(games)
+            )
+        else:
+            records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
+        for record in records:
+            totals.add(record)
+            if sink is not None:
+                sink.write(_jsonl_line(record))
+            if progress is not None:
+                progress(totals.games, games)
+    finally:
+        if sink is not None:
+            sink.close()
+    seconds = time.perf_counter() - started
+    n = totals.games
+    rate = (lambda x: x / seconds) if seconds > 0 else (lambda x: 0.0)
+    return SimulationSummary(
+        game=game.name,
+        params=dict(game.params),
+        players=players,
+        games=n,
+        seconds=seconds,
+        games_per_s=rate(n),
+        actions_per_s=rate(totals.actions),
+        mean_length=totals.actions / n if n else 0.0,
+        mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
+        win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
+    )

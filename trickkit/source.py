@@ -1,0 +1,413 @@
+"""Parses YAML safely and remembers where every node came from.
+
+Rulesets are read with a restricted YAML dialect close to YAML 1.2 "core":
+
+* booleans are only ``true``/``false`` (also ``True``/``TRUE``/``False``/``FALSE``);
+  ``yes``, ``no``, ``on``, ``off``, ``y``, ``n`` stay strings;
+* integers are decimal (``10``, ``-3``), ``0x1F`` or ``0o17``; sexagesimal
+  ``1:20`` and ``1_000`` stay strings;
+* floats need a dot (``1.5``, ``.5``, ``2.``, ``1.5e3``) or are ``.inf``/``.nan``;
+  ``1e3`` stays a string;
+* null is ``null``/``Null``/``NULL``/``~`` or empty; timestamps stay strings;
+* merge keys (``<<``) and tags other than the standard scalar/collection ones
+  are rejected; aliases are allowed but the expanded document is capped.
+
+Every node's position is recorded in a :class:`Locator`, keyed by its path
+(a tuple of mapping keys and list indices).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from typing import Any, Iterator
+
+import attrs
+import yaml
+
+from trickkit.errors import Problem, RulesetError
+
+__all__ = [
+    "Locator",
+    "format_path",
+    "load_yaml",
+    "load_yaml_file",
+    "MAX_TEXT_SIZE",
+    "MAX_NODES",
+    "MAX_DEPTH",
+]
+
+Path = tuple  # a tuple of str/int keys and int indices
+Position = tuple[int, int]
+
+MAX_TEXT_SIZE = 5_000_000
+"""Largest accepted ruleset text, in characters (bytes for files)."""
+MAX_NODES = 1_000_000
+"""Largest accepted document, in nodes after expanding aliases."""
+MAX_DEPTH = 100
+"""Deepest accepted nesting of collections (after expanding aliases)."""
+
+_TAG = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
+_SEQ, _MAP = _TAG + "seq", _TAG + "map"
+
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$")
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_IMPLICIT = ((_NULL, _NULL_RE), (_BOOL, _BOOL_RE), (_INT, _INT_RE), (_FLOAT, _FLOAT_RE))
+_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def format_path(path: Path) -> str:
+    """Render a node path for messages.
+
+    Args:
+        path: tuple of mapping keys (str or int) and list indices (int).
+
+    Returns:
+        ``$`` for the root, e.g. ``$.phases[2].winner``; integer keys are
+        written ``[2]`` and keys that are not identifiers ``["odd key"]``.
+    """
+    out = ["$"]
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif isinstance(part, str) and _IDENT_RE.match(part):
+            out.append(f".{part}")
+        else:
+            out.append(f"[{json.dumps(str(part), ensure_ascii=False)}]")
+    return "".join(out)
+
+
+@attrs.frozen
+class Locator:
+    """Where each node of a loaded document came from.
+
+    Attributes:
+        filename: file name as given (``<string>`` for text from memory).
+    """
+
+    filename: str
+    _values: dict = attrs.field(factory=dict, alias="values")
+    _keys: dict = attrs.field(factory=dict, alias="keys")
+
+    format_path = staticmethod(format_path)
+
+    def position(self, path: Path) -> Position:
+        """Return the 1-based ``(line, column)`` where the node at ``path`` starts.
+
+        Falls back to the nearest ancestor with a known position, then ``(0, 0)``.
+        """
+        path = tuple(path)
+        while True:
+            if path in self._values:
+                return self._values[path]
+            if not path:
+                return (0, 0)
+            path = path[:-1]
+
+    def key_position(self, path: Path) -> Position:
+        """Return the ``(line, column)`` of the mapping key naming the node at ``path``.
+
+        Falls back to :meth:`position` when ``path`` is no mapping entry.
+        """
+        path = tuple(path)
+        if path in self._keys:
+            return self._keys[path]
+        return self.position(path)
+
+    def problem(self, path: Path, message: str, at_key: bool = False) -> Problem:
+        """Build a :class:`Problem` located at the node (or its key) at ``path``."""
+        line, column = self.key_position(path) if at_key else self.position(path)
+        return Problem(self.filename, line, column, format_path(tuple(path)), message)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with the restricted implicit typing and a nesting cap."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._depth = 0
+
+    def resolve(self, kind, value, implicit):  # noqa: D102 - overrides BaseResolver
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _IMPLICIT:
+                    if regexp.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+    def compose_node(self, parent, index):  # noqa: D102 - overrides Composer
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _Fail(mark, (), f"nesting deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Fail(Exception):
+    """Internal: one fatal located problem."""
+
+    def __init__(self, mark, path: Path, message: str):
+        super().__init__(message)
+        self.mark, self.path, self.message = mark, path, message
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+
+
+def _pos(mark) -> Position:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+
+
+def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
+    """Parse one YAML document whose top level is a mapping.
+
+    Args:
+        text: the YAML text.
+        filename: name used in problems (as given, not resolved).
+
+    Returns:
+        ``(data, locator)``: plain data (dict/list/str/int/float/bool/None;
+        mapping keys are str or int) and the positions of its nodes.
+
+    Raises:
+        RulesetError: on YAML syntax errors, duplicate keys, merge keys,
+            unsupported tags, an empty document, a non-mapping top level,
+            several documents, or when a limit is exceeded (text larger than
+            ``MAX_TEXT_SIZE``, more than ``MAX_NODES`` nodes after expanding
+            aliases, nesting deeper than ``MAX_DEPTH``, recursive aliases).
+    """
+
+    def fail(line: int, column: int, path: Path, message: str) -> RulesetError:
+        return RulesetError([Problem(filename, line, column, format_path(path), message)])
+
+    if len(text) > MAX_TEXT_SIZE:
+        raise fail(0, 0, (), f"ruleset too large ({len(text):,} characters, limit {MAX_TEXT_SIZE:,})")
+    loader = None
+    try:
+        try:
+            loader = _Loader(text)
+            node = _compose_single(loader)
+        except _Fail as exc:
+            raise fail(*_pos(exc.mark), exc.path, exc.message) from None
+        except yaml.MarkedYAMLError as exc:
+            message = f"YAML syntax error: {exc.problem}"
+            if exc.context:
+                message += f" ({exc.context})"
+            mark = exc.problem_mark or exc.context_mark
+            raise fail(*_pos(mark), (), message) from None
+        except yaml.reader.ReaderError as exc:
+            line = text.count("\n", 0, exc.position) + 1
+            column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+            message = f"unacceptable character #x{exc.character:04x} ({exc.reason})" if isinstance(
+                exc.character, int
+            ) else f"unacceptable character ({exc.reason})"
+            raise fail(line, column, (), message) from None
+        except yaml.YAMLError as exc:  # pragma: no cover - defensive
+            raise fail(0, 0, (), f"YAML error: {exc}") from None
+        except RecursionError:  # pragma: no cover - guarded by MAX_DEPTH
+            raise fail(0, 0, (), f"nesting deeper than {MAX_DEPTH} levels") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+    if node is None or (
+        isinstance(node, yaml.ScalarNode) and node.tag == _NULL
+    ):
+        raise fail(0, 0, (), "empty ruleset")
+    if not isinstance(node, yaml.MappingNode):
+        kind = "list" if isinstance(node, yaml.SequenceNode) else "scalar"
+        raise fail(*_pos(node.start_mark), (), f"top level must be a mapping, got a {kind}")
+
+    builder = _Builder(filename)
+    try:
+        builder.check_size(node)
+        data = builder.build(node, ())
+    except _Fail as exc:
+        raise fail(*_pos(exc.mark), exc.path, exc.message) from None
+    if builder.problems:
+        raise RulesetError(sorted(builder.problems, key=lambda p: (p.line, p.column)))
+    return data, Locator(filename, values=builder.values, keys=builder.keys)
+
+
+def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
+    """Read a UTF-8 YAML file and parse it with :func:`load_yaml`.
+
+    Args:
+        path: the file; problems name it as given (``str(path)``).
+
+    Returns:
+        ``(data, locator)`` as for :func:`load_yaml`.
+
+    Raises:
+        RulesetError: when the file is larger than ``MAX_TEXT_SIZE`` bytes,
+            is not valid UTF-8 (reported at line 0), or for anything
+            :func:`load_yaml` rejects.
+        OSError: when the file cannot be read.
+    """
+    filename = os.fspath(path)
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_TEXT_SIZE + 1)
+    if len(raw) > MAX_TEXT_SIZE:
+        raise RulesetError([Problem(filename, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        message = f"not valid UTF-8 text (bad byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        raise RulesetError([Problem(filename, 0, 0, "$", message)]) from None
+    return load_yaml(text, filename)
+
+
+def _compose_single(loader: _Loader):
+    """Compose the only document of the stream (None when there is none)."""
+    loader.get_event()  # StreamStart
+    node = None
+    if not loader.check_event(yaml.StreamEndEvent):
+        node = loader.compose_document()
+    if not loader.check_event(yaml.StreamEndEvent):
+        event = loader.get_event()
+        raise _Fail(event.start_mark, (), "more than one YAML document (only one is allowed)")
+    loader.get_event()
+    return node
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording positions."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.values: dict = {}
+        self.keys: dict = {}
+        self.problems: list[Problem] = []
+
+    # -- limits ---------------------------------------------------------
+
+    def check_size(self, root) -> None:
+        """Reject alias bombs, recursive aliases and too-deep expanded nesting."""
+        memo: dict[int, tuple[int, int]] = {}  # id(node) -> (size, height)
+        active: set[int] = set()
+
+        def visit(node, depth: int, path: Path) -> tuple[int, int]:
+            key = id(node)
+            if key in memo:
+                size, height = memo[key]
+            else:
+                if key in active:
+                    raise _Fail(node.start_mark, path, "recursive alias (a node contains itself)")
+                if depth > MAX_DEPTH:
+                    raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
+                active.add(key)
+                size, height = 1, 0
+                for child_path, child in self._children(node, path):
+                    child_size, child_height = visit(child, depth + 1, child_path)
+                    size += child_size
+                    height = max(height, child_height + 1)
+                    if size > MAX_NODES:
+                        raise _Fail(
+                            node.start_mark,
+                            path,
+                            f"document expands to more than {MAX_NODES:,} nodes (alias bomb?)",
+                        )
+                active.discard(key)
+                memo[key] = (size, height)
+            if depth + height > MAX_DEPTH:
+                raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
+            return size, height
+
+        visit(root, 0, ())
+
+    @staticmethod
+    def _children(node, path: Path) -> Iterator[tuple[Path, Any]]:
+        if isinstance(node, yaml.SequenceNode):
+            for index, child in enumerate(node.value):
+                yield path + (index,), child
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                label = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+                yield path + (label,), key_node
+                yield path + (label,), value_node
+
+    # -- construction ---------------------------------------------------
+
+    def build(self, node, path: Path) -> Any:
+        self.values[path] = _pos(node.start_mark)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
+            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        if node.tag != _MAP:
+            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
+        result: dict = {}
+        first_line: dict = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            child = path + (key,)
+            if key in result:
+                self.problems.append(
+                    Problem(
+                        self.filename,
+                        *_pos(key_node.start_mark),
+                        format_path(child),
+                        f"duplicate key {key!r} (first at line {first_line[key]})",
+                    )
+                )
+                continue
+            first_line[key] = key_node.start_mark.line + 1
+            self.keys[child] = _pos(key_node.start_mark)
+            result[key] = self.build(value_node, child)
+        return result
+
+    def key(self, node, path: Path) -> str | int:
+        if not isinstance(node, yaml.ScalarNode):
+            raise _Fail(node.start_mark, path, "mapping keys must be strings or integers, not collections")
+        if node.tag == _TAG + "merge" or (node.value == "<<" and node.style is None):
+            raise _Fail(node.start_mark, path, "merge keys ('<<') are not supported")
+        key = self.scalar(node, path)
+        if isinstance(key, bool) or not isinstance(key, (str, int)):
+            raise _Fail(
+                node.start_mark,
+                path,
+                f"mapping key {node.value!r} must be a string or an integer (quote it)",
+            )
+        return key
+
+    @staticmethod
+    def scalar(node, path: Path) -> Any:
+        value, tag = node.value, node.tag
+        if tag == _STR:
+            return value
+        regexp = dict(_IMPLICIT).get(tag)
+        if regexp is None:
+            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(tag)!r}")
+        if not regexp.match(value):
+            raise _Fail(node.start_mark, path, f"cannot read {value!r} as {tag[len(_TAG):]}")
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return value.lower() == "true"
+        if tag == _INT:
+            if value.startswith("0x"):
+                return int(value[2:], 16)
+            if value.startswith("0o"):
+                return int(value[2:], 8)
+            return int(value, 10)
+        lowered = value.lower()
+        if lowered.endswith(".inf"):
+            return -math.inf if lowered.startswith("-") else math.inf
+        if lowered == ".nan":
+            return math.nan
+        return float(value)

@@ -1,0 +1,198 @@
+"""The mutable state of one game in progress: zones, variables, the current step, and the rules that move it on."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Sequence
+
+from .actions import Action
+from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
+
+TERMINAL = -4
+"""``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
+
+Seat = int
+"""Seats are numbered 0..n-1 clockwise; seat 0 deals first."""
+
+
+class State:
+    """One game in progress. Create it with :meth:`trickkit.Game.new_initial_state`.
+
+    Every random choice (shuffles) comes from ``self.rng``, seeded at creation, so the
+    same seed and the same actions give the same game.
+    """
+
+    __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
+                 "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
+                 "tricks_total", "acted", "_history", "_terminal", "_legal", "_by_text", "_n")
+
+    def __init__(self, game, seed: int, deals: Sequence | None = None):
+        rules = game.rules
+        n = rules.num_players
+        self.game, self.rules, self._n = game, rules, n
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.deals = deals
+        self.deal_no = 0
+        self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
+        self.table_zones = [[] for _ in rules.table_zones]
+        self.seat_vars = [[v.initial] * n for v in rules.seat_vars]
+        self.table_vars = [v.initial for v in rules.table_vars]
+        if self.table_zones:  # before the first deal every card is in the first table zone
+            self.table_zones[game.pool_zone] = list(range(len(rules.deck)))
+        self.round, self.dealer, self.step = 1, 0, 0
+        self.current, self.trick = 0, []
+        self.tricks_done = self.tricks_total = self.acted = 0
+        self._history: list[tuple[int, str]] = []
+        self._terminal = False
+        self._legal = None
+        self._by_text = None
+        self._enter_step()
+
+    # -- the public API -----------------------------------------------------------------
+    def current_player(self) -> Seat:
+        """The seat to act, or :data:`TERMINAL` once the game is over."""
+        return TERMINAL if self._terminal else self.current
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self._terminal
+
+    def legal_actions(self) -> list[Action]:
+        """The current seat's legal actions, in a deterministic order (deck order for cards).
+
+        Returns an empty list once the game is over.
+        """
+        if self._legal is None:
+            self._legal = [] if self._terminal else self.game.step_legal(self)
+        return list(self._legal)
+
+    def apply_action(self, action: Action | str) -> None:
+        """Apply the current seat's action, given as an :class:`Action` or its canonical text.
+
+        Raises:
+            IllegalActionError: the action is malformed or not legal now; the message says
+                why and the state is left exactly as it was.
+        """
+        text = action.text if isinstance(action, Action) else action
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
+        if self._terminal:
+            raise IllegalActionError(f"illegal action {text!r}: the game is over")
+        if self._legal is None:
+            self._legal = self.game.step_legal(self)
+        chosen = None
+        for a in self._legal:
+            if a.text == text:
+                chosen = a
+                break
+        if chosen is None:
+            norm = " ".join(text.split())
+            chosen = next((a for a in self._legal if a.text == norm), None)
+            if chosen is None:
+                raise IllegalActionError(
+                    f"illegal action {text!r} for seat {self.current}: {self.game.step_explain(self, norm)}")
+        if self.deals is not None and self.deal_no < len(self.deals):
+            backup = self.clone()  # a given deal may still fail to fit when it is reached
+            try:
+                self._perform(chosen)
+            except Exception:
+                self._restore(backup)
+                raise
+        else:
+            self._perform(chosen)
+
+    def scores(self) -> list[int]:
+        """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
+        score = self.rules.score
+        return [score(self, s) for s in range(self._n)]
+
+    def winners(self) -> list[Seat]:
+        """Seats with the best score (highest or lowest, per the ruleset); ties share the win."""
+        scores = self.scores()
+        best = max(scores) if self.rules.winners_highest else min(scores)
+        return [s for s, v in enumerate(scores) if v == best]
+
+    def history(self) -> list[str]:
+        """Texts of every action applied so far, in order."""
+        return [t for _, t in self._history]
+
+    def observation(self, seat: Seat) -> dict:
+        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts)."""
+        return self.game.observe(self, seat)
+
+    def clone(self) -> "State":
+        """An independent copy: applying actions to it never changes this state."""
+        c = object.__new__(State)
+        c.game, c.rules, c._n, c.seed, c.deals = self.game, self.rules, self._n, self.seed, self.deals
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.deal_no = self.deal_no
+        c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
+        c.table_zones = [list(z) for z in self.table_zones]
+        c.seat_vars = [list(v) for v in self.seat_vars]
+        c.table_vars = list(self.table_vars)
+        c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
+        c.trick = list(self.trick)
+        c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
+        c._history = list(self._history)
+        c._terminal = self._terminal
+        c._legal = self._legal
+        c._by_text = None
+        return c
+
+    def to_json(self) -> str:
+        """The state as JSON text: game, ruleset hash, parameters, seed, given deals and actions.
+
+        :meth:`trickkit.Game.state_from_json` replays it exactly.
+        """
+        return json.dumps(self.game.record(self), sort_keys=True)
+
+    def __str__(self) -> str:
+        return json.dumps(self.observation_all(), indent=1)
+
+    def observation_all(self) -> dict:
+        """Everything, hidden cards included (for debugging and tests; not for agents)."""
+        return self.game.observe(self, None)
+
+    # -- engine internals ------------------------------------------------------------------
+    def _restore(self, other: "State") -> None:
+        for name in State.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def _perform(self, action: Action) -> None:
+        self._history.append((self.current, action.text))
+        self._legal = None
+        if len(self._history) > self.rules.max_actions:
+            raise DSLRuntimeError(f"game exceeded max_actions={self.rules.max_actions}")
+        if self.game.step_apply(self, action):
+            self.step += 1
+            self._enter_step()
+
+    def _enter_step(self) -> None:
+        """Run automatic steps until a seat must decide or the game ends."""
+        steps = self.rules.steps
+        game = self.game
+        while True:
+            if self.step >= len(steps):
+                if self.rules.game_over(self):
+                    self._terminal = True
+                    return
+                self.round += 1
+                self.dealer = (self.dealer + 1) % self._n
+                for v in self.rules.seat_vars:
+                    if v.per_round:
+                        self.seat_vars[v.index] = [v.initial] * self._n
+                for v in self.rules.table_vars:
+                    if v.per_round:
+                        self.table_vars[v.index] = v.initial
+                self.step = 0
+            if game.step_enter(self, steps[self.step]):
+                return
+            self.step += 1
+
+
+def describe_unknown(word: str, known) -> str:
+    """``"unknown card 'X' (did you mean 'Y'?)"``-style text for error messages."""
+    return f"{word!r}{did_you_mean(word, known)}"

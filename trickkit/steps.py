@@ -1,0 +1,185 @@
+"""Runs the steps of a round on a State: deal, bid, tricks and effects (the engine's play rules).
+
+Each step kind has four functions: ``enter`` (start it; return True if a seat must now
+decide), ``legal`` (the current seat's actions), ``apply`` (perform a legal action; return
+True when the step is finished) and ``explain`` (why a text is not a legal action).
+"""
+
+from __future__ import annotations
+
+from .actions import Action
+from .errors import DSLRuntimeError, did_you_mean
+from .ruleset import BidStep, DealStep, EffectStep, TrickStep
+
+
+# -- deal -------------------------------------------------------------------------------
+def enter_deal(game, s, step: DealStep) -> bool:
+    """Collect every card into ``rest``, shuffle it with the state's generator, and deal.
+
+    Dealing starts left of the dealer. A deal given to ``new_initial_state(deals=...)`` puts
+    those exact hands in place; the other cards are shuffled into ``rest``.
+    """
+    n = s._n
+    count = step.count(s)
+    cards = list(range(len(game.rules.deck)))
+    s.rng.shuffle(cards)
+    for zone in s.seat_zones:
+        for hand in zone:
+            hand.clear()
+    for zone in s.table_zones:
+        zone.clear()
+    hands = s.seat_zones[step.to.index]
+    given = s.deals[s.deal_no] if s.deals is not None and s.deal_no < len(s.deals) else None
+    s.deal_no += 1
+    if given is not None:
+        ids = game.resolve_deal(given, s.deal_no - 1, count)
+        used = set()
+        for seat, hand_ids in enumerate(ids):
+            hands[seat].extend(sorted(hand_ids))
+            used.update(hand_ids)
+        s.table_zones[step.rest.index].extend(c for c in cards if c not in used)
+        return False
+    if count * n > len(cards):
+        raise DSLRuntimeError(f"cannot deal {count} cards to {n} seats from {len(cards)} cards")
+    for k in range(n):
+        seat = (s.dealer + 1 + k) % n
+        hands[seat].extend(sorted(cards[k * count:(k + 1) * count]))
+    s.table_zones[step.rest.index].extend(cards[n * count:])
+    return False
+
+
+# -- bid --------------------------------------------------------------------------------
+def enter_bid(game, s, step: BidStep) -> bool:
+    s.acted = 0
+    s.current = step.first(s) % s._n
+    return True
+
+
+def legal_bid(game, s, step: BidStep) -> list[Action]:
+    options = step.options(s)
+    return [game.bid_action(v) for v in options]
+
+
+def apply_bid(game, s, step: BidStep, action: Action) -> bool:
+    s.seat_vars[step.variable.index][s.current] = action.value
+    s.acted += 1
+    if s.acted == s._n:
+        return True
+    s.current = (s.current + 1) % s._n
+    return False
+
+
+def explain_bid(game, s, step: BidStep, text: str) -> str:
+    options = step.options(s)
+    verb, _, arg = text.partition(" ")
+    if verb != "bid":
+        return f"it is time to bid: say 'bid N' with N in {_span(options)}"
+    return f"a bid must be one of {_span(options)}"
+
+
+def _span(values) -> str:
+    values = list(values)
+    if values and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}..{values[-1]}"
+    return ", ".join(map(str, values))
+
+
+# -- tricks -----------------------------------------------------------------------------
+def enter_tricks(game, s, step: TrickStep) -> bool:
+    s.tricks_total = step.count(s)
+    s.tricks_done = 0
+    s.trick = []
+    if s.tricks_total <= 0:
+        return False
+    s.current = step.leader(s) % s._n
+    return True
+
+
+def playable_cards(s, step: TrickStep) -> list[int]:
+    """The cards the current seat may play now (the follow rules of the ruleset)."""
+    hand = s.seat_zones[step.hand.index][s.current]
+    must = step.must_play_if_able
+    able = [c for c in hand if must(s, c)]
+    if not able:
+        return list(hand)
+    always = step.always_allowed
+    if always is None:
+        return able
+    return [c for c in hand if c in able or always(s, c)]
+
+
+def legal_tricks(game, s, step: TrickStep) -> list[Action]:
+    out = []
+    seen = set()
+    texts = game.rules.deck.texts
+    for c in playable_cards(s, step):
+        t = texts[c]
+        if t in seen:  # copies of a card (five escapes) are one action
+            continue
+        seen.add(t)
+        out.extend(game.play_actions[c])
+    return out
+
+
+def apply_tricks(game, s, step: TrickStep, action: Action) -> bool:
+    deck = game.rules.deck
+    seat = s.current
+    hand = s.seat_zones[step.hand.index][seat]
+    canonical = deck.face_card[action.face]
+    want = deck.texts[canonical]
+    mode_index = deck.card_faces[canonical].index(action.face)
+    card = next(c for c in hand if deck.texts[c] == want)
+    hand.remove(card)
+    s.trick.append((seat, card, deck.card_faces[card][mode_index], len(s.trick)))
+    if len(s.trick) < s._n:
+        s.current = (seat + 1) % s._n
+        return False
+    winner = step.winner(s)
+    if winner is None:
+        raise DSLRuntimeError(f"{step.winner.where}: the trick has no winner")
+    if step.after_trick is not None:
+        step.after_trick(s, winner)
+    leader = step.next_leader(s, winner) if step.next_leader is not None else winner[0]
+    if step.taken_to is not None:
+        s.seat_zones[step.taken_to.index][winner[0]].extend(p[1] for p in s.trick)
+    else:
+        s.table_zones[game.pool_zone].extend(p[1] for p in s.trick)
+    s.trick = []
+    s.tricks_done += 1
+    if s.tricks_done >= s.tricks_total or not any(s.seat_zones[step.hand.index]):
+        return True
+    s.current = leader % s._n
+    return False
+
+
+def explain_tricks(game, s, step: TrickStep, text: str) -> str:
+    deck = game.rules.deck
+    verb, _, arg = text.partition(" ")
+    if verb != "play":
+        return f"it is time to play a card: say 'play CARD'"
+    if arg in deck.by_text and len(deck.card_faces[deck.by_text[arg][0]]) > 1:
+        faces = [deck.face_texts[f] for f in deck.card_faces[deck.by_text[arg][0]]]
+        return f"say how {arg!r} is played: " + " or ".join(f"'play {f}'" for f in faces)
+    if arg not in deck.face_by_text:
+        return f"unknown card {arg!r}{did_you_mean(arg, deck.face_by_text)}"
+    want = deck.texts[deck.face_card[deck.face_by_text[arg]]]
+    hand = s.seat_zones[step.hand.index][s.current]
+    if not any(deck.texts[c] == want for c in hand):
+        return f"seat {s.current} does not hold {want}"
+    card = next(c for c in hand if deck.texts[c] == want)
+    must = step.must_play_if_able
+    able = [c for c in hand if must(s, c)]
+    why = str(step.reason(s, card)) if step.reason is not None else "the follow rules forbid it"
+    return f"{why}: you hold {', '.join(deck.texts[c] for c in able)}"
+
+
+# -- effect -----------------------------------------------------------------------------
+def enter_effect(game, s, step: EffectStep) -> bool:
+    step.block(s)
+    return False
+
+
+ENTER = {"deal": enter_deal, "bid": enter_bid, "tricks": enter_tricks, "effect": enter_effect}
+LEGAL = {"bid": legal_bid, "tricks": legal_tricks}
+APPLY = {"bid": apply_bid, "tricks": apply_tricks}
+EXPLAIN = {"bid": explain_bid, "tricks": explain_tricks}
