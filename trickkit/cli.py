@@ -209,8 +209,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         seat = state.current_player()
         if seat != me:
             action = agent.step(state)
+            shown = state.action_seen_by(action, me)  # simultaneous bids stay hidden until all have bid
             state.apply_action(action)
-            out.print(f"seat {seat}: {action}", markup=False)
+            out.print(f"seat {seat}: {shown}", markup=False)
             continue
         out.print(Panel(Pretty(state.observation(me)), title=f"seat {me} sees"))
         actions = state.legal_actions()

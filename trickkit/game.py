@@ -226,6 +226,15 @@ class Game:
         return S.EXPLAIN[step.kind](self, state, step, text)
 
     # -- observation ----------------------------------------------------------------------
+    def action_seen_by(self, state: State, text: str, seat: int) -> str:
+        """See :meth:`State.action_seen_by`."""
+        if state.is_terminal() or seat == state.current:
+            return text
+        step = self._steps[state.step]
+        if step.kind == "bid" and step.simultaneous:
+            return f"{text.split()[0]} ?"
+        return text
+
     def observe(self, state: State, seat: int | None) -> dict:
         """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""
         rules, deck = self.rules, self.rules.deck

@@ -114,6 +114,15 @@ class State:
         best = max(scores) if self.rules.winners_highest else min(scores)
         return [s for s, v in enumerate(scores) if v == best]
 
+    def action_seen_by(self, action: Action | str, seat: Seat) -> str:
+        """How the current seat's ``action``, about to be applied, appears to ``seat``.
+
+        A simultaneous bid by another seat shows as ``'bid ?'`` (nobody sees another's bid
+        until all have bid); everything else shows its canonical text.
+        """
+        text = action.text if isinstance(action, Action) else str(action)
+        return self.game.action_seen_by(self, text, seat)
+
     def history(self) -> list[str]:
         """Texts of every action applied so far, in order."""
         return [t for _, t in self._history]
