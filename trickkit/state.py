@@ -25,7 +25,7 @@ class State:
 
     __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "acted", "_history", "_terminal", "_legal", "_by_text", "_n")
+                 "tricks_total", "acted", "_history", "_terminal", "_legal", "_by_text", "_n", "_cache")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
         rules = game.rules
@@ -48,6 +48,7 @@ class State:
         self._terminal = False
         self._legal = None
         self._by_text = None
+        self._cache = None  # memo of state-only definitions, open only while the state holds still
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -149,6 +150,7 @@ class State:
         c._terminal = self._terminal
         c._legal = self._legal
         c._by_text = None
+        c._cache = None
         return c
 
     def to_json(self) -> str:

@@ -99,13 +99,17 @@ def playable_cards(s, step: TrickStep) -> list[int]:
     """The cards the current seat may play now (the follow rules of the ruleset)."""
     hand = s.seat_zones[step.hand.index][s.current]
     must = step.must_play_if_able
-    able = [c for c in hand if must(s, c)]
-    if not able:
-        return list(hand)
-    always = step.always_allowed
-    if always is None:
-        return able
-    return [c for c in hand if c in able or always(s, c)]
+    s._cache = {}  # the state holds still while we test every card: memoise definitions
+    try:
+        able = [c for c in hand if must(s, c)]
+        if not able:
+            return list(hand)
+        always = step.always_allowed
+        if always is None:
+            return able
+        return [c for c in hand if c in able or always(s, c)]
+    finally:
+        s._cache = None
 
 
 def legal_tricks(game, s, step: TrickStep) -> list[Action]:

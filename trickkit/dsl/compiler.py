@@ -176,10 +176,14 @@ class Compiler:
         if name in self._def_trees:
             if name in defs:
                 raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
+            view = scope.globals_only()
             try:
-                return self._expr(self._def_trees[name], scope.globals_only(), defs + (name,))
+                fn, typ = self._expr(self._def_trees[name], view, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
+            if not view.used:  # depends on the state alone: may be memoised while the state holds still
+                fn = _memoised(name, fn)
+            return fn, typ
         sym = self.ns.symbols.get(name)
         if sym is None:
             known = list(self.ns.symbols) + list(self._def_trees) + scope.names()
@@ -482,6 +486,7 @@ class _Scope:
         self._names: dict[str, Local] = {}
         self._parent = _parent
         self._context = tuple(context)
+        self.used = False  # did compiled code read a frame slot through this scope?
         if _parent is None:
             self._next = [0]
             for name, typ in context:
@@ -498,6 +503,7 @@ class _Scope:
         scope = self
         while scope is not None:
             if name in scope._names:
+                self.used = True
                 return scope._names[name]
             scope = scope._parent
         return None
@@ -527,6 +533,25 @@ class _Scope:
         view._names = dict(root._names)
         view._next = root._next
         return view
+
+
+def _memoised(name: str, fn: Closure) -> Closure:
+    """Cache a state-only definition in ``state._cache`` while the engine has one open.
+
+    The engine opens a cache (a dict) only while it reads a state it does not change, such
+    as generating legal actions, so a definition like the led suit is computed once per
+    step instead of once per card.
+    """
+    def memo(s, fr):
+        cache = getattr(s, "_cache", None)
+        if cache is None:
+            return fn(s, fr)
+        try:
+            return cache[name]
+        except KeyError:
+            value = cache[name] = fn(s, fr)
+            return value
+    return memo
 
 
 def _seq(stmts: list[Closure]) -> Closure:
