@@ -88,6 +88,9 @@ class PileState:
     def history(self) -> list[str]:
         return list(self._history)
 
+    def action_seen_by(self, action, seat) -> str:
+        return str(action)
+
     def to_json(self) -> str:
         return json.dumps({"game": self.game.name, "pile": self.pile, "to_move": self.to_move,
                            "last": self.last, "history": self._history})
