@@ -14,6 +14,7 @@ mapping ``{scenarios: [...]}``.  A scenario::
           current_player: 1
           legal: [bid 0, bid 1]           # exact set of legal action texts
           illegal: bid 5                  # text(s) that must be rejected, state untouched
+          reason: "a bid must be"         # text the refusal message must contain
           scores: [20, -10, 0, 0]
           winners: [0]                    # compared sorted
           terminal: false
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 SCENARIO_KEYS = ("name", "game", "params", "players", "seed", "deals", "actions")
-EXPECT_KEYS = ("current_player", "legal", "illegal", "scores", "winners", "terminal")
+EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal")
 _MAX_TEXT = 5_000_000
 
 
@@ -237,6 +238,11 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
         elif key == "illegal":
             if (v := chk.text_list(value, sub, "illegal", single_ok=True)) is not None:
                 out[key] = v
+        elif key == "reason":
+            if not isinstance(value, str) or "illegal" not in expect:
+                chk.add(sub, f"reason must be text and go with 'illegal', got {value!r}")
+            else:
+                out[key] = value
         elif key in ("scores", "winners"):
             if (v := chk.int_list(value, sub, key)) is not None:
                 out[key] = v
@@ -474,10 +480,12 @@ def _check(state: Any, expect: dict[str, Any]) -> str:
         before = state.to_json()
         try:
             state.apply_action(text)
-        except IllegalActionError:
+        except IllegalActionError as err:
             after = state.to_json()
             if after != before:
                 return f"illegal action {text!r} was rejected but changed the state"
+            if "reason" in expect and expect["reason"] not in str(err):
+                return f"illegal action {text!r} was rejected for another reason: {err}"
         else:
             return f"illegal action {text!r} was accepted"
     if "scores" in expect:
