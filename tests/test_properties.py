@@ -1,0 +1,412 @@
+"""Property tests of the engine, run on EVERY shipped game (random seeds, seat counts, legal play).
+
+Each test draws a seat count in the game's range, a shuffle seed and a seed for the random
+choices of legal actions, plays a game and checks an invariant at every step.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import trickkit
+from trickkit import IllegalActionError
+
+GAMES = trickkit.list_games()
+SEEDS = st.integers(0, 2**32)
+# modest by default (the file runs in seconds); TRICKKIT_PROPERTY_EXAMPLES=500 for a long hunt
+EXAMPLES = int(os.environ.get("TRICKKIT_PROPERTY_EXAMPLES", "20"))
+FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GARBAGE = ["", "   ", "fly away", "play", "play ZZ99", "bid", "bid -1", "bid 9999", "pass", "play G7 G8"]
+
+
+@functools.lru_cache(maxsize=None)
+def load(name: str, players: int, **params) -> trickkit.Game:
+    return trickkit.load_game(name, players=players, **params)
+
+
+@functools.lru_cache(maxsize=None)
+def player_range(name: str) -> tuple[int, int]:
+    g = trickkit.load_game(name)
+    return g.players_min, g.players_max
+
+
+def draw_game(data, name: str, **params) -> trickkit.Game:
+    lo, hi = player_range(name)
+    players = data.draw(st.integers(lo, hi), label="players")
+    return load(name, players, **params)
+
+
+def random_playout(state: trickkit.State, rng: random.Random):
+    """Play random legal actions until the game ends; yield ``(state, action)`` before each is applied."""
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        yield state, action
+        state.apply_action(action)
+
+
+def play_choices(state: trickkit.State, choices: list[int]) -> None:
+    """Apply actions by index into the legal actions (index taken modulo their number)."""
+    for i in choices:
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        state.apply_action(legal[i % len(legal)])
+
+
+def card_ids(state: trickkit.State) -> list[int]:
+    ids = [c for zone in state.seat_zones for hand in zone for c in hand]
+    ids += [c for zone in state.table_zones for c in zone]
+    ids += [p[1] for p in state.trick]
+    return ids
+
+
+def all_play_texts(game) -> set[str]:
+    """Every ``play`` action text that some state of this game could allow."""
+    deck = game.rules.deck
+    return {f"play {deck.face_texts[f]}" for faces in deck.card_faces for f in faces}
+
+
+def setup(data, name: str, **params):
+    game = draw_game(data, name, **params)
+    seed = data.draw(SEEDS, label="seed")
+    rng = random.Random(data.draw(SEEDS, label="choice seed"))
+    return game, seed, rng
+
+
+# ---------------------------------------------------------------- 1, 2, 3: liveness, bound, conservation
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_legal_actions_nonempty_until_terminal_and_game_ends_in_bound(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    steps = 0
+    for s, _ in random_playout(state, rng):
+        assert not s.is_terminal()
+        assert s.legal_actions(), f"no legal action in a live state after {s.history()}"
+        assert s.current_player() != trickkit.TERMINAL and 0 <= s.current_player() < game.num_players
+        steps += 1
+        assert steps <= game.rules.max_actions, "game exceeds its declared max_actions"
+    assert state.is_terminal()
+    assert state.legal_actions() == []
+    assert state.current_player() == trickkit.TERMINAL
+    assert trickkit.TERMINAL < 0
+    assert len(state.history()) == steps <= game.rules.max_actions
+    assert len(state.scores()) == game.num_players
+    assert state.winners() and set(state.winners()) <= set(range(game.num_players))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_cards_are_conserved(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    everything = list(range(len(game.cards)))
+    assert sorted(card_ids(state)) == everything
+    for s, _ in random_playout(state, rng):
+        ids = card_ids(s)
+        assert sorted(ids) == everything, (
+            f"cards not conserved after {s.history()}: "
+            f"duplicates {[c for c, k in Counter(ids).items() if k > 1]}, missing {sorted(set(everything) - set(ids))}")
+    assert sorted(card_ids(state)) == everything
+
+
+# ---------------------------------------------------------------- 4: illegal actions
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_illegal_actions_raise_and_leave_state_untouched(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    every_play = all_play_texts(game)
+    seen: set[str] = set()  # texts legal in some earlier state
+    last_legal = None
+    for s, _ in random_playout(state, rng):
+        legal = {a.text for a in s.legal_actions()}
+        last_legal = sorted(legal)
+        seen |= legal
+        if rng.random() > 0.15:
+            continue
+        before = s.to_json()
+        before_obs = s.observation_all()
+        # legal in some other state (another card of the deck, e.g. in another seat's hand) but not here
+        others = sorted(every_play - legal)
+        earlier = sorted(seen - legal)
+        candidates = ([t for t in GARBAGE if t not in legal] + rng.sample(others, min(4, len(others)))
+                      + rng.sample(earlier, min(4, len(earlier))))
+        for text in candidates:
+            with pytest.raises(IllegalActionError):
+                s.apply_action(text)
+            assert s.to_json() == before, f"illegal {text!r} changed the state"
+            assert s.observation_all() == before_obs
+            assert {a.text for a in s.legal_actions()} == legal
+    assert state.is_terminal()
+    before = state.to_json()
+    for text in GARBAGE + (last_legal or []) + sorted(seen)[:5] + sorted(every_play)[:3]:
+        with pytest.raises(IllegalActionError):
+            state.apply_action(text)
+        assert state.to_json() == before
+    assert state.is_terminal() and state.legal_actions() == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_playing_a_card_not_in_hand_is_illegal(name, data):
+    """A card held by another seat (legal for that seat) is illegal for the current seat."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    deck = game.rules.deck
+    hand_zone = [z for z in game.rules.seat_zones if z.visibility == "owner"]
+    for s, _ in random_playout(state, rng):
+        legal = {a.text for a in s.legal_actions()}
+        if not any(t.startswith("play ") for t in legal) or not hand_zone:
+            continue
+        me = s.current_player()
+        mine = {game.cards[c] for z in hand_zone for c in s.seat_zones[z.index][me]}
+        for z in hand_zone:
+            for other in range(game.num_players):
+                if other == me:
+                    continue
+                for c in s.seat_zones[z.index][other][:2]:
+                    if game.cards[c] in mine:
+                        continue
+                    text = f"play {deck.face_texts[deck.card_faces[c][0]]}"
+                    before = s.to_json()
+                    with pytest.raises(IllegalActionError):
+                        s.apply_action(text)
+                    assert s.to_json() == before
+
+
+# ---------------------------------------------------------------- 5: determinism
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_same_seed_and_choices_replay_identically(name, data):
+    game, seed, rng = setup(data, name)
+    choices = [rng.randrange(1000) for _ in range(game.rules.max_actions)]
+    a = game.new_initial_state(seed=seed)
+    b = game.new_initial_state(seed=seed)
+    assert a.observation_all() == b.observation_all()
+    play_choices(a, choices)
+    play_choices(b, choices)
+    assert a.is_terminal() and b.is_terminal()
+    assert a.history() == b.history()
+    assert a.scores() == b.scores()
+    assert a.winners() == b.winners()
+    assert a.observation_all() == b.observation_all()
+    assert a.to_json() == b.to_json()
+
+
+# ---------------------------------------------------------------- 6: clone
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_clone_is_independent(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    cut = rng.randrange(game.rules.max_actions // 2 + 1)
+    play_choices(state, [rng.randrange(1000) for _ in range(cut)])
+    before_json, before_obs = state.to_json(), state.observation_all()
+    before_legal = [a.text for a in state.legal_actions()]
+
+    clone = state.clone()
+    assert clone.to_json() == before_json and clone.observation_all() == before_obs
+    rest = [rng.randrange(1000) for _ in range(game.rules.max_actions)]
+    play_choices(clone, rest)
+    assert clone.is_terminal()
+    assert state.to_json() == before_json, "playing the clone changed the original"
+    assert state.observation_all() == before_obs
+    assert [a.text for a in state.legal_actions()] == before_legal
+
+    play_choices(state, rest)
+    assert state.history() == clone.history()
+    assert state.scores() == clone.scores()
+    assert state.observation_all() == clone.observation_all()
+    assert state.to_json() == clone.to_json()
+
+
+# ---------------------------------------------------------------- 7: JSON round trip
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_to_json_round_trips(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+
+    def check(s):
+        text = s.to_json()
+        restored = game.state_from_json(text)
+        assert restored.to_json() == text
+        assert [a.text for a in restored.legal_actions()] == [a.text for a in s.legal_actions()]
+        assert restored.current_player() == s.current_player()
+        assert restored.is_terminal() == s.is_terminal()
+        assert restored.scores() == s.scores()
+        assert restored.observation_all() == s.observation_all()
+        for p in range(game.num_players):
+            assert restored.observation(p) == s.observation(p)
+        return restored
+
+    check(state)
+    for s, action in random_playout(state, rng):
+        if rng.random() < 0.03:
+            restored = check(s)
+            # the restored state plays on exactly like the original
+            restored.apply_action(action)
+            twin = s.clone()
+            twin.apply_action(action)
+            assert restored.to_json() == twin.to_json()
+            assert restored.observation_all() == twin.observation_all()
+    check(state)
+
+
+# ---------------------------------------------------------------- 8: observations hide hidden cards
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_observation_hides_other_seats_cards(name, data):
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    n = game.num_players
+    texts = game.cards
+
+    def check(s):
+        for p in range(n):
+            obs = s.observation(p)
+            assert json.loads(json.dumps(obs)) == obs
+            assert obs["seat"] == p and obs["game"] == game.name and obs["terminal"] == s.is_terminal()
+            assert obs["current_player"] == s.current_player()
+            for z in game.rules.seat_zones:
+                view = obs["zones"][z.name]
+                assert len(view) == n
+                for q in range(n):
+                    cards = [texts[c] for c in s.seat_zones[z.index][q]]
+                    assert view[q]["count"] == len(cards)
+                    if z.visibility == "public" or (z.visibility == "owner" and q == p):
+                        assert view[q]["cards"] == cards
+                    elif z.visibility in ("owner", "hidden"):
+                        assert set(view[q]) == {"count"}, f"seat {p} sees {z.name} of seat {q}: {view[q]}"
+            for z in game.rules.table_zones:
+                view = obs["zones"][z.name]
+                cards = [texts[c] for c in s.table_zones[z.index]]
+                assert view["count"] == len(cards)
+                if z.visibility == "hidden":
+                    assert set(view) == {"count"}, f"hidden table zone {z.name} shows {view}"
+                elif z.visibility == "public":
+                    assert view["cards"] == cards
+                elif z.visibility == "top":
+                    assert set(view) == {"count", "top"}
+                    assert view["top"] == (cards[-1] if cards else None)
+            assert [t["seat"] for t in obs["trick"]] == [t[0] for t in s.trick]
+        full = s.observation_all()
+        json.dumps(full)
+
+    check(state)
+    for s, _ in random_playout(state, rng):
+        check(s)
+    check(state)
+
+
+# ---------------------------------------------------------------- 9: Sarkophag
+@pytest.mark.parametrize("name", [g for g in GAMES if g == "sarkophag"])
+@FAST
+@given(data=st.data())
+def test_sarkophag_heads_and_leader_never_takes(name, data):
+    # default limit=0: a single deal, so 'taken' is never cleared by a later deal and the
+    # trick's taker is the one seat whose 'taken' zone grew
+    free = data.draw(st.booleans(), label="free_after_break")
+    game, seed, rng = setup(data, name, free_after_break=free)
+    n = game.num_players
+    heads = game.rules.deck.attrs["heads"]
+    taken = next(z for z in game.rules.seat_zones if z.name == "taken")
+    stock = next(z for z in game.rules.table_zones if z.name == "stock")
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        # each seat's score is the heads of the cards it took so far
+        assert state.scores() == [sum(heads[c] for c in state.seat_zones[taken.index][q]) for q in range(n)]
+        action = rng.choice(state.legal_actions())
+        completes = len(state.trick) == n - 1
+        leader = state.trick[0][0] if state.trick else None
+        sizes = [len(h) for h in state.seat_zones[taken.index]]
+        state.apply_action(action)
+        if completes:
+            grew = [q for q in range(n) if len(state.seat_zones[taken.index][q]) != sizes[q]]
+            assert len(grew) == 1 and len(state.seat_zones[taken.index][grew[0]]) == sizes[grew[0]] + n
+            assert grew[0] != leader, f"leader {leader} took the trick: {state.history()}"
+    assert state.is_terminal()
+    dealt = [c for c in range(len(game.cards)) if c not in state.table_zones[stock.index]]
+    assert len(dealt) == n * game.params["hand_size"]
+    in_taken = [c for h in state.seat_zones[taken.index] for c in h]
+    assert sorted(in_taken) == sorted(dealt)
+    assert sum(state.scores()) == sum(heads[c] for c in in_taken) == sum(heads[c] for c in dealt)
+
+
+
+@pytest.mark.parametrize("name", GAMES)
+@FAST
+@given(data=st.data())
+def test_observation_does_not_depend_on_hidden_cards(name, data):
+    """Reshuffling the cards seat p cannot see (other seats' owner-only zones, hidden table
+    zones) among those places, counts kept, leaves observation(p) unchanged."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    n = game.num_players
+    for s, _ in random_playout(state, rng):
+        if rng.random() > 0.1:
+            continue
+        p = rng.randrange(n)
+        other = s.clone()
+        places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden")
+                  for q, hand in enumerate(other.seat_zones[z.index]) if q != p or z.visibility == "hidden"]
+        places += [zone for z in game.rules.table_zones if z.visibility == "hidden" for zone in [other.table_zones[z.index]]]
+        pool = [c for place in places for c in place]
+        rng.shuffle(pool)
+        for place in places:
+            k = len(place)
+            place[:] = sorted(pool[:k])
+            del pool[:k]
+        other._legal = None
+        assert other.observation(p) == s.observation(p)
+
+
+# ---------------------------------------------------------------- 10: Skull King
+@pytest.mark.parametrize("name", [g for g in GAMES if g == "skull_king"])
+@FAST
+@given(data=st.data())
+def test_skull_king_bids_are_secret_until_all_have_bid(name, data):
+    game, seed, rng = setup(data, name)
+    n = game.num_players
+    bid_var = next(v for v in game.rules.seat_vars if v.name == "bid")
+    state = game.new_initial_state(seed=seed)
+    bid_phases = 0
+    was_bidding = False
+    for s, action in random_playout(state, rng):
+        phase = s.observation(0)["phase"]
+        true_bids = s.seat_vars[bid_var.index]
+        if phase == "bid":
+            bid_phases += not was_bidding
+            done = {(s.current_player() - k - 1) % n for k in range(s.acted)}
+            for p in range(n):
+                bids = s.observation(p)["variables"]["bid"]
+                assert len(bids) == n
+                for q in range(n):
+                    if q != p:
+                        assert bids[q] is None, f"seat {p} sees seat {q}'s bid during bidding: {bids}"
+                assert bids[p] == (true_bids[p] if p in done else None)
+            assert len(done) == s.acted < n
+            assert action.text.startswith("bid ")
+        else:
+            # once all have bid, every bid is public and true
+            for p in range(n):
+                assert s.observation(p)["variables"]["bid"] == list(true_bids)
+        was_bidding = phase == "bid"
+    assert bid_phases == game.params["rounds"]
