@@ -175,3 +175,68 @@ def test_action_after_the_end_is_refused():
     assert state.scores() == [10, 20]  # zero bid made in round 1: +10; bid 1 made: +20
     with pytest.raises(trickkit.IllegalActionError, match="the game is over"):
         state.apply_action("play G1")
+
+
+def _variant(tmp_path, name, replacements, **params):
+    text = trickkit.loader.ruleset_text("sarkophag")
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text)
+    return trickkit.load_game(path, **params)
+
+
+def test_definitions_reading_the_card_are_never_memoised(tmp_path):
+    """GIVEN the same card test written inline and through nested definitions
+    THEN both give the same legal actions at every step (a definition that reads `card`,
+    even inside an aggregate or another definition, must be evaluated per card)."""
+    rule = "all(card.rank > p.rank for p in trick)"
+    inline = _variant(tmp_path, "inline.yaml", [
+        ("must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
+         f"must_play_if_able: >-\n        if len(trick) > 0 then {rule} else if len(trick) == 0 then card.heads != 5")])
+    named = _variant(tmp_path, "named.yaml", [
+        ("definitions:\n", f"definitions:\n  above_all: {rule}\n  wrapper: above_all\n"),
+        ("must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
+         "must_play_if_able: >-\n        if len(trick) > 0 then wrapper else if len(trick) == 0 then card.heads != 5")])
+    for seed in range(5):
+        a, b = inline.new_initial_state(seed=seed), named.new_initial_state(seed=seed)
+        while not a.is_terminal():
+            assert a.legal_actions() == b.legal_actions()
+            choice = a.legal_actions()[seed % len(a.legal_actions())]
+            a.apply_action(choice)
+            b.apply_action(choice)
+
+
+def test_a_rule_failing_mid_action_leaves_the_state_as_it_was(tmp_path):
+    """GIVEN a variant whose after_trick divides by zero for a trick of 7 heads
+    WHEN the last card of such a trick is played
+    THEN a located DSLRuntimeError is raised and the state is exactly as before."""
+    game = _variant(tmp_path, "divide.yaml", [
+        ("after_trick: heads[winner.seat] += sum(p.heads for p in trick)",
+         "after_trick: heads[winner.seat] += 60 // (sum(p.heads for p in trick) - 7)")], hand_size=2)
+    state = game.new_initial_state(seed=0, deals=[[["4", "1"], ["22", "2"], ["20", "3"], ["14", "15"]]])
+    for a in ["play 22", "play 20", "play 14"]:
+        state.apply_action(a)
+    before, legal = state.to_json(), state.legal_actions()
+    with pytest.raises(trickkit.DSLRuntimeError,
+                       match=r"divide.yaml:\d+:\d+: \$.round\[1\].tricks.after_trick: ZeroDivisionError"):
+        state.apply_action("play 4")  # 22, 20, 14, 4 hold 2+3+0+2 = 7 heads
+    assert state.to_json() == before
+    assert state.legal_actions() == legal == ["play 1", "play 4"]
+    state.apply_action("play 1")  # 2+3+0+0 = 5 heads: 60 // -2
+    assert state.scores() == [-30, 0, 0, 0]
+
+
+def test_observation_needs_a_real_seat_and_verbs_ignore_case():
+    game = trickkit.load_game("skull_king", players=3, rounds=1)
+    state = game.new_initial_state(seed=2)
+    for bad in [3, -1, True, "0", 1.0]:
+        with pytest.raises(ValueError, match="seat must be an int in 0..2"):
+            state.observation(bad)
+    state.apply_action("BID  1")
+    assert state.history() == ["bid 1"]
+    with pytest.raises(ValueError, match="seed must be a non-negative int"):
+        game.new_initial_state(seed=-5)
+    with pytest.raises(trickkit.DealError, match="a card is its text"):
+        game.new_initial_state(seed=0, deals=[[[["G1"]], ["G2"], ["G3"]]])

@@ -293,6 +293,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The ``trickkit`` argument parser (used to generate the command line reference)."""
+    return _parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``trickkit`` command line.
 

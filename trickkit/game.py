@@ -104,8 +104,8 @@ class Game:
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError(f"seed must be an int, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         if deals is not None:
             deals = self._check_deals(deals)
         return State(self, seed, deals)
@@ -143,7 +143,7 @@ class Game:
             raise StateError("saved state 'actions' must be a list of action texts")
         try:
             state = self.new_initial_state(seed=data["seed"], deals=data["deals"])
-            for i, a in enumerate(data["actions"]):
+            for i, a in enumerate(data["actions"]):  # one by one, to say where a replay fails
                 try:
                     state.apply_action(a)
                 except TrickkitError as e:
@@ -152,6 +152,17 @@ class Game:
             if isinstance(e, StateError):
                 raise
             raise StateError(f"saved state is invalid: {e}") from None
+        return state
+
+    def replay(self, seed: int, deals, actions) -> State:
+        """A new state from ``seed`` and ``deals`` with ``actions`` (texts) applied in order.
+
+        Raises:
+            IllegalActionError: an action does not apply.
+        """
+        state = self.new_initial_state(seed=seed, deals=deals)
+        for a in actions:
+            state.apply_action(a)
         return state
 
     def record(self, state: State) -> dict:
@@ -178,6 +189,8 @@ class Game:
                 if not isinstance(hand, (list, tuple)):
                     raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
                 for t in hand:
+                    if not isinstance(t, str):
+                        raise DealError(f"deal {d}, seat {seat}: a card is its text, got {t!r}")
                     if t not in deck.by_text:
                         raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
                     counts[t] = counts.get(t, 0) + 1

@@ -257,8 +257,10 @@ class RulesetCompiler:
         }
         for name, sym in builtin.items():
             symbols[name] = sym
+        specs = self.doc.get("parameters") or {}
         for name, value in params.items():
-            t = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "str"
+            declared = specs.get(name, {}).get("type")  # the declared type, even if a bad value was given
+            t = {"int": "int", "bool": "bool", "str": "str"}.get(declared, "any")
             put(name, Symbol("const", t, value, "parameter"), ("parameters", name))
         for z in zones:
             put(z.name, Symbol("seat_zone" if z.per_seat else "table_zone", "list[card]", z.index, "zone"), ("zones", z.name))

@@ -89,20 +89,19 @@ class State:
                 chosen = a
                 break
         if chosen is None:
-            norm = " ".join(text.split())
+            verb, _, rest = " ".join(text.split()).partition(" ")
+            norm = f"{verb.lower()} {rest}" if rest else verb.lower()
             chosen = next((a for a in self._legal if a.text == norm), None)
             if chosen is None:
                 raise IllegalActionError(
                     f"illegal action {text!r} for seat {self.current}: {self.game.step_explain(self, norm)}")
-        if self.deals is not None and self.deal_no < len(self.deals):
-            backup = self.clone()  # a given deal may still fail to fit when it is reached
-            try:
-                self._perform(chosen)
-            except Exception:
-                self._restore(backup)
-                raise
-        else:
+        try:
             self._perform(chosen)
+        except Exception:
+            # A rule failed half-way (a ruleset bug, a given deal that does not fit): rebuild
+            # the state as it was by replaying the game so far, then report the error.
+            self._restore(self.game.replay(self.seed, self.deals, self.history()[:-1]))
+            raise
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
@@ -129,7 +128,13 @@ class State:
         return [t for _, t in self._history]
 
     def observation(self, seat: Seat) -> dict:
-        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts)."""
+        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
+        """
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise ValueError(f"observation(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
         return self.game.observe(self, seat)
 
     def clone(self) -> "State":
@@ -173,10 +178,11 @@ class State:
             setattr(self, name, getattr(other, name))
 
     def _perform(self, action: Action) -> None:
+        if len(self._history) >= self.rules.max_actions:
+            raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
+                                  f"{self.rules.max_actions} (a ruleset that never ends?)")
         self._history.append((self.current, action.text))
         self._legal = None
-        if len(self._history) > self.rules.max_actions:
-            raise DSLRuntimeError(f"game exceeded max_actions={self.rules.max_actions}")
         if self.game.step_apply(self, action):
             self.step += 1
             self._enter_step()

@@ -181,7 +181,9 @@ class Compiler:
                 fn, typ = self._expr(self._def_trees[name], view, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
-            if not view.used:  # depends on the state alone: may be memoised while the state holds still
+            if view.used:  # reads the hook's context (card, winner ...): so does the caller
+                scope.mark_used()
+            else:  # depends on the state alone: may be memoised while the state holds still
                 fn = _memoised(name, fn)
             return fn, typ
         sym = self.ns.symbols.get(name)
@@ -356,6 +358,8 @@ class Compiler:
         for t, side in ((at, left), (bt, right)):
             if t not in ("int", "any", "null", "str"):
                 raise _err(side, f"cannot order {t} values with {op!r}")
+        if {at, bt} == {"int", "str"}:
+            raise _err(node, f"cannot order an int and a str with {op!r}")
         f = _ORDER[op]
 
         def ordered(s, fr):
@@ -503,10 +507,17 @@ class _Scope:
         scope = self
         while scope is not None:
             if name in scope._names:
-                self.used = True
+                self.mark_used()
                 return scope._names[name]
             scope = scope._parent
         return None
+
+    def mark_used(self):
+        """Record that compiled code reads a frame slot, in this scope and every enclosing one."""
+        scope = self
+        while scope is not None:
+            scope.used = True
+            scope = scope._parent
 
     def names(self):
         out, scope = [], self

@@ -1,0 +1,185 @@
+"""The documentation site: its code blocks run, its rulesets load, its tutorial passes,
+its generated references are complete, and ``mkdocs build --strict`` succeeds."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import trickkit
+from trickkit import docgen
+from trickkit.dsl.parser import parse
+from trickkit.scenarios import run_scenario_file
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+TUTORIAL = DOCS / "tutorial"
+NO_TEST = "<!-- no-test -->"
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w+-]*)[^\n]*$")
+
+
+def _blocks(lang: str) -> list[tuple[str, int, str, bool]]:
+    """``(file, line, code, marked no-test)`` for every fenced ``lang`` block under docs/."""
+    found = []
+    for path in sorted(DOCS.rglob("*.md")):
+        lines = path.read_text("utf-8").splitlines()
+        i = 0
+        while i < len(lines):
+            m = FENCE.match(lines[i])
+            if not m:
+                i += 1
+                continue
+            fence, indent, start = m["fence"], m["indent"], i
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(fence):
+                body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+                i += 1
+            i += 1
+            if m["lang"].lower() != lang:
+                continue
+            before = next((lines[j].strip() for j in range(start - 1, -1, -1) if lines[j].strip()), "")
+            found.append((str(path.relative_to(ROOT)), start + 1, "\n".join(body) + "\n", before == NO_TEST))
+    return found
+
+
+PYTHON_BLOCKS = _blocks("python")
+YAML_BLOCKS = _blocks("yaml")
+RULESET_BLOCKS = [b for b in YAML_BLOCKS
+                  if re.search(r"^name:", b[2], re.M) and re.search(r"^deck:", b[2], re.M)]
+
+
+def _ids(blocks):
+    return [f"{file}:{line}" for file, line, _, _ in blocks]
+
+
+def test_docs_have_code_blocks():
+    assert PYTHON_BLOCKS, "no python blocks found: the extractor is broken"
+    assert RULESET_BLOCKS, "no ruleset yaml blocks found: the extractor is broken"
+
+
+# (a) every python block runs
+@pytest.mark.parametrize("file,line,code,skip", PYTHON_BLOCKS, ids=_ids(PYTHON_BLOCKS))
+def test_python_block_runs(file, line, code, skip, monkeypatch):
+    if skip:
+        pytest.skip(f"marked {NO_TEST}")
+    monkeypatch.chdir(ROOT)
+    namespace = {"__name__": "__docs__"}
+    exec(compile(code, f"{file}:{line}", "exec"), namespace)
+
+
+# (b) every ruleset-looking yaml block loads
+@pytest.mark.parametrize("file,line,code,skip", RULESET_BLOCKS, ids=_ids(RULESET_BLOCKS))
+def test_ruleset_block_validates(file, line, code, skip, tmp_path):
+    if skip:
+        pytest.skip(f"marked {NO_TEST}")
+    target = tmp_path / "ruleset.yaml"
+    target.write_text(code, "utf-8")
+    assert trickkit.validate(target) == []
+    game = trickkit.load_game(target)
+    state = game.new_initial_state(seed=0)
+    assert state.legal_actions()
+
+
+# (c) the tutorial's files
+def test_tutorial_ruleset_loads():
+    path = TUTORIAL / "sarkophag_open_leads.yaml"
+    assert trickkit.validate(path) == []
+    game = trickkit.load_game(path)
+    assert game.name == "sarkophag_open_leads"
+    assert game.params["limit"] == 50
+
+
+def test_tutorial_scenarios_pass():
+    results = run_scenario_file(TUTORIAL / "sarkophag_open_leads_scenarios.yaml")
+    assert len(results) >= 2
+    failed = [f"{r.name}: {r.message}" for r in results if not r.passed]
+    assert not failed, failed
+
+
+def test_tutorial_variant_differs_from_shipped_game():
+    """The shipped game refuses a 5-head lead that the variant allows (the tutorial's point)."""
+    deals = [[["15", "49", "36"], ["22", "53", "35"], ["20", "39", "9"], ["14", "48", "8"]]]
+    shipped = trickkit.load_game("sarkophag", players=4, hand_size=3).new_initial_state(seed=0, deals=deals)
+    variant = trickkit.load_game(TUTORIAL / "sarkophag_open_leads.yaml", players=4, hand_size=3)
+    state = variant.new_initial_state(seed=0, deals=deals)
+    assert "play 35" not in {str(a) for a in shipped.legal_actions()}
+    assert "play 35" in {str(a) for a in state.legal_actions()}
+
+
+# (d) every DSL example parses
+@pytest.mark.parametrize("text,start", docgen.dsl_examples())
+def test_dsl_example_parses(text, start):
+    parse(text, start=start)
+
+
+def test_dsl_reference_shows_every_example_and_builtin():
+    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, SEAT_FUNCTIONS
+
+    page = docgen.dsl_reference()
+    for text, _ in docgen.dsl_examples():
+        assert text in page, text
+    for name in [*FUNCTIONS, *SEAT_FUNCTIONS, *AGGREGATES]:
+        assert f"`{name}`" in page, name
+    for construct in ("??", "if c then a else b", "for x in C", "+=", "-=", "elif"):
+        assert construct in page, construct
+
+
+# (e) the schema reference covers every described property
+def _described_properties(schema):
+    """``(name, description)`` of every property (under any ``properties``) that has a description."""
+    out = []
+
+    def visit(node):
+        if isinstance(node, dict):
+            for name, sub in (node.get("properties") or {}).items():
+                resolved = docgen._resolve(schema, sub) if isinstance(sub, dict) else {}
+                if resolved.get("description"):
+                    out.append((name, resolved["description"]))
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(schema)
+    return out
+
+
+def test_schema_reference_mentions_every_described_property():
+    schema = docgen.load_schema()
+    page = docgen.schema_reference()
+    described = _described_properties(schema)
+    assert len(described) > 50
+    for name, description in described:
+        assert re.search(rf"`[^`\n]*\b{re.escape(name)}`", page), name
+        assert description in page, (name, description)
+
+
+def test_cli_reference_lists_every_subcommand():
+    page = docgen.cli_reference()
+    for command in ("list", "validate", "simulate", "check", "play"):
+        assert f"## `trickkit {command}`" in page
+    assert "--games" in page and "--seat" in page
+
+
+# (f) the site builds without warnings
+def test_mkdocs_build_strict(tmp_path):
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    pytest.importorskip("mkdocstrings")
+    site = tmp_path / "site"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "WARNING" not in proc.stderr, proc.stderr
+    for page in ("reference/ruleset", "reference/dsl", "reference/cli", "reference/api", "tutorial"):
+        assert (site / page / "index.html").exists(), page
