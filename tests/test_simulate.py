@@ -53,7 +53,8 @@ def test_seeds_differ_by_index_seed_and_kind():
 def test_play_game_record_format():
     game = fakegame.PileGame(players=2)
     record = play_game(game, seed=5, index=3)
-    assert list(record) == ["game", "params", "players", "seed", "actions", "scores", "winners"]
+    assert list(record) == ["game", "params", "players", "seed", "actions", "scores", "winners",
+                            "ruleset_sha256", "trickkit_version"]
     assert record["game"] == "pile"
     assert record["params"] == {"players": 2, "pile": 7}
     assert record["players"] == 2

@@ -143,7 +143,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
 
     Returns:
         The game record ``{"game", "params", "players", "seed", "actions",
-        "scores", "winners"}`` where ``seed`` is the state seed
+        "scores", "winners", "ruleset_sha256", "trickkit_version"}`` where ``seed`` is the state seed
         (:func:`game_seed`), ``actions`` the action texts in order.
 
     Raises:
@@ -165,6 +165,8 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         action = seats[seat].step(state)
         state.apply_action(action)
         actions.append(str(action))
+    from . import __version__
+
     return {
         "game": game.name,
         "params": dict(game.params),
@@ -173,6 +175,9 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         "actions": actions,
         "scores": list(state.scores()),
         "winners": list(state.winners()),
+        # which rules and which engine made this record, so a replay can refuse a changed ruleset
+        "ruleset_sha256": getattr(game, "content_hash", None),
+        "trickkit_version": __version__,
     }
 
 
@@ -261,7 +266,7 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
 
 
 def _jsonl_line(record: dict[str, Any]) -> str:
-    keys = ("game", "params", "players", "seed", "actions", "scores", "winners")
+    keys = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version")
     return json.dumps({k: record[k] for k in keys}) + "\n"
 
 
@@ -363,7 +368,7 @@ def simulate(
         jobs: number of worker processes; ``1`` plays in this process.
             Results are identical for any ``jobs``.
         out: path of a JSONL file to write, one line per game in game order:
-            ``{"game", "params", "players", "seed", "actions", "scores", "winners"}``.
+            ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version"}``.
         progress: called as ``progress(done, total)`` as games complete.
 
     Returns:
