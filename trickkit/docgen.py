@@ -192,7 +192,7 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Operators", "`*` `//` `%`", "multiply, floor divide, remainder", "round * 10 // 2 % 7", "expr"),
     ("Operators", "`+` `-`", "add, subtract; `+` also joins strings", "'must follow ' + str(trick[0].rank)", "expr"),
     ("Operators", "`==` `!=` `<` `<=` `>` `>=`", "comparison", "trick[1].rank < trick[0].rank", "expr"),
-    ("Operators", "`in`, `not in`", "membership in a list", "card.kind not in ['escape', 'mermaid']", "expr"),
+    ("Operators", "`in`, `not in`", "membership in a list", "card.kind not in ['escape', 'joker']", "expr"),
     ("Operators", "`not`", "logical not", "not (len(trick) == 0)", "expr"),
     ("Operators", "`and`", "logical and (short-circuit)", "len(trick) > 0 and card.suit == trick[0].suit", "expr"),
     ("Operators", "`or`", "logical or (short-circuit)", "len(trick) == 0 or card.heads != 5", "expr"),

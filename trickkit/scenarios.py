@@ -3,11 +3,11 @@
 A scenario file is YAML holding one scenario mapping, a list of them, or a
 mapping ``{scenarios: [...]}``.  A scenario::
 
-    name: mermaid beats skull king        # optional
-    game: skull_king                      # shipped name, or path relative to this file
+    name: the trump wins                  # optional
+    game: my_game                         # shipped name, or path relative to this file
     params: {players: 4, rounds: 1}       # optional, passed to load_game
     seed: 7                               # optional, default 0
-    deals: [[[mermaid], [pirate], [skull_king], [G13]]]   # optional
+    deals: [[[B2], [G13], [Y1], [G7]]]    # optional: each seat's hand per deal
     actions:
       - bid 1                             # an action text: applied
       - expect:                           # checks on the current state

@@ -71,7 +71,7 @@ SEAT_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 """Seat arithmetic: seats are numbered 0..n-1 clockwise, so the left neighbour is ``(s + 1) % n``."""
 
 AGGREGATES: dict[str, Aggregate] = {a.name: a for a in [
-    Aggregate("any", "bool", False, "true if E holds for some item", "any(p.kind == 'mermaid' for p in trick)"),
+    Aggregate("any", "bool", False, "true if E holds for some item", "any(p.kind == 'joker' for p in trick)"),
     Aggregate("all", "bool", False, "true if E holds for every item (true for none)",
               "all(p.kind == 'escape' for p in trick)"),
     Aggregate("count", "int", False, "number of items (that pass the if-filter)",
