@@ -216,9 +216,10 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
 
 def dsl_examples() -> list[tuple[str, str]]:
     """Every example shown by :func:`dsl_reference`, as ``(text, start rule)`` (``expr`` or ``block``)."""
-    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, SEAT_FUNCTIONS
+    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, SEAT_FUNCTIONS, STATE_NAMES
 
     out = [(example, start) for _, _, _, example, start in _CONSTRUCTS]
+    out += [(e.example, "expr") for e in STATE_NAMES.values()]
     out += [(b.example, "expr") for b in FUNCTIONS.values()]
     out += [(example, "expr") for _, _, example in SEAT_FUNCTIONS.values()]
     out += [(a.example, "expr") for a in AGGREGATES.values()]
@@ -231,7 +232,7 @@ def _cell(text: str) -> str:
 
 def dsl_reference() -> str:
     """Markdown reference of the rules DSL: grammar constructs and every built-in, with examples."""
-    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, KEYWORDS, SEAT_FUNCTIONS
+    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, KEYWORDS, SEAT_FUNCTIONS, STATE_NAMES
     from trickkit.dsl.compiler import PLAY_FIELDS
 
     lines = [
@@ -274,6 +275,14 @@ def dsl_reference() -> str:
               "| function | parameters | meaning | example |", "| --- | --- | --- | --- |"]
     for name, (params, doc, example) in SEAT_FUNCTIONS.items():
         lines.append(f"| `{name}` | ({', '.join(params)}) | {_cell(doc)} | {_cell(_code(example))} |")
+    lines += ["", "## Names every ruleset can use", "",
+              "Besides its own parameters, zones, variables and definitions, a ruleset can name:", "",
+              "| name | type | meaning | example |", "| --- | --- | --- | --- |"]
+    for e in STATE_NAMES.values():
+        lines.append(f"| `{e.name}` | {_cell(e.type)} | {_cell(e.doc)} | {_cell(_code(e.example))} |")
+    lines += ["", "Context names exist only inside certain rules: `card` (the card being tested, in "
+              "`must_play_if_able`, `always_allowed`, `reason`), `winner` (the winning play, in `after_trick` "
+              "and `next_leader`) and `seat` (in `score`)."]
     lines += ["", "## Plays", "",
               "The items of `trick` are plays: a play has the card's attributes (`p.rank`, `p.suit`, "
               "`p.kind`, `p.heads`...) plus these fields:", ""]

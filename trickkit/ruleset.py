@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from .cards import Deck, build_deck
+from .dsl.builtins import STATE_NAMES
 from .dsl.compiler import Compiler, DSLCompileError, Namespace, Symbol
 from .dsl.parser import DSLSyntaxError, parse
 from .errors import Problem, RulesetError, did_you_mean
@@ -247,16 +248,13 @@ class RulesetCompiler:
             if name in symbols:
                 self.add(path, f"name {name!r} is already used by a {symbols[name].kind.replace('_', ' ')}")
             symbols[name] = sym
-        builtin = {
-            "seats": Symbol("const", "list[int]", list(range(n)), "all seats, 0..n-1 clockwise"),
-            "num_players": Symbol("const", "int", n, "number of seats"),
-            "round": Symbol("state", "int", operator.attrgetter("round"), "the current round, from 1"),
-            "dealer": Symbol("state", "int", operator.attrgetter("dealer"), "this round's dealer seat"),
-            "trick": Symbol("state", "list[play]", operator.attrgetter("trick"), "plays of the current trick, in order"),
-            "current_player": Symbol("state", "int", operator.attrgetter("current"), "the seat to act"),
-        }
-        for name, sym in builtin.items():
-            symbols[name] = sym
+        values = {"seats": list(range(n)), "num_players": n}
+        getters = {"round": "round", "dealer": "dealer", "trick": "trick", "current_player": "current"}
+        for name, entry in STATE_NAMES.items():  # the registry documents them; here they get their values
+            if name in values:
+                symbols[name] = Symbol("const", entry.type, values[name], entry.doc)
+            else:
+                symbols[name] = Symbol("state", entry.type, operator.attrgetter(getters[name]), entry.doc)
         specs = self.doc.get("parameters") or {}
         for name, value in params.items():
             declared = specs.get(name, {}).get("type")  # the declared type, even if a bad value was given

@@ -90,5 +90,34 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in [
 ]}
 """Aggregates, by name: the only iteration in the DSL, always over a finite list, so evaluation always ends."""
 
+@attrs.frozen
+class StateName:
+    """A name every ruleset can use, read from the game in progress (or fixed at load)."""
+
+    name: str
+    """The name used in DSL text."""
+    type: str
+    """Its DSL type."""
+    doc: str
+    """One line: what it holds."""
+    example: str
+    """A DSL expression using it."""
+
+
+STATE_NAMES: dict[str, StateName] = {n.name: n for n in [
+    StateName("seats", "list[int]", "every seat, 0..n-1 clockwise", "all(score[s] < 100 for s in seats)"),
+    StateName("num_players", "int", "the number of seats", "num_players * round"),
+    StateName("round", "int", "the current round, counted from 1", "10 * round"),
+    StateName("dealer", "int", "this round's dealer (seat 0 deals first; the deal passes left)", "left_of(dealer)"),
+    StateName("trick", "list[play]", "the plays of the current trick, in order", "len(trick) == 0"),
+    StateName("current_player", "int", "the seat to act", "hand[current_player]"),
+]}
+"""Names every ruleset can use besides its own parameters, zones, variables and definitions.
+
+Context names exist only inside certain rules: ``card`` (a card being tested, in
+``must_play_if_able``, ``always_allowed``, ``reason``), ``winner`` (the winning play, in
+``after_trick`` and ``next_leader``) and ``seat`` (in ``score``).
+"""
+
 KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
 """Reserved words of the DSL."""
