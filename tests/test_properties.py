@@ -296,16 +296,19 @@ def test_observation_hides_other_seats_cards(name, data):
                     elif z.visibility in ("owner", "hidden"):
                         assert set(view[q]) == {"count"}, f"seat {p} sees {z.name} of seat {q}: {view[q]}"
             for z in game.rules.table_zones:
-                view = obs["zones"][z.name]
-                cards = [texts[c] for c in s.table_zones[z.index]]
-                assert view["count"] == len(cards)
-                if z.visibility == "hidden":
-                    assert set(view) == {"count"}, f"hidden table zone {z.name} shows {view}"
-                elif z.visibility == "public":
-                    assert view["cards"] == cards
-                elif z.visibility == "top":
-                    assert set(view) == {"count", "top"}
-                    assert view["top"] == (cards[-1] if cards else None)
+                # a zone family (count > 0) is shown as one view per member
+                members = range(z.count) if z.count else [None]
+                for i in members:
+                    view = obs["zones"][z.name] if i is None else obs["zones"][z.name][i]
+                    cards = [texts[c] for c in s.table_zones[z.index + (i or 0)]]
+                    assert view["count"] == len(cards)
+                    if z.visibility == "hidden":
+                        assert set(view) == {"count"}, f"hidden table zone {z.name} shows {view}"
+                    elif z.visibility == "public":
+                        assert view["cards"] == cards
+                    elif z.visibility == "top":
+                        assert set(view) == {"count", "top"}
+                        assert view["top"] == (cards[-1] if cards else None)
             assert [t["seat"] for t in obs["trick"]] == [t[0] for t in s.trick]
         full = s.observation_all()
         json.dumps(full)
@@ -367,7 +370,8 @@ def test_observation_does_not_depend_on_hidden_cards(name, data):
         other = s.clone()
         places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden")
                   for q, hand in enumerate(other.seat_zones[z.index]) if q != p or z.visibility == "hidden"]
-        places += [zone for z in game.rules.table_zones if z.visibility == "hidden" for zone in [other.table_zones[z.index]]]
+        places += [other.table_zones[z.index + i] for z in game.rules.table_zones if z.visibility == "hidden"
+                   for i in range(max(z.count, 1))]
         pool = [c for place in places for c in place]
         rng.shuffle(pool)
         for place in places:

@@ -23,6 +23,8 @@ class Action:
     """For ``play``: the face id of the card played (its mode included)."""
     value: int = 0
     """For ``bid``: the number bid."""
+    choices: tuple = ()
+    """For an action of a turns step: the value of each choice, in the kind's order."""
 
     def __str__(self) -> str:
         return self.text

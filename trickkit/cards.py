@@ -14,8 +14,9 @@ import attrs
 Card = int
 """A card is its id: an index into the deck's tables."""
 
-STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind")
-"""Attributes every card has (null where a group does not set them)."""
+STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind", "copy")
+"""Attributes every card has (null where a group does not set them); ``copy`` numbers the
+identical copies of a card from 0 (so six sets of 0-9 are told apart by ``copy``)."""
 
 
 @attrs.frozen
@@ -78,8 +79,8 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck
                 values["name"] = text
                 for attr, spec in (group.get("attributes") or {}).items():
                     values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)
-                for _ in range(group.get("copies", 1)):
-                    rows.append(values)
+                for copy in range(group.get("copies", 1)):
+                    rows.append({**values, "copy": copy})
                     modes_of.append(group.get("modes") or {})
     names = list(STANDARD_ATTRIBUTES)
     for values in rows:

@@ -234,6 +234,13 @@ class Game:
         step = self._steps[state.step]
         return S.APPLY[step.kind](self, state, step, action)
 
+    def kind_available(self, state: State, kind: str) -> bool:
+        """True if the current seat has a legal action of ``kind`` (in a turns step) now."""
+        step = self._steps[state.step]
+        if step.kind != "turns":
+            return False
+        return S.kind_available(self, state, step, kind)
+
     def step_explain(self, state: State, text: str) -> str:
         step = self._steps[state.step]
         return S.EXPLAIN[step.kind](self, state, step, text)
@@ -260,7 +267,11 @@ class Game:
                 per_seat.append(_zone_view(cards, texts, _visible(z.visibility, seat, s)))
             zones[z.name] = per_seat
         for z in rules.table_zones:
-            zones[z.name] = _zone_view(state.table_zones[z.index], texts, _visible(z.visibility, seat, None))
+            how = _visible(z.visibility, seat, None)
+            if z.count:  # a zone family: one view per member
+                zones[z.name] = [_zone_view(state.table_zones[z.index + i], texts, how) for i in range(z.count)]
+            else:
+                zones[z.name] = _zone_view(state.table_zones[z.index], texts, how)
         hidden_var = None
         if step is not None and step.kind == "bid" and step.simultaneous:
             hidden_var = step.variable.name

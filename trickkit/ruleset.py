@@ -7,13 +7,14 @@ raises them together as one :class:`~trickkit.errors.RulesetError`.
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 import attrs
 
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
-from .dsl.compiler import Compiler, DSLCompileError, Namespace, Symbol
+from .dsl.compiler import Compiler, DSLCompileError, Namespace, Symbol, elem_type
 from .dsl.parser import DSLSyntaxError, parse
 from .errors import Problem, RulesetError, did_you_mean
 from .hooks import Hook, make_hook
@@ -37,6 +38,9 @@ class ZoneSpec:
     """True when every seat has its own copy (owner: seat)."""
     visibility: str
     """``public``, ``owner``, ``hidden`` or ``top`` (only the top card shows)."""
+    count: int = 0
+    """For a zone family (e.g. excavation piles, rows): how many zones; 0 for a single zone.
+    A family occupies ``count`` consecutive table zones starting at ``index``."""
 
 
 @attrs.frozen
@@ -51,6 +55,8 @@ class VariableSpec:
     """Value at the start of the game (and of each round when ``reset`` is ``round``)."""
     per_round: bool
     """True when reset at the start of every round."""
+    per_turn: bool = False
+    """True when reset at the start of every turn (in a turns step)."""
 
 
 @attrs.frozen
@@ -89,6 +95,45 @@ class TrickStep:
     after_trick: Hook | None
     hand: ZoneSpec
     kind: str = "tricks"
+
+
+@attrs.frozen
+class ActionKind:
+    """One kind of action a seat may choose on its turn, e.g. ``take {pile}`` or ``place {artifact} {row} {end}``.
+
+    Its legal actions are every combination of its choices for which ``allowed`` holds
+    (and, with ``lookahead``, after which the seat can still finish its turn).
+    """
+
+    name: str
+    """The action's verb, the first word of its text."""
+    template: str
+    """Text with ``{choice}`` placeholders, e.g. ``'take {pile}'``."""
+    choice_names: tuple[str, ...]
+    """Names of the choices, in template order; the hooks see them as context names."""
+    choice_types: tuple[str, ...]
+    """DSL type of each choice (``card``, ``int``, ``str``)."""
+    domains: tuple
+    """Hook per choice giving the list of values to try."""
+    allowed: Hook
+    """Card-player test: may the current seat take this action with these choices now?"""
+    effect: Hook
+    """What the action does."""
+    reason: Hook | None
+    """Why it is refused (text), for error messages."""
+    lookahead: bool
+    """Legal only if the seat can still act afterwards or its turn has ended (no dead ends)."""
+
+
+@attrs.frozen
+class TurnStep:
+    """Seats take turns clockwise from ``first``; each turn is one or more actions of the declared kinds,
+    until an effect calls ``end_turn()``. The step ends when ``until`` holds (checked after every action)."""
+
+    first: Hook
+    until: Hook
+    kinds: tuple[ActionKind, ...]
+    kind: str = "turns"
 
 
 @attrs.frozen
@@ -158,23 +203,30 @@ class RulesetCompiler:
         except _Located as e:
             self.add(e.path, e.message)
             raise RulesetError(self.problems) from None
-        zones = self._zones()
+        zones = self._zones(n, params)
         seat_vars, table_vars = self._variables("seat_variables"), self._variables("table_variables")
         self.zones = zones
         symbols = self._symbols(n, params, zones, seat_vars, table_vars)
-        definitions = {}
-        for name, text in (doc.get("definitions") or {}).items():
+        definitions, def_params = {}, {}
+        for key, text in (doc.get("definitions") or {}).items():
+            name, head_params = _definition_head(key)
             if name in symbols:
-                self.add(("definitions", name), f"definition {name!r} hides a built-in name; choose another")
+                self.add(("definitions", key), f"definition {name!r} hides a built-in name; choose another")
+            if head_params:
+                def_params[name] = head_params
             try:
                 definitions[name] = parse(_text(text), "expr")
             except DSLSyntaxError as e:
-                self.add(("definitions", name), str(e))
+                self.add(("definitions", key), _dsl_message(e, _text(text)))
+        kinds, choice_context = self._action_kind_names()
         self.ns = Namespace(symbols=symbols, card_attrs=deck.attrs, face_attrs=deck.face_attrs,
-                            face_mode=deck.face_mode, definitions=definitions, num_players=n)
+                            face_mode=deck.face_mode, definitions=definitions, num_players=n,
+                            action_kinds=frozenset(kinds), definition_params=def_params)
         self.compiler = Compiler(self.ns)
-        for name in definitions:  # report errors inside definitions once, where they are written
-            self.expr(("definitions", name), ANY_CONTEXT, None)
+        for key in (doc.get("definitions") or {}):  # report errors inside definitions once, where they are written
+            name, head_params = _definition_head(key)
+            if name in definitions:
+                self.definition_check(("definitions", key), name, head_params, ANY_CONTEXT + choice_context)
         self.seat_zone_by_name = {z.name: z for z in zones if z.per_seat}
         steps = tuple(s for s in (self._step(i, step) for i, step in enumerate(doc["round"])) if s is not None)
         game_over = self.expr(("game_over",), (), "bool")
@@ -219,26 +271,49 @@ class RulesetCompiler:
                     self.add(where, f"parameter {name!r} must be in {spec.get('min', '-inf')}..{spec.get('max', 'inf')}, got {v!r}")
         return values
 
-    def _zones(self) -> list[ZoneSpec]:
+    def _zones(self, n: int, params: dict) -> list[ZoneSpec]:
         zones, seat_i, table_i = [], 0, 0
         for name, spec in self.doc["zones"].items():
             per_seat = spec.get("owner", "table") == "seat"
             vis = spec.get("visibility", "public")
             if vis == "owner" and not per_seat:
                 self.add(("zones", name, "visibility"), "visibility 'owner' needs owner: seat")
-            zones.append(ZoneSpec(name, seat_i if per_seat else table_i, per_seat, vis))
+            count = 0
+            if "count" in spec:
+                if per_seat:
+                    self.add(("zones", name, "count"), "a zone family (count) must be owned by the table")
+                count = self._load_time_int(("zones", name, "count"), spec["count"], n, params, minimum=1)
+            zones.append(ZoneSpec(name, seat_i if per_seat else table_i, per_seat, vis, count))
             if per_seat:
                 seat_i += 1
             else:
-                table_i += 1
+                table_i += max(count, 1)
         return zones
+
+    def _load_time_int(self, path, text, n, params, minimum=0) -> int:
+        """Evaluate an int expression that may use only parameters and ``num_players``."""
+        symbols = {"num_players": Symbol("const", "int", n)}
+        for k, v in params.items():
+            symbols[k] = Symbol("const", "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str", v)
+        compiler = Compiler(Namespace(symbols=symbols, card_attrs={}, face_attrs={}, face_mode=(), num_players=n))
+        try:
+            fn, size, _ = compiler.expression(_text(text), (), "int")
+            value = fn(None, [None] * size)
+        except (DSLSyntaxError, DSLCompileError) as e:
+            self.add(path, _dsl_message(e, _text(text)) + " (only parameters and num_players are known here)")
+            return minimum
+        if not isinstance(value, int) or value < minimum:
+            self.add(path, f"must be an integer >= {minimum}, got {value!r}")
+            return minimum
+        return value
 
     def _variables(self, key) -> tuple[VariableSpec, ...]:
         out = []
         for i, (name, spec) in enumerate((self.doc.get(key) or {}).items()):
             if not isinstance(spec, dict):
                 spec = {"initial": spec}
-            out.append(VariableSpec(name, i, spec.get("initial", 0), spec.get("reset", "game") == "round"))
+            reset = spec.get("reset", "game")
+            out.append(VariableSpec(name, i, spec.get("initial", 0), reset == "round", reset == "turn"))
         return tuple(out)
 
     def _symbols(self, n, params, zones, seat_vars, table_vars) -> dict[str, Symbol]:
@@ -261,7 +336,10 @@ class RulesetCompiler:
             t = {"int": "int", "bool": "bool", "str": "str"}.get(declared, "any")
             put(name, Symbol("const", t, value, "parameter"), ("parameters", name))
         for z in zones:
-            put(z.name, Symbol("seat_zone" if z.per_seat else "table_zone", "list[card]", z.index, "zone"), ("zones", z.name))
+            if z.count:
+                put(z.name, Symbol("zone_family", "list[zone]", (z.index, z.count), "zone family"), ("zones", z.name))
+            else:
+                put(z.name, Symbol("seat_zone" if z.per_seat else "table_zone", "zone", z.index, "zone"), ("zones", z.name))
         for v in seat_vars:
             put(v.name, Symbol("seat_var", _vtype(v.initial), v.index, "seat variable"), ("seat_variables", v.name))
         for v in table_vars:
@@ -279,11 +357,22 @@ class RulesetCompiler:
             node = default
         text = _text(node)
         try:
-            fn, size, _ = self.compiler.expression(text, context, want)
+            fn, size, typ = self.compiler.expression(text, context, want)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, text))
             return None
-        return make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
+        hook = make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
+        hook.elem_type = elem_type(typ)
+        return hook
+
+    def definition_check(self, path, name, params, context) -> None:
+        """Compile a definition once where it is written, so its errors point there."""
+        text = name if not params else f"{name}({', '.join(params)})"
+        call_context = context + tuple((p, "any") for p in params)
+        try:
+            self.compiler.expression(text if not params else f"{name}({', '.join(params)})", call_context)
+        except (DSLSyntaxError, DSLCompileError) as e:
+            self.add(path, _dsl_message(e, _text(self.doc["definitions"][path[-1]])).replace(f"in definition {name!r}: ", ""))
 
     def block(self, path, context) -> Hook | None:
         node = self.doc
@@ -323,6 +412,8 @@ class RulesetCompiler:
             return BidStep(var, self.expr(p + ("options",), (), None),
                            self.expr(p + ("first",), (), "int", "left_of(dealer)"),
                            spec.get("simultaneous", True))
+        if kind == "turns":
+            return self._turns(p, spec)
         if kind == "tricks":
             card = (("card", "card"),)
             winner = (("winner", "play"),)
@@ -341,12 +432,74 @@ class RulesetCompiler:
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
 
+    def _action_kind_names(self):
+        """Every action kind name, and every choice name (with a loose type) any definition may use."""
+        kinds, context = [], []
+        for step in self.doc["round"]:
+            for name, spec in ((step.get("turns") or {}).get("actions") or {}).items():
+                kinds.append(name)
+                for choice in (spec.get("choices") or {}):
+                    if all(choice != c for c, _ in context):
+                        context.append((choice, "any"))
+        return kinds, tuple(context)
+
+    def _turns(self, p, spec) -> TurnStep:
+        kinds = []
+        for name, a in spec["actions"].items():
+            ap = p + ("actions", name)
+            template = a.get("text", name)
+            choices = a.get("choices") or {}
+            names = tuple(choices)
+            for placeholder in _placeholders(template):
+                if placeholder not in choices:
+                    self.add(ap + ("text",), f"placeholder {{{placeholder}}} is not a choice"
+                             f"{did_you_mean(placeholder, choices)} (choices: {', '.join(choices) or 'none'})")
+            if template.split(" ")[0] != name:
+                self.add(ap + ("text",), f"the text of action {name!r} must start with its name, got {template!r}")
+            domains, types = [], []
+            for c in names:
+                hook = self.expr(ap + ("choices", c), (), "list")
+                domains.append(hook)
+                types.append(getattr(hook, "elem_type", "any"))
+            context = tuple(zip(names, types))
+            kinds.append(ActionKind(
+                name=name, template=template, choice_names=names, choice_types=tuple(types),
+                domains=tuple(domains),
+                allowed=self.expr(ap + ("allowed",), context, "bool", "true"),
+                effect=self.block(ap + ("effect",), context) if "effect" in a else _no_effect,
+                reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
+                lookahead=bool(a.get("lookahead", False)),
+            ))
+        return TurnStep(first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
+                        until=self.expr(p + ("until",), (), "bool", "false"), kinds=tuple(kinds))
+
     def _all_seat_vars(self):
         return self._variables("seat_variables")
 
 
 ANY_CONTEXT = (("card", "card"), ("winner", "play"), ("seat", "int"))
 """Every context name some hook provides: a definition may use any of them (checked again where it is used)."""
+
+
+_HEAD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)?\s*\))?\s*$")
+
+
+def _definition_head(key: str) -> tuple[str, tuple[str, ...]]:
+    """``'placeable(v)'`` -> ``('placeable', ('v',))``; ``'lead'`` -> ``('lead', ())``."""
+    m = _HEAD.match(str(key))
+    if not m:
+        return str(key), ()
+    params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
+    return m.group(1), params
+
+
+def _placeholders(template: str) -> list[str]:
+    import string
+    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def _no_effect(state, *choices):
+    return None
 
 
 def _vtype(initial) -> str:
@@ -356,6 +509,8 @@ def _vtype(initial) -> str:
         return "int"
     if isinstance(initial, str):
         return "str"
+    if isinstance(initial, list):
+        return "list[any]"
     return "any"
 
 

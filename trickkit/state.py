@@ -7,6 +7,7 @@ import random
 from typing import Any, Sequence
 
 from .actions import Action
+from .dsl.compiler import GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
 
 TERMINAL = -4
@@ -25,7 +26,8 @@ class State:
 
     __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "acted", "_history", "_terminal", "_legal", "_by_text", "_n", "_cache")
+                 "tricks_total", "acted", "turn_over", "turn_no", "_history", "_terminal", "_legal", "_by_text", "_n",
+                 "_cache", "_depth")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
         rules = game.rules
@@ -36,7 +38,7 @@ class State:
         self.deals = deals
         self.deal_no = 0
         self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
-        self.table_zones = [[] for _ in rules.table_zones]
+        self.table_zones = [[] for z in rules.table_zones for _ in range(max(z.count, 1))]  # families flattened
         self.seat_vars = [[v.initial] * n for v in rules.seat_vars]
         self.table_vars = [v.initial for v in rules.table_vars]
         if self.table_zones:  # before the first deal every card is in the first table zone
@@ -44,6 +46,8 @@ class State:
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
         self.tricks_done = self.tricks_total = self.acted = 0
+        self.turn_over, self.turn_no = False, 0
+        self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
         self._history: list[tuple[int, str]] = []
         self._terminal = False
         self._legal = None
@@ -141,7 +145,7 @@ class State:
         """An independent copy: applying actions to it never changes this state."""
         c = object.__new__(State)
         c.game, c.rules, c._n, c.seed, c.deals = self.game, self.rules, self._n, self.seed, self.deals
-        c.rng = random.Random()
+        c.rng = random.Random.__new__(random.Random)  # skip seeding from the OS: the state is copied next
         c.rng.setstate(self.rng.getstate())
         c.deal_no = self.deal_no
         c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
@@ -151,6 +155,7 @@ class State:
         c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
+        c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
         c._history = list(self._history)
         c._terminal = self._terminal
         c._legal = self._legal
@@ -183,9 +188,16 @@ class State:
                                   f"{self.rules.max_actions} (a ruleset that never ends?)")
         self._history.append((self.current, action.text))
         self._legal = None
-        if self.game.step_apply(self, action):
-            self.step += 1
-            self._enter_step()
+        try:
+            if self.game.step_apply(self, action):
+                self.step += 1
+                self._enter_step()
+        except GameEnded:  # an end_game() effect: the game is over at once
+            self._terminal = True
+
+    def can(self, kind: str) -> bool:
+        """True if the current seat has a legal action of ``kind`` now (the DSL's ``can('kind')``)."""
+        return self.game.kind_available(self, kind)
 
     def _enter_step(self) -> None:
         """Run automatic steps until a seat must decide or the game ends."""
@@ -205,7 +217,11 @@ class State:
                     if v.per_round:
                         self.table_vars[v.index] = v.initial
                 self.step = 0
-            if game.step_enter(self, steps[self.step]):
+            try:
+                if game.step_enter(self, steps[self.step]):
+                    return
+            except GameEnded:
+                self._terminal = True
                 return
             self.step += 1
 

@@ -187,3 +187,125 @@ ENTER = {"deal": enter_deal, "bid": enter_bid, "tricks": enter_tricks, "effect":
 LEGAL = {"bid": legal_bid, "tricks": legal_tricks}
 APPLY = {"bid": apply_bid, "tricks": apply_tricks}
 EXPLAIN = {"bid": explain_bid, "tricks": explain_tricks}
+
+
+# -- turns ------------------------------------------------------------------------------
+MAX_LOOKAHEAD_DEPTH = 3
+"""How deeply lookahead checks may nest (a lookahead action tested inside another's test)."""
+
+
+def start_turn(game, s, seat: int) -> None:
+    """Give the turn to ``seat``: per-turn variables go back to their initial values."""
+    s.current = seat % s._n
+    s.turn_over = False
+    s.turn_no += 1
+    for v in game.rules.seat_vars:
+        if v.per_turn:
+            s.seat_vars[v.index] = [v.initial] * s._n
+    for v in game.rules.table_vars:
+        if v.per_turn:
+            s.table_vars[v.index] = _fresh(v.initial)
+
+
+def _fresh(value):
+    return list(value) if isinstance(value, list) else value
+
+
+def enter_turns(game, s, step) -> bool:
+    start_turn(game, s, step.first(s))
+    return not step.until(s)
+
+
+def _combinations(s, kind):
+    """Every (choices, text) of an action kind, copies of a card counted once."""
+    import itertools
+    domains = []
+    for hook in kind.domains:
+        domains.append(list(hook(s)))
+    deck_texts = s.rules.deck.texts
+    seen = set()
+    for combo in itertools.product(*domains):
+        shown = {}
+        for name, typ, value in zip(kind.choice_names, kind.choice_types, combo):
+            shown[name] = deck_texts[value] if typ == "card" and value is not None else value
+        text = kind.template.format(**shown)
+        if text in seen:
+            continue
+        seen.add(text)
+        yield combo, text
+
+
+def _passes(game, s, kind, combo) -> bool:
+    if not kind.allowed(s, *combo):
+        return False
+    if not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH:
+        return True
+    trial = s.clone()
+    trial._depth = s._depth + 1
+    turn = trial.turn_no
+    _run_effect(game, trial, kind, combo)
+    if trial._terminal or trial.turn_over or trial.turn_no != turn:
+        return True
+    step = game.rules.steps[trial.step]
+    return any(_passes(game, trial, k, c) for k in step.kinds for c, _ in _combinations(trial, k))
+
+
+def _run_effect(game, s, kind, combo) -> None:
+    from .dsl.compiler import GameEnded
+    try:
+        kind.effect(s, *combo)
+    except GameEnded:
+        s._terminal = True
+
+
+def legal_turns(game, s, step) -> list[Action]:
+    out = []
+    for kind in step.kinds:
+        for combo, text in _combinations(s, kind):
+            if _passes(game, s, kind, combo):
+                out.append(Action(text, kind.name, choices=combo))
+    return out
+
+
+def kind_available(game, s, step, name: str) -> bool:
+    for kind in step.kinds:
+        if kind.name == name:
+            return any(_passes(game, s, kind, combo) for combo, _ in _combinations(s, kind))
+    return False
+
+
+def apply_turns(game, s, step, action: Action) -> bool:
+    kind = next(k for k in step.kinds if k.name == action.verb)
+    kind.effect(s, *action.choices)
+    if step.until(s):
+        return True
+    if s.turn_over:
+        start_turn(game, s, s.current + 1)
+        if step.until(s):
+            return True
+    if not game.step_legal(s):
+        raise DSLRuntimeError(f"seat {s.current} has no legal action and the turns step has not ended "
+                              f"(its 'until' is false): the ruleset leaves the seat stuck")
+    return False
+
+
+def explain_turns(game, s, step, text: str) -> str:
+    verb = text.split(" ")[0]
+    kind = next((k for k in step.kinds if k.name == verb), None)
+    names = [k.name for k in step.kinds]
+    if kind is None:
+        return f"unknown action {verb!r}{did_you_mean(verb, names)} (actions here: {', '.join(names)})"
+    for combo, t in _combinations(s, kind):
+        if t == text:
+            if kind.allowed(s, *combo):
+                return "it would leave no way to finish the turn"
+            if kind.reason is not None:
+                return str(kind.reason(s, *combo))
+            return f"{verb!r} is not allowed now"
+    return f"no such {verb!r} action now (the form is {kind.template!r})"
+
+
+ENTER["turns"] = enter_turns
+LEGAL["turns"] = legal_turns
+APPLY["turns"] = apply_turns
+EXPLAIN["turns"] = explain_turns

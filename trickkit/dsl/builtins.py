@@ -87,6 +87,8 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in [
     Aggregate("lowest", "elem", True, "E of the item with the smallest key K; the earliest wins ties (null if none)",
               "lowest(p for p in trick by p.rank)"),
     Aggregate("list", "list", False, "the list of E over the items", "list(c for c in hand[seat] if c.heads == 5)"),
+    Aggregate("sorted", "list", True, "the list of E ordered by the key K (ties keep their order)",
+              "sorted(c for c in hand[seat] by -c.rank)"),
 ]}
 """Aggregates, by name: the only iteration in the DSL, always over a finite list, so evaluation always ends."""
 
@@ -118,6 +120,40 @@ Context names exist only inside certain rules: ``card`` (a card being tested, in
 ``must_play_if_able``, ``always_allowed``, ``reason``), ``winner`` (the winning play, in
 ``after_trick`` and ``next_leader``) and ``seat`` (in ``score``).
 """
+
+@attrs.frozen
+class Effect:
+    """A DSL statement that changes the game beyond variables: ``move(card, from, to)``."""
+
+    name: str
+    """The name used in DSL text."""
+    params: tuple[str, ...]
+    """Parameter types: ``card``, ``zone`` (a zone name or a member of a zone family)."""
+    doc: str
+    """One line: what it does."""
+    example: str
+    """A statement using it."""
+
+
+EFFECTS: dict[str, Effect] = {e.name: e for e in [
+    Effect("move", ("card", "zone", "zone"),
+           "move a card from one zone to the end of another (the top of a pile, the right end of a row)",
+           "move(piles[pile - 1][-1], piles[pile - 1], hand[current_player])"),
+    Effect("move_front", ("card", "zone", "zone"),
+           "move a card from one zone to the front of another (the bottom of a pile, the left end of a row)",
+           "move_front(card, hand[current_player], rows[0])"),
+    Effect("move_all", ("zone", "zone"), "move every card of a zone, in order, to the end of another",
+           "move_all(rows[0], discard)"),
+    Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
+           "end_turn()"),
+    Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
+]}
+"""Effects, by name: statements that move cards or end a turn or the game."""
+
+ENGINE_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "can": (("str",), "true if the current seat has a legal action of this kind now", "not can('place')"),
+}
+"""Functions that ask the engine about legal actions (the argument is an action kind of a turns step)."""
 
 KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
 """Reserved words of the DSL."""

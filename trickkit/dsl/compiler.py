@@ -63,8 +63,12 @@ class Namespace:
     """Mode name (or null) of each face."""
     definitions: Mapping[str, Any] = attrs.field(factory=dict)
     """Definition name -> parse tree, compiled inline wherever it is used."""
+    definition_params: Mapping[str, tuple] = attrs.field(factory=dict)
+    """Definition name -> its parameter names, for definitions written ``name(a, b)``."""
     num_players: int = 2
     """Seat count, for seat arithmetic."""
+    action_kinds: frozenset = frozenset()
+    """Names of the ruleset's action kinds, for ``can('kind')``."""
 
 
 @attrs.frozen
@@ -74,7 +78,18 @@ class Local:
 
 
 def elem_type(t: str) -> str:
+    if t == "zone":
+        return "card"
     return t[5:-1] if t.startswith("list[") else "any"
+
+
+def is_list(t: str) -> bool:
+    """True for list types, zones (lists of cards) and unknown types."""
+    return t.startswith("list[") or t in ("zone", "any")
+
+
+class GameEnded(Exception):
+    """Raised by the ``end_game()`` effect: the game stops at once; the engine catches it."""
 
 
 def _pos(node) -> tuple[int, int]:
@@ -173,6 +188,10 @@ class Compiler:
         if local is not None:
             slot = local.slot
             return (lambda s, fr: fr[slot]), local.type
+        if name in self._def_trees and self.ns.definition_params.get(name):
+            params = self.ns.definition_params[name]
+            raise _err(node, f"{name} takes {len(params)} argument{'s' if len(params) != 1 else ''}: "
+                             f"write {name}({', '.join(params)})")
         if name in self._def_trees:
             if name in defs:
                 raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
@@ -202,9 +221,13 @@ class Compiler:
         if sym.kind == "table_var":
             return (lambda s, fr: s.table_vars[i]), sym.type
         if sym.kind == "seat_zone":
-            return (lambda s, fr: s.seat_zones[i]), "list[list[card]]"
+            return (lambda s, fr: s.seat_zones[i]), "list[zone]"
         if sym.kind == "table_zone":
-            return (lambda s, fr: s.table_zones[i]), "list[card]"
+            return (lambda s, fr: s.table_zones[i]), "zone"
+        if sym.kind == "zone_family":
+            start, count = i
+            end = start + count
+            return (lambda s, fr: s.table_zones[start:end]), "list[zone]"
         raise _err(node, f"cannot use {name!r} here")  # pragma: no cover
 
     def _e_attr(self, node, scope, defs):
@@ -231,15 +254,37 @@ class Compiler:
                 known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
                 raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
             return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v[2]]), _attr_type(table)
+        if bt == "any" and (attr in self.ns.card_attrs or attr in PLAY_FIELDS):
+            # type unknown at load (e.g. a choice seen from a definition): decide per value
+            ctable = self.ns.card_attrs.get(attr)
+            ftable = self.ns.face_attrs.get(attr)
+            field = {"seat": 0, "card": 1, "order": 3}.get(attr)
+
+            def dynamic(s, fr):
+                v = bf(s, fr)
+                if v is None:
+                    return None
+                if isinstance(v, tuple):  # a play
+                    return v[field] if field is not None else ftable[v[2]] if ftable else None
+                return ctable[v] if ctable is not None else None
+            return dynamic, "any"
         raise _err(attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)")
 
     def _e_index(self, node, scope, defs):
         base, idx = node.children
-        bf, bt = self._expr(base, scope, defs)
         xf, xt = self._expr(idx, scope, defs)
+        family = self._family(base, scope)
+        if family is not None and xt in ("int", "any"):
+            start, count = family
+
+            def member(s, fr):
+                i = xf(s, fr)
+                return None if i is None or not 0 <= i < count else s.table_zones[start + i]
+            return member, "zone"
+        bf, bt = self._expr(base, scope, defs)
         if xt not in ("int", "any"):
             raise _err(idx, f"an index must be an int, got {xt}")
-        if not (bt.startswith("list[") or bt == "any"):
+        if not is_list(bt):
             raise _err(base, f"cannot index a {bt} value")
         et = elem_type(bt)
 
@@ -250,6 +295,41 @@ class Compiler:
                 return None
             return seq[i]
         return index, et
+
+    def _call_definition(self, node, name, compiled, scope, defs):
+        """A definition with parameters, e.g. ``placeable(v)``: its arguments fill fresh slots."""
+        params = self.ns.definition_params[name]
+        if len(compiled) != len(params):
+            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(compiled)}")
+        if name in defs:
+            raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
+        inner = scope.globals_only()
+        slots = []
+        for p, (_, t) in zip(params, compiled):
+            inner = inner.child(p, t)
+            slots.append(inner.lookup(p).slot)
+        try:
+            body, typ = self._expr(self._def_trees[name], inner, defs + (name,))
+        except DSLCompileError as e:
+            raise _err(node, f"in definition {name!r}: {e}") from None
+        scope.mark_used()
+        args = [f for f, _ in compiled]
+
+        def call(s, fr):
+            values = [a(s, fr) for a in args]
+            for slot, v in zip(slots, values):
+                fr[slot] = v
+            return body(s, fr)
+        return call, typ
+
+    def _family(self, node, scope):
+        """(start, count) when ``node`` names a zone family (and no local hides it)."""
+        if isinstance(node, lark.Tree) and node.data == "name":
+            name = str(node.children[0])
+            sym = self.ns.symbols.get(name)
+            if sym is not None and sym.kind == "zone_family" and scope.lookup(name) is None:
+                return sym.value
+        return None
 
     def _e_call(self, node, scope, defs):
         name_tok, *args = node.children
@@ -269,11 +349,24 @@ class Compiler:
                 return (lambda s, fr: (a(s, fr) - 1) % n), "int"
             a, k = fns
             return (lambda s, fr: (a(s, fr) + k(s, fr)) % n), "int"
+        if name in self.ns.definition_params and name in self._def_trees:
+            return self._call_definition(node, name, compiled, scope, defs)
+        if name == "can":
+            self._check_arity(node, name, ("str",), compiled)
+            kind_node = args[0]
+            if not (isinstance(kind_node, lark.Tree) and kind_node.data == "str_lit"):
+                raise _err(kind_node, "can() takes the name of an action kind in quotes, e.g. can('place')")
+            kind = str(kind_node.children[0])[1:-1]
+            if kind not in self.ns.action_kinds:
+                raise _err(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
+            return (lambda s, fr: s.can(kind)), "bool"
         b = B.FUNCTIONS.get(name)
         if b is None:
             if name in B.AGGREGATES:
                 raise _err(name_tok, f"{name}() takes a generator: {B.AGGREGATES[name].example}")
-            known = list(B.FUNCTIONS) + list(B.SEAT_FUNCTIONS) + list(B.AGGREGATES)
+            known = list(B.FUNCTIONS) + list(B.SEAT_FUNCTIONS) + list(B.AGGREGATES) + ["can"]
+            if name in B.EFFECTS:
+                raise _err(name_tok, f"{name}() is an effect: use it as a statement in a block, not in an expression")
             raise _err(name_tok, f"unknown function {name!r}{did_you_mean(name, known)}")
         self._check_arity(node, name, b.params, compiled)
         impl = b.impl
@@ -290,7 +383,7 @@ class Compiler:
         if len(params) != len(compiled):
             raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(compiled)}")
         for p, (_, t), a in zip(params, compiled, node.children[1:]):
-            if p == "list" and not (t.startswith("list[") or t in ("any", "null")):
+            if p == "list" and not (is_list(t) or t == "null"):
                 raise _err(a, f"{name}() expects a list, got {t}")
             if p == "int" and t not in ("int", "any", "null", "bool"):
                 raise _err(a, f"{name}() expects an int, got {t}")
@@ -306,7 +399,7 @@ class Compiler:
         if not agg.uses_by and key is not None:
             raise _err(key, f"{name}() takes no 'by' key")
         cf, ct = self._expr(coll, scope, defs)
-        if not (ct.startswith("list[") or ct == "any"):
+        if not is_list(ct):
             raise _err(coll, f"can only iterate over a list, got {ct}")
         inner = scope.child(str(var_tok), elem_type(ct))
         slot = inner.lookup(str(var_tok)).slot
@@ -372,7 +465,7 @@ class Compiler:
 
     def _e_contains(self, node, scope, defs):
         (af, _), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
-        if not (bt.startswith("list[") or bt in ("any", "null")):
+        if not (is_list(bt) or bt == "null"):
             raise _err(node.children[1], f"'in' needs a list on the right, got {bt}")
         return (lambda s, fr: (c := bf(s, fr)) is not None and af(s, fr) in c), "bool"
 
@@ -386,8 +479,8 @@ class Compiler:
         op = str(op_tok)
         if op == "+" and at == "str" or bt == "str" and op == "+":
             return (lambda s, fr: f"{af(s, fr)}{bf(s, fr)}"), "str"
-        if op == "+" and at.startswith("list[") and bt.startswith("list["):
-            return (lambda s, fr: af(s, fr) + bf(s, fr)), at
+        if op == "+" and is_list(at) and is_list(bt) and "any" not in (at, bt):
+            return (lambda s, fr: list(af(s, fr)) + list(bf(s, fr))), "list[card]" if at == "zone" else at
         _need_number(left, at, op)
         _need_number(right, bt, op)
         if op == "+":
@@ -404,10 +497,12 @@ class Compiler:
     def _stmt(self, node, scope) -> Closure:
         if node.data == "assign":
             return self._assign(node, scope)
+        if node.data == "call_stmt":
+            return self._effect(node, scope)
         if node.data == "for_stmt":
             var_tok, coll, *body = node.children
             cf, ct = self._expr(coll, scope, ())
-            if not (ct.startswith("list[") or ct == "any"):
+            if not is_list(ct):
                 raise _err(coll, f"can only iterate over a list, got {ct}")
             inner = scope.child(str(var_tok), elem_type(ct))
             slot = inner.lookup(str(var_tok)).slot
@@ -443,6 +538,63 @@ class Compiler:
                     else_body(s, fr)
             return if_stmt
         raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
+
+    def _effect(self, node, scope) -> Closure:
+        name_tok, *args = node.children
+        args = [a for a in args if a is not None]
+        name = str(name_tok)
+        spec = B.EFFECTS.get(name)
+        if spec is None:
+            raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
+        if len(args) != len(spec.params):
+            raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
+        fns = []
+        for p, a in zip(spec.params, args):
+            f, t = self._expr(a, scope, ())
+            if p == "zone" and t not in ("zone", "any"):
+                raise _err(a, f"{name}() needs a zone here (a zone name, or a member of a zone family), got {t}")
+            if p == "card" and t not in ("card", "any", "null"):
+                raise _err(a, f"{name}() needs a card here, got {t}")
+            fns.append(f)
+        if name == "move":
+            cf, src, dst = fns
+
+            def move(s, fr):
+                c = cf(s, fr)
+                frm = src(s, fr)
+                if c is None or frm is None or c not in frm:
+                    raise ValueError(f"move(): the card is not in the zone it is moved from")
+                frm.remove(c)
+                dst(s, fr).append(c)
+            return move
+        if name == "move_front":
+            cf, src, dst = fns
+
+            def move_front(s, fr):
+                c = cf(s, fr)
+                frm = src(s, fr)
+                if c is None or frm is None or c not in frm:
+                    raise ValueError(f"move_front(): the card is not in the zone it is moved from")
+                frm.remove(c)
+                dst(s, fr).insert(0, c)
+            return move_front
+        if name == "move_all":
+            src, dst = fns
+
+            def move_all(s, fr):
+                frm, to = src(s, fr), dst(s, fr)
+                if frm is not to:
+                    to.extend(frm)
+                    frm.clear()
+            return move_all
+        if name == "end_turn":
+            def end_turn(s, fr):
+                s.turn_over = True
+            return end_turn
+
+        def end_game(s, fr):
+            raise GameEnded()
+        return end_game
 
     def _assign(self, node, scope) -> Closure:
         target, op_tok, value = node.children
@@ -612,6 +764,16 @@ def _make_aggregate(name, cf, slot, ef, pf, kf) -> Closure:
                     return ef(s, fr)
             return None
         return first if name == "first" else last
+    if name == "sorted":
+        def sort(s, fr):
+            keyed = []
+            for x in cf(s, fr):
+                fr[slot] = x
+                if pf is None or pf(s, fr):
+                    keyed.append((kf(s, fr), len(keyed), ef(s, fr)))
+            keyed.sort(key=lambda t: (t[0] is None, t[0] if t[0] is not None else 0, t[1]))
+            return [v for _, _, v in keyed]
+        return sort
     better = operator.gt if name == "highest" else operator.lt
 
     def extreme(s, fr):
@@ -633,6 +795,8 @@ def _make_aggregate(name, cf, slot, ef, pf, kf) -> Closure:
 
 
 def _agg_type(agg, et):
+    if et == "zone" and agg.result == "list":
+        return "list[zone]"
     if agg.result == "elem":
         return et
     if agg.result == "list":
@@ -663,7 +827,7 @@ def _check_comparable(node, at, bt, op):
 
 
 def _assignable(t, want):
-    return t == want or t in ("any", "null") or (want == "bool") or (want == "int" and t == "bool")
+    return t == want or (want == "list" and is_list(t)) or t in ("any", "null") or (want == "bool") or (want == "int" and t == "bool")
 
 
 def _suggest(name, ns, kind):
