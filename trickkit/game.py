@@ -239,7 +239,7 @@ class Game:
         step = self._steps[state.step]
         if step.kind != "turns":
             return False
-        return S.kind_available(self, state, step, kind)
+        return S._turns.kind_available(self, state, step, kind)
 
     def step_explain(self, state: State, text: str) -> str:
         step = self._steps[state.step]
@@ -263,11 +263,12 @@ class Game:
         zones: dict[str, Any] = {}
         for z in rules.seat_zones:
             per_seat = []
+            opened = z.public_when is not None and z.public_when(state)
             for s, cards in enumerate(state.seat_zones[z.index]):
-                per_seat.append(_zone_view(cards, texts, _visible(z.visibility, seat, s)))
+                per_seat.append(_zone_view(cards, texts, "all" if opened else _visible(z.visibility, seat, s)))
             zones[z.name] = per_seat
         for z in rules.table_zones:
-            how = _visible(z.visibility, seat, None)
+            how = "all" if z.public_when is not None and z.public_when(state) else _visible(z.visibility, seat, None)
             if z.count:  # a zone family: one view per member
                 zones[z.name] = [_zone_view(state.table_zones[z.index + i], texts, how) for i in range(z.count)]
             else:

@@ -41,6 +41,8 @@ class ZoneSpec:
     count: int = 0
     """For a zone family (e.g. excavation piles, rows): how many zones; 0 for a single zone.
     A family occupies ``count`` consecutive table zones starting at ``index``."""
+    public_when: Any = None
+    """Hook: while it holds, the zone is public whatever its visibility (e.g. open hands)."""
 
 
 @attrs.frozen
@@ -123,6 +125,25 @@ class ActionKind:
     """Why it is refused (text), for error messages."""
     lookahead: bool
     """Legal only if the seat can still act afterwards or its turn has ended (no dead ends)."""
+    opens: int | None = None
+    """Index of the reaction window this action opens once its effect has run, or None."""
+
+
+@attrs.frozen
+class ReactionWindow:
+    """After an action, other seats in order may respond; the first response closes the window.
+
+    If every responder passes (or cannot respond), ``resolve`` runs: the action takes effect.
+    """
+
+    name: str
+    """Window name, referenced by an action kind's ``opens``."""
+    responders: Hook | None
+    """Seats allowed to respond, in order (default: every other seat from the player's left)."""
+    kinds: tuple[ActionKind, ...]
+    """The responses; taking any of them closes the window without ``resolve``."""
+    resolve: Hook | None
+    """What happens when nobody responded."""
 
 
 @attrs.frozen
@@ -133,6 +154,9 @@ class TurnStep:
     first: Hook
     until: Hook
     kinds: tuple[ActionKind, ...]
+    windows: tuple[ReactionWindow, ...] = ()
+    on_turn_start: Hook | None = None
+    after_action: Hook | None = None
     kind: str = "turns"
 
 
@@ -223,6 +247,9 @@ class RulesetCompiler:
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
                             action_kinds=frozenset(kinds), definition_params=def_params)
         self.compiler = Compiler(self.ns)
+        zones = [attrs.evolve(z, public_when=self.expr(("zones", z.name, "public_when"), (), "bool"))
+                 if "public_when" in doc["zones"][z.name] else z for z in zones]
+        self.zones = zones
         for key in (doc.get("definitions") or {}):  # report errors inside definitions once, where they are written
             name, head_params = _definition_head(key)
             if name in definitions:
@@ -324,12 +351,15 @@ class RulesetCompiler:
                 self.add(path, f"name {name!r} is already used by a {symbols[name].kind.replace('_', ' ')}")
             symbols[name] = sym
         values = {"seats": list(range(n)), "num_players": n}
-        getters = {"round": "round", "dealer": "dealer", "trick": "trick", "current_player": "current"}
+        getters = {"round": operator.attrgetter("round"), "dealer": operator.attrgetter("dealer"),
+                   "trick": operator.attrgetter("trick"), "current_player": operator.attrgetter("current"),
+                   # outside a reaction window the seat to act is the seat whose turn it is
+                   "turn_player": lambda s: s.turn_player if s.window >= 0 else s.current}
         for name, entry in STATE_NAMES.items():  # the registry documents them; here they get their values
             if name in values:
                 symbols[name] = Symbol("const", entry.type, values[name], entry.doc)
             else:
-                symbols[name] = Symbol("state", entry.type, operator.attrgetter(getters[name]), entry.doc)
+                symbols[name] = Symbol("state", entry.type, getters[name], entry.doc)
         specs = self.doc.get("parameters") or {}
         for name, value in params.items():
             declared = specs.get(name, {}).get("type")  # the declared type, even if a bad value was given
@@ -436,16 +466,36 @@ class RulesetCompiler:
         """Every action kind name, and every choice name (with a loose type) any definition may use."""
         kinds, context = [], []
         for step in self.doc["round"]:
-            for name, spec in ((step.get("turns") or {}).get("actions") or {}).items():
-                kinds.append(name)
-                for choice in (spec.get("choices") or {}):
-                    if all(choice != c for c, _ in context):
-                        context.append((choice, "any"))
+            turns = step.get("turns") or {}
+            groups = [turns.get("actions") or {}] + [w.get("actions") or {} for w in (turns.get("reactions") or {}).values()]
+            for group in groups:
+                for name, spec in group.items():
+                    kinds.append(name)
+                    for choice in (spec.get("choices") or {}):
+                        if all(choice != c for c, _ in context):
+                            context.append((choice, "any"))
         return kinds, tuple(context)
 
     def _turns(self, p, spec) -> TurnStep:
+        window_names = list((spec.get("reactions") or {}))
+        windows = []
+        for wname, w in (spec.get("reactions") or {}).items():
+            wp = p + ("reactions", wname)
+            windows.append(ReactionWindow(
+                name=wname,
+                responders=self.expr(wp + ("responders",), (), "list") if "responders" in w else None,
+                kinds=self._action_kinds(wp, w["actions"], []),
+                resolve=self.block(wp + ("resolve",), ()) if "resolve" in w else None))
+        return TurnStep(first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
+                        until=self.expr(p + ("until",), (), "bool", "false"),
+                        kinds=self._action_kinds(p, spec["actions"], window_names),
+                        windows=tuple(windows),
+                        on_turn_start=self.block(p + ("on_turn_start",), ()) if "on_turn_start" in spec else None,
+                        after_action=self.block(p + ("after_action",), ()) if "after_action" in spec else None)
+
+    def _action_kinds(self, p, actions, window_names) -> tuple:
         kinds = []
-        for name, a in spec["actions"].items():
+        for name, a in actions.items():
             ap = p + ("actions", name)
             template = a.get("text", name)
             choices = a.get("choices") or {}
@@ -469,9 +519,18 @@ class RulesetCompiler:
                 effect=self.block(ap + ("effect",), context) if "effect" in a else _no_effect,
                 reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
                 lookahead=bool(a.get("lookahead", False)),
+                opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
             ))
-        return TurnStep(first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
-                        until=self.expr(p + ("until",), (), "bool", "false"), kinds=tuple(kinds))
+        return tuple(kinds)
+
+    def _window_index(self, path, name, window_names):
+        if name is None:
+            return None
+        if name not in window_names:
+            self.add(path, f"unknown reaction window {name!r}{did_you_mean(name, window_names)}"
+                           f" (windows: {', '.join(window_names) or 'none'})")
+            return None
+        return window_names.index(name)
 
     def _all_seat_vars(self):
         return self._variables("seat_variables")

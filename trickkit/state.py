@@ -26,7 +26,7 @@ class State:
 
     __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "acted", "turn_over", "turn_no", "_history", "_terminal", "_legal", "_by_text", "_n",
+                 "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "_cache", "_depth")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
@@ -46,7 +46,8 @@ class State:
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
         self.tricks_done = self.tricks_total = self.acted = 0
-        self.turn_over, self.turn_no = False, 0
+        self.turn_over, self.turn_no, self.turn_player = False, 0, 0
+        self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
         self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
         self._history: list[tuple[int, str]] = []
         self._terminal = False
@@ -156,6 +157,7 @@ class State:
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
         c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
+        c.turn_player, c.window, c.responders = self.turn_player, self.window, list(self.responders)
         c._history = list(self._history)
         c._terminal = self._terminal
         c._legal = self._legal

@@ -60,6 +60,11 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "text of a value, for reasons and messages", "'must play lower than ' + str(trick[0].rank)"),
     Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
+    Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
+            "a list of lists (e.g. every seat's court) joined into one list", "concat(court)"),
+    Builtin("seat_holding", ("list", "any"), "int",
+            lambda zones, card: next((i for i, z in enumerate(zones) if card in z), None),
+            "the seat whose zone (of a seat zone such as court) holds the card, or null", "seat_holding(court, card)"),
 ]}
 """Plain functions, by name. Seat arithmetic (``left_of`` ...) is added by the compiler, which knows the seat count."""
 
@@ -112,7 +117,9 @@ STATE_NAMES: dict[str, StateName] = {n.name: n for n in [
     StateName("round", "int", "the current round, counted from 1", "10 * round"),
     StateName("dealer", "int", "this round's dealer (seat 0 deals first; the deal passes left)", "left_of(dealer)"),
     StateName("trick", "list[play]", "the plays of the current trick, in order", "len(trick) == 0"),
-    StateName("current_player", "int", "the seat to act", "hand[current_player]"),
+    StateName("current_player", "int", "the seat to act (in a reaction window: the responder)", "hand[current_player]"),
+    StateName("turn_player", "int", "the seat whose turn it is (differs from current_player while others respond)",
+              "court[turn_player]"),
 ]}
 """Names every ruleset can use besides its own parameters, zones, variables and definitions.
 
@@ -144,6 +151,10 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "move_front(card, hand[current_player], rows[0])"),
     Effect("move_all", ("zone", "zone"), "move every card of a zone, in order, to the end of another",
            "move_all(rows[0], discard)"),
+    Effect("swap", ("zone", "zone"), "exchange the contents of two zones (e.g. two hands)",
+           "swap(hand[turn_player], hand[other])"),
+    Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
+           "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
     Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
            "end_turn()"),
     Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),

@@ -371,6 +371,10 @@ class Compiler:
         self._check_arity(node, name, b.params, compiled)
         impl = b.impl
         result = compiled[0][1] if b.result == "arg0" else b.result
+        if b.result == "concat":
+            result = elem_type(compiled[0][1]) if is_list(elem_type(compiled[0][1])) else "list[any]"
+            if result == "zone":
+                result = "list[card]"
         if len(fns) == 1:
             a, = fns
             return (lambda s, fr: impl(a(s, fr))), result
@@ -587,6 +591,22 @@ class Compiler:
                     to.extend(frm)
                     frm.clear()
             return move_all
+        if name == "swap":
+            af, bf = fns
+
+            def swap(s, fr):
+                a, b = af(s, fr), bf(s, fr)
+                a[:], b[:] = list(b), list(a)
+            return swap
+        if name == "move_random":
+            src, dst = fns
+
+            def move_random(s, fr):
+                frm = src(s, fr)
+                if frm:
+                    c = frm.pop(s.rng.randrange(len(frm)))
+                    dst(s, fr).append(c)
+            return move_random
         if name == "end_turn":
             def end_turn(s, fr):
                 s.turn_over = True

@@ -1,0 +1,187 @@
+"""Runs turns steps: seats choose among declared action kinds, with lookahead and reaction windows.
+
+A *turn* belongs to one seat (``turn_player``) and lasts until an effect calls ``end_turn()``.
+An action kind may open a *reaction window*: the other seats, in order from the player's
+left, may each respond (e.g. cancel the card just played); the first response closes the
+window, and if everyone passes the window's ``resolve`` block runs. Responders with no
+possible response are skipped, so a window costs no decisions when nobody can react.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .actions import Action
+from .dsl.compiler import GameEnded
+from .errors import DSLRuntimeError, did_you_mean
+
+MAX_LOOKAHEAD_DEPTH = 3
+"""How deeply lookahead checks may nest (a lookahead action tested inside another's test)."""
+
+PASS = Action("pass", "pass")
+"""The action of a responder who lets the window go by."""
+
+
+def start_turn(game, s, step, seat: int) -> None:
+    """Give the turn to ``seat``: per-turn variables go back to their initial values."""
+    s.current = s.turn_player = seat % s._n
+    s.turn_over = False
+    s.turn_no += 1
+    for v in game.rules.seat_vars:
+        if v.per_turn:
+            s.seat_vars[v.index] = [v.initial] * s._n
+    for v in game.rules.table_vars:
+        if v.per_turn:
+            s.table_vars[v.index] = list(v.initial) if isinstance(v.initial, list) else v.initial
+    if step.on_turn_start is not None:
+        step.on_turn_start(s)
+
+
+def enter_turns(game, s, step) -> bool:
+    s.window, s.responders = -1, []
+    start_turn(game, s, step, step.first(s))
+    return not step.until(s)
+
+
+# -- legal actions ----------------------------------------------------------------------
+def _combinations(s, kind):
+    """Every (choices, text) of an action kind, copies of a card counted once."""
+    domains = [list(hook(s)) for hook in kind.domains]
+    deck_texts = s.rules.deck.texts
+    seen = set()
+    for combo in itertools.product(*domains):
+        shown = {}
+        for name, typ, value in zip(kind.choice_names, kind.choice_types, combo):
+            shown[name] = deck_texts[value] if typ == "card" and value is not None else value
+        text = kind.template.format(**shown)
+        if text in seen:
+            continue
+        seen.add(text)
+        yield combo, text
+
+
+def _passes(game, s, kind, combo) -> bool:
+    if not kind.allowed(s, *combo):
+        return False
+    if not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH:
+        return True
+    trial = s.clone()
+    trial._depth = s._depth + 1
+    turn = trial.turn_no
+    try:
+        kind.effect(trial, *combo)
+    except GameEnded:
+        return True
+    if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
+        return True
+    step = game.rules.steps[trial.step]
+    return any(_passes(game, trial, k, c) for k in step.kinds for c, _ in _combinations(trial, k))
+
+
+def _kinds_now(s, step):
+    return step.windows[s.window].kinds if s.window >= 0 else step.kinds
+
+
+def legal_turns(game, s, step) -> list[Action]:
+    out = []
+    for kind in _kinds_now(s, step):
+        for combo, text in _combinations(s, kind):
+            if _passes(game, s, kind, combo):
+                out.append(Action(text, kind.name, choices=combo))
+    if s.window >= 0:
+        out.append(PASS)
+    return out
+
+
+def kind_available(game, s, step, name: str) -> bool:
+    """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
+    for kind in _kinds_now(s, step):
+        if kind.name == name:
+            return any(_passes(game, s, kind, combo) for combo, _ in _combinations(s, kind))
+    return False
+
+
+# -- applying ---------------------------------------------------------------------------
+def apply_turns(game, s, step, action: Action) -> bool:
+    if s.window >= 0:
+        window = step.windows[s.window]
+        if action.verb == "pass":
+            _next_responder(game, s, step)
+        else:
+            kind = next(k for k in window.kinds if k.name == action.verb)
+            kind.effect(s, *action.choices)
+            _close_window(s)
+    else:
+        kind = next(k for k in step.kinds if k.name == action.verb)
+        kind.effect(s, *action.choices)
+        if kind.opens is not None:
+            _open_window(game, s, step, kind.opens)
+    if s.window >= 0:  # a responder decides next
+        return False
+    return _after_action(game, s, step)
+
+
+def _after_action(game, s, step) -> bool:
+    if step.after_action is not None:
+        step.after_action(s)
+    if step.until(s):
+        return True
+    if s.turn_over:
+        start_turn(game, s, step, s.turn_player + 1)
+        if step.until(s):
+            return True
+    if not legal_turns(game, s, step):
+        raise DSLRuntimeError(f"seat {s.current} has no legal action and the turns step has not ended "
+                              f"(its 'until' is false): the ruleset leaves the seat stuck")
+    return False
+
+
+def _open_window(game, s, step, index: int) -> None:
+    window = step.windows[index]
+    order = window.responders(s) if window.responders is not None else \
+        [(s.turn_player + k) % s._n for k in range(1, s._n)]
+    s.window = index
+    s.responders = [int(seat) % s._n for seat in order]
+    _next_responder(game, s, step, first=True)
+
+
+def _next_responder(game, s, step, first: bool = False) -> None:
+    """Move to the next responder who can respond; when none is left, resolve the window."""
+    if not first and s.responders:
+        s.responders.pop(0)
+    window = step.windows[s.window]
+    while s.responders:
+        s.current = s.responders[0]
+        if any(_passes(game, s, k, c) for k in window.kinds for c, _ in _combinations(s, k)):
+            return
+        s.responders.pop(0)
+    s.current = s.turn_player
+    s.window = -1
+    if window.resolve is not None:
+        window.resolve(s)
+
+
+def _close_window(s) -> None:
+    s.window, s.responders = -1, []
+    s.current = s.turn_player
+
+
+# -- refusals ---------------------------------------------------------------------------
+def explain_turns(game, s, step, text: str) -> str:
+    verb = text.split(" ")[0]
+    kinds = _kinds_now(s, step)
+    names = [k.name for k in kinds] + (["pass"] if s.window >= 0 else [])
+    kind = next((k for k in kinds if k.name == verb), None)
+    if kind is None:
+        if s.window >= 0:
+            return (f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
+                    f"{' or '.join(repr(n) for n in names)}")
+        return f"unknown action {verb!r}{did_you_mean(verb, names)} (actions here: {', '.join(names)})"
+    for combo, t in _combinations(s, kind):
+        if t == text:
+            if kind.allowed(s, *combo):
+                return "it would leave no way to finish the turn"
+            if kind.reason is not None:
+                return str(kind.reason(s, *combo))
+            return f"{verb!r} is not allowed now"
+    return f"no such {verb!r} action now (the form is {kind.template!r})"
