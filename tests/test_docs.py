@@ -119,15 +119,30 @@ def test_dsl_example_parses(text, start):
 
 
 def test_dsl_reference_shows_every_example_and_builtin():
-    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, SEAT_FUNCTIONS
+    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
+                                       STATE_NAMES)
 
     page = docgen.dsl_reference()
     for text, _ in docgen.dsl_examples():
         assert text in page, text
-    for name in [*FUNCTIONS, *SEAT_FUNCTIONS, *AGGREGATES]:
+    for name in [*FUNCTIONS, *SEAT_FUNCTIONS, *AGGREGATES, *STATE_NAMES, *EFFECTS, *ENGINE_FUNCTIONS]:
         assert f"`{name}`" in page, name
-    for construct in ("??", "if c then a else b", "for x in C", "+=", "-=", "elif"):
+    for construct in ("??", "if c then a else b", "for x in C", "+=", "-=", "elif",
+                      "piles[i]", "row[0]", "row[-1]", "name(a, b)", "count:", "## Effects", "## Engine functions"):
         assert construct in page, construct
+
+
+def test_dsl_examples_cover_every_registry():
+    """Each registry entry's example is in dsl_examples, with the right start rule (effects are blocks)."""
+    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
+                                       STATE_NAMES)
+
+    examples = set(docgen.dsl_examples())
+    expected = [(e.example, "block") for e in EFFECTS.values()]
+    expected += [(ex, "expr") for _, _, ex in [*SEAT_FUNCTIONS.values(), *ENGINE_FUNCTIONS.values()]]
+    expected += [(x.example, "expr") for x in [*FUNCTIONS.values(), *AGGREGATES.values(), *STATE_NAMES.values()]]
+    missing = [e for e in expected if e not in examples]
+    assert not missing, missing
 
 
 # (e) the schema reference covers every described property

@@ -187,7 +187,11 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Names and access", "name", "a parameter, variable, zone, definition or built-in name", "hand_size", "expr"),
     ("Names and access", "`x.attr`", "an attribute of a card or play", "card.rank", "expr"),
     ("Names and access", "`x[i]`", "list item, or a seat's value of a seat variable or zone", "heads[seat]", "expr"),
-    ("Names and access", "`f(a, b)`", "a call of a built-in function (below)", "max(0, score[seat])", "expr"),
+    ("Names and access", "`f(a, b)`", "a call of a built-in function, an engine function or a definition with "
+     "parameters (below)", "max(0, score[seat])", "expr"),
+    ("Names and access", "`x[-1]`", "a negative index counts from the end of a list or zone: `row[0]` is the first "
+     "card (left end of a row, bottom of a pile), `row[-1]` the last (right end of a row, top of a pile); "
+     "null when out of range", "rows[0][-1].rank", "expr"),
     ("Operators", "`-x`", "negation", "-bid[seat]", "expr"),
     ("Operators", "`*` `//` `%`", "multiply, floor divide, remainder", "round * 10 // 2 % 7", "expr"),
     ("Operators", "`+` `-`", "add, subtract; `+` also joins strings", "'must follow ' + str(trick[0].rank)", "expr"),
@@ -211,18 +215,47 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Statements", "`if c { } elif c { } else { }`", "run the first branch whose condition holds",
      "if bid[s] == tricks[s] { score[s] += 20 } elif bid[s] == 0 { score[s] -= 10 } else { score[s] -= 10 }",
      "block"),
+    ("Statements", "`effect(args)`", "an effect statement: move cards, end the turn or the game (see Effects below)",
+     "if len(hand[current_player]) == 0 { end_turn() }", "block"),
+]
+
+#: Zone families and ordered zones: (construct, meaning, example, start rule).
+_ZONE_CONSTRUCTS: list[tuple[str, str, str, str]] = [
+    ("`piles[i]`", "member `i` of a zone family (a table zone declared with `count:`), counted from 0; "
+     "null when `i` is out of range", "len(piles[0]) > 0", "expr"),
+    ("`for p in piles`", "a zone family is a list of zones: iterate over it or aggregate over it",
+     "all(len(p) == 0 for p in piles)", "expr"),
+    ("`len(piles)`", "the number of zones in the family (fixed at load, e.g. `count: num_players + 2`)",
+     "range(1, len(piles) + 1)", "expr"),
+    ("`row[0]`", "the first card of a zone: the left end of a row, the bottom of a pile", "rows[0][0].rank", "expr"),
+    ("`row[-1]`", "the last card of a zone: the right end of a row, the top of a pile (`move` puts cards there)",
+     "piles[1][-1].rank", "expr"),
+    ("`card.copy`", "which copy of an identical card this is, from 0 (tells identical sets apart)",
+     "count(c for c in piles[0] if c.copy == 0)", "expr"),
+]
+
+#: Definitions with parameters: (construct, meaning, example, start rule).
+_DEFINITION_CONSTRUCTS: list[tuple[str, str, str, str]] = [
+    ("`name: E`", "a named expression, compiled inline wherever `name` is used", "lead.rank", "expr"),
+    ("`name(a, b): E`", "a named expression with parameters; a call `name(x, y)` compiles `E` with `a` and `b` "
+     "bound to the arguments", "placeable(3) and placeable(4)", "expr"),
 ]
 
 
 def dsl_examples() -> list[tuple[str, str]]:
     """Every example shown by :func:`dsl_reference`, as ``(text, start rule)`` (``expr`` or ``block``)."""
-    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, SEAT_FUNCTIONS, STATE_NAMES
+    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
+                                       STATE_NAMES)
 
     out = [(example, start) for _, _, _, example, start in _CONSTRUCTS]
+    out += [(example, start) for _, _, example, start in _ZONE_CONSTRUCTS]
+    out += [(example, start) for _, _, example, start in _DEFINITION_CONSTRUCTS]
     out += [(e.example, "expr") for e in STATE_NAMES.values()]
     out += [(b.example, "expr") for b in FUNCTIONS.values()]
     out += [(example, "expr") for _, _, example in SEAT_FUNCTIONS.values()]
     out += [(a.example, "expr") for a in AGGREGATES.values()]
+    out += [(e.example, "block") for e in EFFECTS.values()]
+    out += [(example, "expr") for _, _, example in ENGINE_FUNCTIONS.values()]
     return out
 
 
@@ -232,7 +265,8 @@ def _cell(text: str) -> str:
 
 def dsl_reference() -> str:
     """Markdown reference of the rules DSL: grammar constructs and every built-in, with examples."""
-    from trickkit.dsl.builtins import AGGREGATES, FUNCTIONS, KEYWORDS, SEAT_FUNCTIONS, STATE_NAMES
+    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, KEYWORDS, SEAT_FUNCTIONS,
+                                       STATE_NAMES)
     from trickkit.dsl.compiler import PLAY_FIELDS
 
     lines = [
@@ -240,7 +274,8 @@ def dsl_reference() -> str:
         _GENERATED.strip(), "",
         "Rulesets write card tests, trick winners, scores and effects in a small language. "
         "An **expression** (e.g. `winner`, `must_play_if_able`, `score`, `game_over`) computes a value; "
-        "a **block** (`after_trick`, `effect`) is a list of statements. There are no loops other "
+        "a **block** (`after_trick`, an `effect` step, an action kind's `effect`) is a list of statements. "
+        "There are no loops other "
         "than aggregates and `for` over finite lists, so evaluation always ends. "
         "This page is generated from the grammar constructs and the built-in registry "
         "(`trickkit/dsl/builtins.py`); every example on it is parsed by the test suite.", "",
@@ -253,11 +288,27 @@ def dsl_reference() -> str:
             if sect == "Operators":
                 lines += ["From tightest to loosest binding; parentheses group.", ""]
             if sect == "Statements":
-                lines += ["Statements appear in blocks (`after_trick`, `effect`), one per line "
-                          "(a trailing `;` is allowed).", ""]
+                lines += ["Statements appear in blocks (`after_trick`, `effect` steps, the `effect` of an "
+                          "action kind), one per line (a trailing `;` is allowed).", ""]
             lines += ["| construct | meaning | example |", "| --- | --- | --- |"]
         shown = construct if construct.startswith("`") else construct
         lines.append(f"| {_cell(shown)} | {_cell(meaning)} | {_cell(_code(example))} |")
+    lines += ["", "## Zone families and ordered zones", "",
+              "A zone is an ordered list of cards. In a pile the **last** card is the top; in a row the first "
+              "card is the left end and the last the right end. A table zone declared with `count:` "
+              "(e.g. `piles: {owner: table, count: num_players + 2}`) is a **zone family**: a fixed number "
+              "of numbered zones that rules index like a list.", "",
+              "| construct | meaning | example |", "| --- | --- | --- |"]
+    for construct, meaning, example, _start in _ZONE_CONSTRUCTS:
+        lines.append(f"| {_cell(construct)} | {_cell(meaning)} | {_cell(_code(example))} |")
+    lines += ["", "## Definitions", "",
+              "`definitions:` in a ruleset names expressions. A key may declare parameters, e.g. "
+              "`placeable(v)`; the parameters are names inside the expression. A definition may not refer to "
+              "itself (directly or through others) or reuse a built-in name, so every call can be compiled "
+              "inline and evaluation stays bounded.", "",
+              "| construct | meaning | example |", "| --- | --- | --- |"]
+    for construct, meaning, example, _start in _DEFINITION_CONSTRUCTS:
+        lines.append(f"| {_cell(construct)} | {_cell(meaning)} | {_cell(_code(example))} |")
     lines += ["", "## Built-in aggregates", "",
               "Written `name(E for x in C if P by K)`; `if P` filters the items, `by K` is only for "
               "`highest` and `lowest`.", "",
@@ -275,6 +326,20 @@ def dsl_reference() -> str:
               "| function | parameters | meaning | example |", "| --- | --- | --- | --- |"]
     for name, (params, doc, example) in SEAT_FUNCTIONS.items():
         lines.append(f"| `{name}` | ({', '.join(params)}) | {_cell(doc)} | {_cell(_code(example))} |")
+    lines += ["", "## Effects", "",
+              "Effect statements change the game beyond variables. They appear in blocks, mostly in the "
+              "`effect` of an action kind of a `turns` step. Cards move only through them, so every card "
+              "is always in exactly one zone. A `zone` argument is a zone name, a seat's zone "
+              "(`hand[current_player]`) or a member of a zone family (`piles[0]`).", "",
+              "| effect | parameters | meaning | example |", "| --- | --- | --- | --- |"]
+    for e in EFFECTS.values():
+        lines.append(f"| `{e.name}` | ({', '.join(e.params)}) | {_cell(e.doc)} | {_cell(_code(e.example))} |")
+    lines += ["", "## Engine functions", "",
+              "These ask the engine about the current decision. The argument names an action kind of the "
+              "running `turns` step.", "",
+              "| function | parameters → result | meaning | example |", "| --- | --- | --- | --- |"]
+    for name, (params, doc, example) in ENGINE_FUNCTIONS.items():
+        lines.append(f"| `{name}` | ({', '.join(params)}) → bool | {_cell(doc)} | {_cell(_code(example))} |")
     lines += ["", "## Names every ruleset can use", "",
               "Besides its own parameters, zones, variables and definitions, a ruleset can name:", "",
               "| name | type | meaning | example |", "| --- | --- | --- | --- |"]
@@ -282,7 +347,8 @@ def dsl_reference() -> str:
         lines.append(f"| `{e.name}` | {_cell(e.type)} | {_cell(e.doc)} | {_cell(_code(e.example))} |")
     lines += ["", "Context names exist only inside certain rules: `card` (the card being tested, in "
               "`must_play_if_able`, `always_allowed`, `reason`), `winner` (the winning play, in `after_trick` "
-              "and `next_leader`) and `seat` (in `score`)."]
+              "and `next_leader`) and `seat` (in `score`). In an action kind of a `turns` step, each choice "
+              "(e.g. `pile`, `artifact`, `row`, `end`) is a context name in its `allowed`, `reason` and `effect`."]
     lines += ["", "## Plays", "",
               "The items of `trick` are plays: a play has the card's attributes (`p.rank`, `p.suit`, "
               "`p.kind`, `p.heads`...) plus these fields:", ""]
