@@ -195,8 +195,9 @@ class Rules:
 
 
 def _expr_where(loc: Locator, path) -> str:
-    line, col = loc.position(path)
-    return f"{loc.filename}:{line}:{col}: {format_path(path)}"
+    # through problem(), so a rule inherited from a parent ruleset names the parent's file
+    p = loc.problem(tuple(path), "")
+    return f"{p.file}:{p.line}:{p.column}: {p.path}"
 
 
 class RulesetCompiler:

@@ -416,7 +416,7 @@ class Compiler:
     def _e_if_expr(self, node, scope, defs):
         c, a, b = (self._expr(x, scope, defs) for x in node.children)
         cf, af, bf = c[0], a[0], b[0]
-        t = a[1] if a[1] == b[1] or b[1] == "null" else (b[1] if a[1] == "null" else "any")
+        t = _unify(a[1], b[1])
         return (lambda s, fr: af(s, fr) if cf(s, fr) else bf(s, fr)), t
 
     def _e_coalesce(self, node, scope, defs):
@@ -425,7 +425,7 @@ class Compiler:
         def coalesce(s, fr):
             v = af(s, fr)
             return bf(s, fr) if v is None else v
-        return coalesce, at if at == bt or bt == "null" else (bt if at == "null" else "any")
+        return coalesce, _unify(at, bt)
 
     def _e_or_(self, node, scope, defs):
         (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
@@ -564,23 +564,25 @@ class Compiler:
             cf, src, dst = fns
 
             def move(s, fr):
-                c = cf(s, fr)
-                frm = src(s, fr)
+                c, frm, to = cf(s, fr), src(s, fr), dst(s, fr)  # all read before anything moves
                 if c is None or frm is None or c not in frm:
-                    raise ValueError(f"move(): the card is not in the zone it is moved from")
+                    raise ValueError("move(): the card is not in the zone it is moved from")
+                if to is None:
+                    raise ValueError("move(): no zone to move to")
                 frm.remove(c)
-                dst(s, fr).append(c)
+                to.append(c)
             return move
         if name == "move_front":
             cf, src, dst = fns
 
             def move_front(s, fr):
-                c = cf(s, fr)
-                frm = src(s, fr)
+                c, frm, to = cf(s, fr), src(s, fr), dst(s, fr)  # all read before anything moves
                 if c is None or frm is None or c not in frm:
-                    raise ValueError(f"move_front(): the card is not in the zone it is moved from")
+                    raise ValueError("move_front(): the card is not in the zone it is moved from")
+                if to is None:
+                    raise ValueError("move_front(): no zone to move to")
                 frm.remove(c)
-                dst(s, fr).insert(0, c)
+                to.insert(0, c)
             return move_front
         if name == "move_all":
             src, dst = fns
@@ -822,6 +824,17 @@ def _agg_type(agg, et):
     if agg.result == "list":
         return f"list[{et}]"
     return agg.result
+
+
+def _unify(a: str, b: str) -> str:
+    """The type of a value that is either an ``a`` or a ``b`` (if/else branches, ``??``)."""
+    if a == b or b == "null":
+        return a
+    if a == "null":
+        return b
+    if {a, b} == {"zone", "list[card]"}:
+        return "list[card]"
+    return "any"
 
 
 def _attr_type(table) -> str:
