@@ -1,7 +1,7 @@
-"""The ``trickkit`` command line: list, validate, simulate, check and play games.
+"""The ``trickkit`` command line: list, validate, simulate, check, play, diff and replay games.
 
-Exit codes: 0 success; 1 a validation or scenario check failed; 2 usage
-errors and games that cannot be loaded.
+Exit codes: 0 success; 1 a validation or scenario check failed, or a replayed record
+diverged or was refused; 2 usage errors and games that cannot be loaded.
 """
 
 from __future__ import annotations
@@ -251,6 +251,39 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from trickkit.diff import diff_rulesets
+
+    out = _console()
+    lines = diff_rulesets(args.a, args.b)
+    for line in lines:
+        out.print(line, markup=False)
+    if not lines:
+        out.print(f"no differences between {args.a} and {args.b}", markup=False)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from trickkit.records import replay_records
+
+    out = _console()
+    try:
+        results = replay_records(args.file, force=args.force, ruleset=args.ruleset)
+    except OSError as exc:
+        raise _UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    counts = {"confirmed": 0, "diverged": 0, "refused": 0}
+    for result in results:
+        counts[result.status] += 1
+        if not result.ok or args.verbose:
+            out.print(f"{args.file}:{result.line}: {result.status}: {result.message}", markup=False)
+    out.print(f"{counts['confirmed']} confirmed, {counts['diverged']} diverged, {counts['refused']} refused",
+              markup=False)
+    if not results:
+        out.print(f"{args.file}: no records", markup=False)
+        return 1
+    return 0 if counts["confirmed"] == len(results) else 1
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -290,6 +323,20 @@ def _parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--seat", type=int, required=True, help="the seat you play (0-based)")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("diff", help="the differences between two rulesets in plain words (after extends)")
+    p.add_argument("a", metavar="A", help="shipped game name or path to a ruleset .yaml")
+    p.add_argument("b", metavar="B", help="shipped game name or path to a ruleset .yaml")
+    p.set_defaults(func=_cmd_diff)
+
+    p = sub.add_parser("replay", help="re-play recorded games (simulate --out) and confirm their scores")
+    p.add_argument("file", metavar="FILE.jsonl", help="records written by 'trickkit simulate --out'")
+    p.add_argument("--force", action="store_true",
+                   help="replay records even when the ruleset's content hash differs from the recorded one")
+    p.add_argument("--ruleset", default=None, metavar="GAME",
+                   help="load this ruleset (name or path) instead of the one each record names")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list the confirmed records")
+    p.set_defaults(func=_cmd_replay)
     return parser
 
 

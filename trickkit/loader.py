@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .errors import Problem, RulesetError, did_you_mean
 from .game import Game, content_hash
+from .inherit import resolve_extends
 from .ruleset import RulesetCompiler
 from .schema_check import check_schema, load_schema
 from .source import load_yaml, load_yaml_file
@@ -35,8 +36,26 @@ def _is_path(name: str) -> bool:
     return name.endswith((".yaml", ".yml")) or os.sep in name or "/" in name
 
 
+def _file_identity(path) -> tuple[str, str]:
+    """Cycle-detection key and folder (for relative ``extends``) of a ruleset file."""
+    full = os.path.realpath(os.fspath(path))
+    return "file:" + full, os.path.dirname(os.path.abspath(os.fspath(path)))
+
+
+def _shipped_identity(name: str) -> tuple[str, object]:
+    """Cycle-detection key and folder of a shipped ruleset (the same key as when named by path)."""
+    file = resources.files("trickkit.rulesets").joinpath(f"{name}.yaml")
+    if isinstance(file, os.PathLike):
+        return "file:" + os.path.realpath(os.fspath(file)), os.path.dirname(os.fspath(file))
+    return f"shipped:{name}", None
+
+
 def read_document(name_or_path: str | os.PathLike):
-    """Parse and schema-check a ruleset. Returns ``(document, locator)``.
+    """Parse a ruleset, resolve its ``extends`` chain and schema-check it. Returns ``(document, locator)``.
+
+    For a variant (a ruleset with ``extends``) the document is the merged one, without
+    ``extends``, and the locator a :class:`trickkit.inherit.MergedLocator` that places every
+    node in the file that wrote it.
 
     Raises:
         RulesetError: YAML or schema problems, all of them, located.
@@ -46,8 +65,13 @@ def read_document(name_or_path: str | os.PathLike):
             doc, loc = load_yaml_file(name_or_path)
         except OSError as e:
             raise RulesetError([Problem(str(name_or_path), 0, 0, "$", f"cannot read ruleset: {e.strerror or e}")]) from None
+        identity, directory = _file_identity(name_or_path)
     else:
         doc, loc = load_yaml(ruleset_text(str(name_or_path)), f"{name_or_path}.yaml")
+        identity, directory = _shipped_identity(str(name_or_path))
+    # variants: merge the child over its parent(s); the merged document (without `extends`) is
+    # what the schema checks and what the content hash covers
+    doc, loc = resolve_extends(doc, loc, identity=identity, directory=directory)
     problems = check_schema(doc, loc, load_schema("ruleset"))
     if problems:
         raise RulesetError(problems)

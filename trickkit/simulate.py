@@ -144,7 +144,8 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
     Returns:
         The game record ``{"game", "params", "players", "seed", "actions",
         "scores", "winners", "ruleset_sha256", "trickkit_version"}`` where ``seed`` is the state seed
-        (:func:`game_seed`), ``actions`` the action texts in order.
+        (:func:`game_seed`), ``actions`` the action texts in order; a game loaded from a ruleset
+        file (not a shipped name) also has ``"ruleset"``, the path as given to ``load_game``.
 
     Raises:
         TrickkitError: an agent chose an illegal action, a non-terminal state
@@ -167,7 +168,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         actions.append(str(action))
     from . import __version__
 
-    return {
+    record = {
         "game": game.name,
         "params": dict(game.params),
         "players": players,
@@ -179,6 +180,20 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         "ruleset_sha256": getattr(game, "content_hash", None),
         "trickkit_version": __version__,
     }
+    source = _ruleset_file(game)
+    if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
+        record["ruleset"] = source
+    return record
+
+
+def _ruleset_file(game: Any) -> str | None:
+    """The ruleset file a game was loaded from (as given), or None for a shipped name."""
+    path = getattr(game, "path", None)
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if path.endswith((".yaml", ".yml")) or os.sep in path or "/" in path:
+            return path
+    return None
 
 
 @attrs.frozen
@@ -266,8 +281,9 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
 
 
 def _jsonl_line(record: dict[str, Any]) -> str:
-    keys = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version")
-    return json.dumps({k: record[k] for k in keys}) + "\n"
+    keys = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version",
+            "ruleset")
+    return json.dumps({k: record[k] for k in keys if k in record}) + "\n"
 
 
 # ---------------------------------------------------------------- worker side
