@@ -291,7 +291,8 @@ def test_observation_hides_other_seats_cards(name, data):
                 for q in range(n):
                     cards = [texts[c] for c in s.seat_zones[z.index][q]]
                     assert view[q]["count"] == len(cards)
-                    if z.visibility == "public" or (z.visibility == "owner" and q == p):
+                    opened = z.public_when is not None and z.public_when(s)  # e.g. open hands
+                    if z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
                         assert view[q]["cards"] == cards
                     elif z.visibility in ("owner", "hidden"):
                         assert set(view[q]) == {"count"}, f"seat {p} sees {z.name} of seat {q}: {view[q]}"
@@ -369,6 +370,7 @@ def test_observation_does_not_depend_on_hidden_cards(name, data):
         p = rng.randrange(n)
         other = s.clone()
         places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden")
+                  and not (z.public_when is not None and z.public_when(other))  # laid open, e.g. by a card
                   for q, hand in enumerate(other.seat_zones[z.index]) if q != p or z.visibility == "hidden"]
         places += [other.table_zones[z.index + i] for z in game.rules.table_zones if z.visibility == "hidden"
                    for i in range(max(z.count, 1))]
