@@ -62,6 +62,8 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
     Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
             "a list of lists (e.g. every seat's court) joined into one list", "concat(court)"),
+    Builtin("index_of", ("list", "any"), "int", lambda xs, x: xs.index(x) if x in xs else None,
+            "the position (from 0) of the first item equal to a value, or null", "index_of(['a', 'b'], 'b')"),
     Builtin("seat_holding", ("list", "any"), "int",
             lambda zones, card: next((i for i, z in enumerate(zones) if card in z), None),
             "the seat whose zone (of a seat zone such as court) holds the card, or null", "seat_holding(court, card)"),
