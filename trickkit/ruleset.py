@@ -96,6 +96,7 @@ class TrickStep:
     taken_to: ZoneSpec | None
     after_trick: Hook | None
     hand: ZoneSpec
+    no_winner_to: ZoneSpec | None = None
     kind: str = "tricks"
 
 
@@ -223,8 +224,13 @@ class RulesetCompiler:
             self.add(("players",), f"{doc['name']} is for {pl['min']}-{pl['max']} players, not {n!r}")
             n = pl.get("default", pl["min"])
         params = self._params()
+        groups = []
+        for gi, group in enumerate(doc["deck"]):  # a group with `when` is in the deck only if it holds
+            if "when" not in group or self._load_time_value(("deck", gi, "when"), group["when"], n, params, "bool"):
+                groups.append(group)
         try:
-            deck = build_deck(doc["deck"], self.problem)
+            deck = build_deck(groups, self.problem)
+            self.deck_built = deck
         except _Located as e:
             self.add(e.path, e.message)
             raise RulesetError(self.problems) from None
@@ -320,20 +326,26 @@ class RulesetCompiler:
 
     def _load_time_int(self, path, text, n, params, minimum=0) -> int:
         """Evaluate an int expression that may use only parameters and ``num_players``."""
-        symbols = {"num_players": Symbol("const", "int", n)}
-        for k, v in params.items():
-            symbols[k] = Symbol("const", "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str", v)
-        compiler = Compiler(Namespace(symbols=symbols, card_attrs={}, face_attrs={}, face_mode=(), num_players=n))
-        try:
-            fn, size, _ = compiler.expression(_text(text), (), "int")
-            value = fn(None, [None] * size)
-        except (DSLSyntaxError, DSLCompileError) as e:
-            self.add(path, _dsl_message(e, _text(text)) + " (only parameters and num_players are known here)")
+        value = self._load_time_value(path, text, n, params, "int")
+        if value is None:
             return minimum
         if not isinstance(value, int) or value < minimum:
             self.add(path, f"must be an integer >= {minimum}, got {value!r}")
             return minimum
         return value
+
+    def _load_time_value(self, path, text, n, params, want):
+        """Evaluate an expression at load time: it may use only parameters and ``num_players``."""
+        symbols = {"num_players": Symbol("const", "int", n)}
+        for k, v in params.items():
+            symbols[k] = Symbol("const", "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str", v)
+        compiler = Compiler(Namespace(symbols=symbols, card_attrs={}, face_attrs={}, face_mode=(), num_players=n))
+        try:
+            fn, size, _ = compiler.expression(_text(text), (), want)
+            return fn(None, [None] * size)
+        except (DSLSyntaxError, DSLCompileError) as e:
+            self.add(path, _dsl_message(e, _text(text)) + " (only parameters and num_players are known here)")
+            return None
 
     def _variables(self, key) -> tuple[VariableSpec, ...]:
         out = []
@@ -351,7 +363,7 @@ class RulesetCompiler:
             if name in symbols:
                 self.add(path, f"name {name!r} is already used by a {symbols[name].kind.replace('_', ' ')}")
             symbols[name] = sym
-        values = {"seats": list(range(n)), "num_players": n}
+        values = {"seats": list(range(n)), "num_players": n, "deck_size": len(self.deck_built)}
         getters = {"round": operator.attrgetter("round"), "dealer": operator.attrgetter("dealer"),
                    "trick": operator.attrgetter("trick"), "current_player": operator.attrgetter("current"),
                    # outside a reaction window the seat to act is the seat whose turn it is
@@ -459,6 +471,7 @@ class RulesetCompiler:
                 taken_to=self.zone(p + ("taken_to",), spec["taken_to"], True) if "taken_to" in spec else None,
                 after_trick=self.block(p + ("after_trick",), winner) if "after_trick" in spec else None,
                 hand=self.zone(p, spec.get("hand", "hand"), True),
+                no_winner_to=self.zone(p + ("no_winner_to",), spec["no_winner_to"], False) if "no_winner_to" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None

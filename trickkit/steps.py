@@ -139,12 +139,22 @@ def apply_tricks(game, s, step: TrickStep, action: Action) -> bool:
         s.current = (seat + 1) % s._n
         return False
     winner = step.winner(s)
-    if winner is None:
-        raise DSLRuntimeError(f"{step.winner.where}: the trick has no winner")
+    if winner is None and step.no_winner_to is None:
+        raise DSLRuntimeError(f"{step.winner.where}: the trick has no winner (give the step a "
+                              f"'no_winner_to' zone if a trick may be won by nobody)")
     if step.after_trick is not None:
         step.after_trick(s, winner)
-    leader = step.next_leader(s, winner) if step.next_leader is not None else winner[0]
-    if step.taken_to is not None:
+    if step.next_leader is not None:
+        leader = step.next_leader(s, winner)
+    elif winner is not None:
+        leader = winner[0]
+    else:
+        leader = None
+    if leader is None:
+        raise DSLRuntimeError(f"{step.winner.where}: nobody won the trick and 'next_leader' names no seat")
+    if winner is None:  # a trick won by nobody (destroyed, discarded)
+        s.table_zones[step.no_winner_to.index].extend(p[1] for p in s.trick)
+    elif step.taken_to is not None:
         s.seat_zones[step.taken_to.index][winner[0]].extend(p[1] for p in s.trick)
     else:
         s.table_zones[game.pool_zone].extend(p[1] for p in s.trick)

@@ -116,6 +116,8 @@ class StateName:
 STATE_NAMES: dict[str, StateName] = {n.name: n for n in [
     StateName("seats", "list[int]", "every seat, 0..n-1 clockwise", "all(score[s] < 100 for s in seats)"),
     StateName("num_players", "int", "the number of seats", "num_players * round"),
+    StateName("deck_size", "int", "the number of cards in the deck (after optional card groups)",
+              "min(round, deck_size // num_players)"),
     StateName("round", "int", "the current round, counted from 1", "10 * round"),
     StateName("dealer", "int", "this round's dealer (seat 0 deals first; the deal passes left)", "left_of(dealer)"),
     StateName("trick", "list[play]", "the plays of the current trick, in order", "len(trick) == 0"),
