@@ -10,6 +10,8 @@ import operator
 import re
 from typing import Any
 
+import lark
+
 import attrs
 
 from .cards import Deck, build_deck
@@ -128,6 +130,8 @@ class ActionKind:
     """Legal only if the seat can still act afterwards or its turn has ended (no dead ends)."""
     opens: int | None = None
     """Index of the reaction window this action opens once its effect has run, or None."""
+    guard: Hook | None = None
+    """The conditions of ``allowed`` that do not depend on the choices (checked once per decision)."""
 
 
 @attrs.frozen
@@ -534,8 +538,42 @@ class RulesetCompiler:
                 reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
                 lookahead=bool(a.get("lookahead", False)),
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
+                guard=self._guard(ap + ("allowed",), a.get("allowed")),
             ))
         return tuple(kinds)
+
+    def _guard(self, path, text):
+        """Compile the top-level ``and`` terms of ``allowed`` that name no choice, as one test.
+
+        Evaluated once per decision before any choice is tried: when it fails, the action
+        kind offers nothing, whatever the choices (so a power nobody holds costs nothing).
+        """
+        if text is None:
+            return None
+        try:
+            tree = parse(_text(text), "expr")
+        except DSLSyntaxError:
+            return None  # reported where `allowed` itself is compiled
+        terms, stack = [], [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, lark.Tree) and node.data == "and_":
+                stack.extend(reversed(node.children))
+            else:
+                terms.append(node)
+        fns = []
+        for term in terms:
+            try:
+                fn, size, _ = self.compiler.expression_tree(term, (), None)
+            except DSLCompileError:
+                continue  # names a choice: tested per combination
+            fns.append((fn, size))
+        if not fns:
+            return None
+
+        def guard(state):
+            return all(fn(state, [None] * size) for fn, size in fns)
+        return make_hook(lambda st, fr: guard(st), 0, 0, _expr_where(self.loc, path), _text(text))
 
     def _window_index(self, path, name, window_names):
         if name is None:

@@ -44,20 +44,32 @@ def enter_turns(game, s, step) -> bool:
 
 
 # -- legal actions ----------------------------------------------------------------------
+def _domains(s, kind) -> list[list]:
+    """The values of each choice; copies of a card (same text) are offered once."""
+    texts = s.rules.deck.texts
+    out = []
+    for hook, typ in zip(kind.domains, kind.choice_types):
+        values = list(hook(s))
+        if typ == "card":
+            seen = set()
+            values = [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]
+        out.append(values)
+    return out
+
+
+def _text(s, kind, combo) -> str:
+    texts = s.rules.deck.texts
+    shown = {name: texts[v] if typ == "card" and v is not None else v
+             for name, typ, v in zip(kind.choice_names, kind.choice_types, combo)}
+    return kind.template.format(**shown)
+
+
 def _combinations(s, kind):
-    """Every (choices, text) of an action kind, copies of a card counted once."""
-    domains = [list(hook(s)) for hook in kind.domains]
-    deck_texts = s.rules.deck.texts
-    seen = set()
-    for combo in itertools.product(*domains):
-        shown = {}
-        for name, typ, value in zip(kind.choice_names, kind.choice_types, combo):
-            shown[name] = deck_texts[value] if typ == "card" and value is not None else value
-        text = kind.template.format(**shown)
-        if text in seen:
-            continue
-        seen.add(text)
-        yield combo, text
+    """Every (choices, text) of an action kind whose choice-free conditions (its guard) hold."""
+    if kind.guard is not None and not kind.guard(s):
+        return
+    for combo in itertools.product(*_domains(s, kind)):
+        yield combo, None
 
 
 def _passes(game, s, kind, combo) -> bool:
@@ -83,14 +95,21 @@ def _kinds_now(s, step):
 
 
 def legal_turns(game, s, step) -> list[Action]:
-    out = []
-    for kind in _kinds_now(s, step):
-        for combo, text in _combinations(s, kind):
-            if _passes(game, s, kind, combo):
-                out.append(Action(text, kind.name, choices=combo))
-    if s.window >= 0:
-        out.append(PASS)
-    return out
+    opened = s._cache is None
+    if opened:  # the state holds still while every combination is tested: memoise
+        s._cache = {}
+    try:
+        out = []
+        for kind in _kinds_now(s, step):
+            for combo, _ in _combinations(s, kind):
+                if _passes(game, s, kind, combo):
+                    out.append(Action(_text(s, kind, combo), kind.name, choices=combo))
+        if s.window >= 0:
+            out.append(PASS)
+        return out
+    finally:
+        if opened:
+            s._cache = None
 
 
 def kind_available(game, s, step, name: str) -> bool:
@@ -130,9 +149,11 @@ def _after_action(game, s, step) -> bool:
         start_turn(game, s, step, s.turn_player + 1)
         if step.until(s):
             return True
-    if not legal_turns(game, s, step):
+    legal = legal_turns(game, s, step)
+    if not legal:
         raise DSLRuntimeError(f"seat {s.current} has no legal action and the turns step has not ended "
                               f"(its 'until' is false): the ruleset leaves the seat stuck")
+    s._legal = legal  # computed anyway: the next legal_actions() call reuses it
     return False
 
 
@@ -177,8 +198,8 @@ def explain_turns(game, s, step, text: str) -> str:
             return (f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
                     f"{' or '.join(repr(n) for n in names)}")
         return f"unknown action {verb!r}{did_you_mean(verb, names)} (actions here: {', '.join(names)})"
-    for combo, t in _combinations(s, kind):
-        if t == text:
+    for combo in itertools.product(*_domains(s, kind)):
+        if _text(s, kind, combo) == text:
             if kind.allowed(s, *combo):
                 return "it would leave no way to finish the turn"
             if kind.reason is not None:

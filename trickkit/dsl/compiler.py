@@ -12,6 +12,7 @@ nesting depth of a text is bounded by its length (``parser.MAX_TEXT``).
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import Any, Callable, Mapping, Sequence
 
@@ -122,6 +123,9 @@ class Compiler:
     def __init__(self, namespace: Namespace):
         self.ns = namespace
         self._def_trees: dict[str, lark.Tree] = dict(namespace.definitions)
+        self._reads: list[int] = []  # frame slots (or _STATE) read by the code compiled so far
+        self._nodes = 0  # expression nodes compiled so far (to size subtrees)
+        self._memo_keys = itertools.count()
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None):
@@ -153,7 +157,23 @@ class Compiler:
         method = getattr(self, f"_e_{kind}", None)
         if method is None:  # pragma: no cover - grammar and compiler out of step
             raise _err(node, f"unsupported construct {kind!r}")
-        return method(node, scope, defs)
+        mark, start, size = len(self._reads), scope.size, self._nodes
+        self._nodes += 1
+        fn, typ = method(node, scope, defs)
+        if kind in _LITERALS:
+            return fn, typ
+        reads = self._reads[mark:]
+        outer = [r for r in reads if r != _STATE and r < start]
+        if not reads:  # reads neither the game nor the context: a constant, computed now
+            try:
+                value = fn(None, [None] * max(scope.size, 1))
+            except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
+                return fn, typ
+            return _constant(value), typ
+        if not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= 4):
+            # depends on the state alone: memoise while the engine holds the state still
+            fn = _memoised(next(self._memo_keys), fn)
+        return fn, typ
 
     def _e_int_lit(self, node, scope, defs):
         v = int(node.children[0])
@@ -187,6 +207,7 @@ class Compiler:
         local = scope.lookup(name)
         if local is not None:
             slot = local.slot
+            self._reads.append(slot)
             return (lambda s, fr: fr[slot]), local.type
         if name in self._def_trees and self.ns.definition_params.get(name):
             params = self.ns.definition_params[name]
@@ -202,16 +223,14 @@ class Compiler:
                 raise _err(node, f"in definition {name!r}: {e}") from None
             if view.used:  # reads the hook's context (card, winner ...): so does the caller
                 scope.mark_used()
-            else:  # depends on the state alone: may be memoised while the state holds still
-                fn = _memoised(name, fn)
             return fn, typ
         sym = self.ns.symbols.get(name)
         if sym is None:
             known = list(self.ns.symbols) + list(self._def_trees) + scope.names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
-            v = sym.value
-            return (lambda s, fr: v), sym.type
+            return _constant(sym.value), sym.type
+        self._reads.append(_STATE)
         if sym.kind == "state":
             g = sym.value
             return (lambda s, fr: g(s)), sym.type
@@ -276,6 +295,7 @@ class Compiler:
         family = self._family(base, scope)
         if family is not None and xt in ("int", "any"):
             start, count = family
+            self._reads.append(_STATE)
 
             def member(s, fr):
                 i = xf(s, fr)
@@ -359,6 +379,7 @@ class Compiler:
             kind = str(kind_node.children[0])[1:-1]
             if kind not in self.ns.action_kinds:
                 raise _err(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
+            self._reads.append(_STATE)
             return (lambda s, fr: s.can(kind)), "bool"
         b = B.FUNCTIONS.get(name)
         if b is None:
@@ -720,21 +741,32 @@ class _Scope:
         return view
 
 
-def _memoised(name: str, fn: Closure) -> Closure:
-    """Cache a state-only definition in ``state._cache`` while the engine has one open.
+_STATE = -1
+"""Marker in the compiler's read log: the code reads the game state (not a frame slot)."""
+
+_LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
+_ALWAYS_MEMO = {"aggregate", "call"}
+
+
+def _constant(value) -> Closure:
+    return lambda s, fr: value
+
+
+def _memoised(key, fn: Closure) -> Closure:
+    """Cache a state-only expression in ``state._cache`` while the engine has one open.
 
     The engine opens a cache (a dict) only while it reads a state it does not change, such
-    as generating legal actions, so a definition like the led suit is computed once per
-    step instead of once per card.
+    as testing every card of a hand for legality, so a test like "the led suit" or "no
+    trick has been led yet" is computed once per decision instead of once per card.
     """
     def memo(s, fr):
         cache = getattr(s, "_cache", None)
         if cache is None:
             return fn(s, fr)
         try:
-            return cache[name]
+            return cache[key]
         except KeyError:
-            value = cache[name] = fn(s, fr)
+            value = cache[key] = fn(s, fr)
             return value
     return memo
 
