@@ -15,8 +15,10 @@ from .actions import Action
 from .dsl.compiler import GameEnded
 from .errors import DSLRuntimeError, did_you_mean
 
-MAX_LOOKAHEAD_DEPTH = 3
-"""How deeply lookahead checks may nest (a lookahead action tested inside another's test)."""
+MAX_LOOKAHEAD_DEPTH = 1
+"""How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
+the seat's turn is over or some action is *allowed*; that next action's own lookahead is
+not checked again (it would multiply the cost for no gain in the shipped games)."""
 
 PASS = Action("pass", "pass")
 """The action of a responder who lets the window go by."""
