@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from . import steps as S
 from .actions import Action
+from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
 from .ruleset import Rules
 from .state import State
@@ -257,6 +258,7 @@ class Game:
 
     def observe(self, state: State, seat: int | None) -> dict:
         """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""
+        state._budget = EVALUATION_BUDGET
         rules, deck = self.rules, self.rules.deck
         texts = deck.texts
         step = None if state.is_terminal() else self._steps[state.step]

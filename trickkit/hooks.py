@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .dsl.compiler import EvaluationLimit
 from .errors import DSLRuntimeError
 
 Hook = Callable[..., Any]
 """A compiled rule called as ``hook(state, *context)``; has ``.where`` and ``.text`` attributes."""
 
-_RUNTIME = (TypeError, ValueError, ZeroDivisionError, AttributeError, IndexError, KeyError, RecursionError)
+_RUNTIME = (TypeError, ValueError, ZeroDivisionError, AttributeError, IndexError, KeyError, RecursionError,
+            EvaluationLimit, OverflowError, MemoryError)
 
 
 def make_hook(fn: Callable, size: int, nctx: int, where: str, text: str) -> Hook:

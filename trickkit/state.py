@@ -7,7 +7,7 @@ import random
 from typing import Any, Sequence
 
 from .actions import Action
-from .dsl.compiler import GameEnded
+from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
 
 TERMINAL = -4
@@ -27,7 +27,7 @@ class State:
     __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
                  "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
-                 "_cache", "_depth")
+                 "_cache", "_depth", "_budget")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
         rules = game.rules
@@ -54,6 +54,7 @@ class State:
         self._legal = None
         self._by_text = None
         self._cache = None  # memo of state-only definitions, open only while the state holds still
+        self._budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -71,6 +72,7 @@ class State:
         Returns an empty list once the game is over.
         """
         if self._legal is None:
+            self._budget = EVALUATION_BUDGET
             self._legal = [] if self._terminal else self.game.step_legal(self)
         return list(self._legal)
 
@@ -86,6 +88,7 @@ class State:
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
             raise IllegalActionError(f"illegal action {text!r}: the game is over")
+        self._budget = EVALUATION_BUDGET
         if self._legal is None:
             self._legal = self.game.step_legal(self)
         chosen = None
@@ -110,6 +113,7 @@ class State:
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
+        self._budget = EVALUATION_BUDGET
         score = self.rules.score
         return [score(self, s) for s in range(self._n)]
 
@@ -163,6 +167,7 @@ class State:
         c._legal = self._legal
         c._by_text = None
         c._cache = None
+        c._budget = self._budget
         return c
 
     def to_json(self) -> str:

@@ -45,8 +45,11 @@ class Aggregate:
     """A DSL expression using it."""
 
 
-def _seat_step(seat: int, n: int, k: int) -> int:
-    return (seat + k) % n
+def _range(a: int, b: int) -> list[int]:
+    from .compiler import MAX_RANGE, EvaluationLimit
+    if b - a > MAX_RANGE:
+        raise EvaluationLimit(f"range({a}, {b}) would hold {b - a} numbers (limit {MAX_RANGE})")
+    return list(range(a, b))
 
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
@@ -54,7 +57,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("min", ("int", "int"), "int", min, "the smaller of two numbers", "min(round, 8)"),
     Builtin("max", ("int", "int"), "int", max, "the larger of two numbers", "max(0, score[s])"),
     Builtin("len", ("list",), "int", len, "number of items in a list or zone", "len(hand[seat])"),
-    Builtin("range", ("int", "int"), "list[int]", lambda a, b: list(range(a, b)),
+    Builtin("range", ("int", "int"), "list[int]", lambda a, b: _range(a, b),
             "the integers a, a+1, ..., b-1", "range(0, round + 1)"),
     Builtin("str", ("any",), "str", lambda v: "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v),
             "text of a value, for reasons and messages", "'must play lower than ' + str(trick[0].rank)"),

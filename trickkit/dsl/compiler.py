@@ -93,6 +93,35 @@ class GameEnded(Exception):
     """Raised by the ``end_game()`` effect: the game stops at once; the engine catches it."""
 
 
+class EvaluationLimit(Exception):
+    """A rule ran over its evaluation budget (too many items iterated) or built a huge range."""
+
+
+EVALUATION_BUDGET = 5_000_000
+"""Most list items all the rules may iterate over (aggregates, ``for``) while the engine
+answers one call (an action, the legal actions, an observation): a runaway rule fails with
+a located error instead of hanging."""
+
+MAX_RANGE = 100_000
+"""Longest list ``range(a, b)`` may build."""
+
+
+def _charged(cf: Closure) -> Closure:
+    """Charge the length of the collection to the state's evaluation budget."""
+    def charged(s, fr):
+        coll = cf(s, fr)
+        if coll is None:
+            raise TypeError("cannot iterate over null")
+        try:
+            s._budget -= len(coll)
+        except AttributeError:  # a bare state used in unit tests has no budget
+            return coll
+        if s._budget < 0:
+            raise EvaluationLimit(f"evaluation budget of {EVALUATION_BUDGET} items exceeded")
+        return coll
+    return charged
+
+
 def _pos(node) -> tuple[int, int]:
     meta = getattr(node, "meta", None)
     if meta is not None and not getattr(meta, "empty", True):
@@ -135,7 +164,10 @@ class Compiler:
             DSLSyntaxError, DSLCompileError: located within ``text``.
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
-        return self.expression_tree(tree, context, want)
+        try:
+            return self.expression_tree(tree, context, want)
+        except RecursionError:
+            raise DSLCompileError("expression nested too deeply") from None
 
     def expression_tree(self, tree, context=(), want=None):
         scope = _Scope(context)
@@ -148,7 +180,10 @@ class Compiler:
         """Compile a statement block. Returns ``(closure, frame_size)``."""
         tree = parse(str(text), "block")
         scope = _Scope(context)
-        stmts = [self._stmt(s, scope) for s in tree.children]
+        try:
+            stmts = [self._stmt(s, scope) for s in tree.children]
+        except RecursionError:
+            raise DSLCompileError("block nested too deeply") from None
         return _seq(stmts), scope.size
 
     # -- expressions ------------------------------------------------------------------
@@ -424,6 +459,7 @@ class Compiler:
         if not agg.uses_by and key is not None:
             raise _err(key, f"{name}() takes no 'by' key")
         cf, ct = self._expr(coll, scope, defs)
+        cf = _charged(cf)
         if not is_list(ct):
             raise _err(coll, f"can only iterate over a list, got {ct}")
         inner = scope.child(str(var_tok), elem_type(ct))
@@ -527,6 +563,7 @@ class Compiler:
         if node.data == "for_stmt":
             var_tok, coll, *body = node.children
             cf, ct = self._expr(coll, scope, ())
+            cf = _charged(cf)
             if not is_list(ct):
                 raise _err(coll, f"can only iterate over a list, got {ct}")
             inner = scope.child(str(var_tok), elem_type(ct))
