@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Benchmark: random legal play of every shipped game, single process (not a test).
 
-Prints, per game: games/s, actions/s and microseconds per legal_actions()+apply_action()
-step. With --baselines it also runs the hand-coded reference simulators from
-shared/bench (beside the repository) in api mode and prints the ratio trickkit/hand-coded.
+For each game: games/s, actions/s, microseconds per legal_actions()+apply_action() step,
+clones/s and peak memory of one game (tracemalloc). With --baselines it also runs the
+hand-coded reference simulators from shared/bench (beside the repository) in api mode and
+prints the ratio trickkit/hand-coded in games/s.
 
-Usage: python benchmarks/bench.py [--seconds 5] [--baselines]
+Usage: python benchmarks/bench.py [--seconds 5] [--baselines] [--games NAME ...]
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import trickkit
@@ -24,46 +26,65 @@ BASELINES = {"sarkophag": ("handcoded_sarkophag.py", 5000), "skull_king": ("hand
 
 
 def bench_game(name: str, seconds: float) -> dict:
+    """Random legal play of ``name`` for about ``seconds``; speed, clone rate and peak memory."""
     game = trickkit.load_game(name)
     rng = random.Random(0)
     games = actions = 0
+    clone_source = None
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state(seed=games)
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             actions += 1
+            if actions == 20:
+                clone_source = state.clone()
         games += 1
     elapsed = time.perf_counter() - start
+    clones, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < min(1.0, seconds / 5):
+        clone_source.clone()
+        clones += 1
+    clones_per_s = clones / (time.perf_counter() - t0)
+    tracemalloc.start()
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
     return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed,
-            "us_per_step": 1e6 * elapsed / max(actions, 1), "games": games}
+            "us_per_step": 1e6 * elapsed / max(actions, 1), "clones_per_s": clones_per_s,
+            "peak_kib": peak / 1024, "games": games}
 
 
 def bench_baseline(script: str, games: int) -> dict | None:
+    """Run a hand-coded reference simulator (api mode); None if shared/bench is not beside the repo."""
     path = Path(__file__).resolve().parents[2] / "shared" / "bench" / script
     if not path.exists():
         return None
     out = subprocess.run([sys.executable, str(path), "--games", str(games), "--mode", "api"],
                          capture_output=True, text=True, check=True).stdout
-    values = dict(re.findall(r"(\w+)=([0-9.]+)", out))
-    return {k: float(v) for k, v in values.items()}
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)", out)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
     ap.add_argument("--baselines", action="store_true", help="also run shared/bench hand-coded simulators")
+    ap.add_argument("--games", nargs="*", help="only these games (default: every shipped game)")
     args = ap.parse_args()
     print(f"trickkit {trickkit.__version__}, Python {sys.version.split()[0]}")
-    print(f"{'game':<14}{'games/s':>10}{'actions/s':>12}{'us/step':>9}  {'hand-coded g/s':>14}{'ratio':>7}")
-    for name in trickkit.list_games():
+    print(f"{'game':<16}{'games/s':>10}{'actions/s':>11}{'us/step':>9}{'clones/s':>10}{'peak KiB':>10}"
+          f"  {'hand-coded g/s':>14}{'ratio':>7}")
+    for name in args.games or trickkit.list_games():
         r = bench_game(name, args.seconds)
-        line = f"{name:<14}{r['games_per_s']:>10.1f}{r['actions_per_s']:>12.0f}{r['us_per_step']:>9.1f}"
+        line = (f"{name:<16}{r['games_per_s']:>10.1f}{r['actions_per_s']:>11.0f}{r['us_per_step']:>9.1f}"
+                f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}")
         if args.baselines and name in BASELINES:
             b = bench_baseline(*BASELINES[name])
             if b:
                 line += f"  {b['games_per_s']:>14.1f}{r['games_per_s'] / b['games_per_s']:>7.2f}"
-        print(line)
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
