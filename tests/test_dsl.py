@@ -17,6 +17,7 @@ class FakeState:
         self.round = 2
         self.dealer = 0
         self.current = 1
+        self._cache = None
 
 
 # cards: 0 = G7, 1 = B3, 2 = pirate, 3 = escape; one face each (face id == card id)

@@ -42,6 +42,8 @@ class Game:
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self._bid_actions: dict[int, Action] = {}
+        self.has_copies = len(set(deck.texts)) < len(deck.texts)
+        """True when some cards share a text (copies), which legal actions must offer once."""
         self._steps = rules.steps
 
     # -- identity -------------------------------------------------------------------------

@@ -52,4 +52,6 @@ def make_hook(fn: Callable, size: int, nctx: int, where: str, text: str) -> Hook
                 fail(e)
     hook.where = where
     hook.text = text
+    hook.fn = fn  # the bare closure and its frame size, for engine loops that reuse one frame
+    hook.size = size
     return hook

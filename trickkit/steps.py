@@ -98,21 +98,40 @@ def enter_tricks(game, s, step: TrickStep) -> bool:
 def playable_cards(s, step: TrickStep) -> list[int]:
     """The cards the current seat may play now (the follow rules of the ruleset)."""
     hand = s.seat_zones[step.hand.index][s.current]
-    must = step.must_play_if_able
     s._cache = {}  # the state holds still while we test every card: memoise definitions
     try:
-        able = [c for c in hand if must(s, c)]
+        able = filter_cards(s, step.must_play_if_able, hand)
         if not able:
             return list(hand)
         always = step.always_allowed
         if always is None:
             return able
-        return [c for c in hand if c in able or always(s, c)]
+        extra = filter_cards(s, always, [c for c in hand if c not in able])
+        return [c for c in hand if c in able or c in extra]
     finally:
         s._cache = None
 
 
+def filter_cards(s, test, cards) -> list[int]:
+    """The cards passing a card test (a hook with context ``card``), one frame reused for all."""
+    fn = test.fn
+    frame = [None] * test.size
+    out = []
+    try:
+        for c in cards:
+            frame[0] = c
+            if fn(s, frame):
+                out.append(c)
+    except Exception as err:  # a rule failed: report it located, like any hook call
+        test(s, c)  # re-run through the hook, which raises the located DSLRuntimeError
+        raise err
+    return out
+
+
 def legal_tricks(game, s, step: TrickStep) -> list[Action]:
+    actions = game.play_actions
+    if not game.has_copies:
+        return [a for c in playable_cards(s, step) for a in actions[c]]
     out = []
     seen = set()
     texts = game.rules.deck.texts
@@ -121,7 +140,7 @@ def legal_tricks(game, s, step: TrickStep) -> list[Action]:
         if t in seen:  # copies of a card (five escapes) are one action
             continue
         seen.add(t)
-        out.extend(game.play_actions[c])
+        out.extend(actions[c])
     return out
 
 

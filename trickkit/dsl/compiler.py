@@ -205,7 +205,7 @@ class Compiler:
             except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
                 return fn, typ
             return _constant(value), typ
-        if not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= 4):
+        if not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= _MEMO_MIN_NODES):
             # depends on the state alone: memoise while the engine holds the state still
             fn = _memoised(next(self._memo_keys), fn)
         return fn, typ
@@ -474,6 +474,8 @@ class Compiler:
         c, a, b = (self._expr(x, scope, defs) for x in node.children)
         cf, af, bf = c[0], a[0], b[0]
         t = _unify(a[1], b[1])
+        if _is_const(cf):  # a parameter decides the branch once and for all
+            return (af if cf.const_value else bf), t
         return (lambda s, fr: af(s, fr) if cf(s, fr) else bf(s, fr)), t
 
     def _e_coalesce(self, node, scope, defs):
@@ -486,10 +488,16 @@ class Compiler:
 
     def _e_or_(self, node, scope, defs):
         (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        for f, g in ((af, bf), (bf, af)):  # expressions have no side effects: fold constants away
+            if _is_const(f):
+                return (_constant(True) if f.const_value else (lambda s, fr: bool(g(s, fr)))), "bool"
         return (lambda s, fr: bool(af(s, fr)) or bool(bf(s, fr))), "bool"
 
     def _e_and_(self, node, scope, defs):
         (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        for f, g in ((af, bf), (bf, af)):
+            if _is_const(f):
+                return ((lambda s, fr: bool(g(s, fr))) if f.const_value else _constant(False)), "bool"
         return (lambda s, fr: bool(af(s, fr)) and bool(bf(s, fr))), "bool"
 
     def _e_not_(self, node, scope, defs):
@@ -782,11 +790,20 @@ _STATE = -1
 """Marker in the compiler's read log: the code reads the game state (not a frame slot)."""
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
-_ALWAYS_MEMO = {"aggregate", "call"}
+_ALWAYS_MEMO = {"aggregate"}
+_MEMO_MIN_NODES = 6
+"""Smallest state-only subtree worth memoising: below it the cache costs more than it saves."""
 
 
 def _constant(value) -> Closure:
-    return lambda s, fr: value
+    def const(s, fr):
+        return value
+    const.const_value = value
+    return const
+
+
+def _is_const(fn) -> bool:
+    return hasattr(fn, "const_value")
 
 
 def _memoised(key, fn: Closure) -> Closure:
@@ -797,7 +814,7 @@ def _memoised(key, fn: Closure) -> Closure:
     trick has been led yet" is computed once per decision instead of once per card.
     """
     def memo(s, fr):
-        cache = getattr(s, "_cache", None)
+        cache = s._cache
         if cache is None:
             return fn(s, fr)
         try:
