@@ -28,7 +28,10 @@ def _norm(text: Any) -> str:
     """A DSL text with its whitespace normalised (``true``/``false`` for booleans)."""
     if isinstance(text, bool):
         return "true" if text else "false"
-    return " ".join(str(text).split())
+    # comments do not count either, and would swallow the rest once lines are joined
+    lines = [line.split("#", 1)[0] if "'" not in line and '"' not in line else line
+             for line in str(text).splitlines()]
+    return " ".join(" ".join(lines).split())
 
 
 def _show(value: Any) -> str:
