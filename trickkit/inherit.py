@@ -363,9 +363,10 @@ def _load_parent(ref: str, child_filename: str, child_dir, where: Problem):
         try:
             with open(full, "rb"):
                 pass
-        except OSError as e:
+        except (OSError, ValueError) as e:  # ValueError: a path with a NUL byte
+            reason = (e.strerror or e) if isinstance(e, OSError) else e
             raise RulesetError([attrs.evolve(where, message=f"cannot read the parent ruleset {ref!r}: "
-                                                           f"{e.strerror or e}")]) from None
+                                                           f"{reason}")]) from None
         data, loc = _load_file_as(full, shown)
         return data, loc, _identity_of_file(full), os.path.dirname(os.path.abspath(full))
     games = list_games()

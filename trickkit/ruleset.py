@@ -16,10 +16,10 @@ import attrs
 
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
-from .dsl.compiler import Compiler, DSLCompileError, Namespace, Symbol, elem_type
+from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, elem_type
 from .dsl.parser import DSLSyntaxError, parse
-from .errors import Problem, RulesetError, did_you_mean
-from .hooks import Hook, make_hook
+from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
+from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
 
 
@@ -346,9 +346,12 @@ class RulesetCompiler:
         compiler = Compiler(Namespace(symbols=symbols, card_attrs={}, face_attrs={}, face_mode=(), num_players=n))
         try:
             fn, size, _ = compiler.expression(_text(text), (), want)
-            return fn(None, [None] * size)
+            return fn(Budget(), [None] * size)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, _text(text)) + " (only parameters and num_players are known here)")
+            return None
+        except _RUNTIME as e:  # e.g. 1 // 0, or a runaway aggregate, evaluated at load time
+            self.add(path, f"{type(e).__name__}: {e} in {' '.join(_text(text).split())!r}")
             return None
 
     def _variables(self, key) -> tuple[VariableSpec, ...]:
@@ -410,6 +413,8 @@ class RulesetCompiler:
             return None
         hook = make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
         hook.elem_type = elem_type(typ)
+        if want in _RESULT_CHECKS:  # the engine relies on the type: check it where the rule is named
+            hook = _checked(hook, want)
         return hook
 
     def definition_check(self, path, name, params, context) -> None:
@@ -565,8 +570,8 @@ class RulesetCompiler:
         for term in terms:
             try:
                 fn, size, _ = self.compiler.expression_tree(term, (), None)
-            except DSLCompileError:
-                continue  # names a choice: tested per combination
+            except (DSLCompileError, RecursionError):
+                continue  # names a choice: tested per combination (or reported where `allowed` is compiled)
             fns.append((fn, size))
         if not fns:
             return None
@@ -602,6 +607,27 @@ def _definition_head(key: str) -> tuple[str, tuple[str, ...]]:
         return str(key), ()
     params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
     return m.group(1), params
+
+
+_RESULT_CHECKS = {
+    "int": (lambda v: isinstance(v, int), "an int"),
+    "list": (lambda v: isinstance(v, list), "a list"),
+    "play": (lambda v: v is None or isinstance(v, tuple), "a play or null"),
+}
+
+
+def _checked(hook: Hook, want: str) -> Hook:
+    """Wrap a hook so a result of the wrong type (possible when the static type is ``any``,
+    or ``null`` from an aggregate over nothing) fails as a located DSLRuntimeError."""
+    test, what = _RESULT_CHECKS[want]
+
+    def checked(state, *ctx):
+        v = hook(state, *ctx)
+        if not test(v):
+            raise DSLRuntimeError(f"{hook.where}: expected {what}, got {v!r} in {' '.join(hook.text.split())!r}")
+        return v
+    checked.__dict__.update(hook.__dict__)  # where, text, elem_type, fn, size
+    return checked
 
 
 def _placeholders(template: str) -> list[str]:

@@ -136,8 +136,9 @@ def _read_yaml(path: str) -> tuple[Any, Any]:
     try:
         with open(path, "rb") as fh:
             raw = fh.read(_MAX_TEXT + 1)
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
+        reason = (exc.strerror or exc) if isinstance(exc, OSError) else exc
+        raise ScenarioError(f"{path}: cannot read: {reason}") from None
     if len(raw) > _MAX_TEXT:
         raise ScenarioError(f"{path}: scenario file too large")
     try:
@@ -286,6 +287,8 @@ def _parse_scenario(chk: _Checker, raw: Any, path: tuple, default_name: str, bas
     seed = raw.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         chk.add(path + ("seed",), f"seed must be an integer, got {seed!r}")
+    elif seed < 0:  # new_initial_state would refuse it with a ValueError
+        chk.add(path + ("seed",), f"seed must not be negative, got {seed!r}")
     deals = raw.get("deals")
     if deals is not None and not isinstance(deals, list):
         chk.add(path + ("deals",), f"deals must be a list (per deal, per seat, card texts), got {deals!r}")

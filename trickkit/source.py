@@ -258,7 +258,11 @@ def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
         OSError: when the file cannot be read.
     """
     filename = os.fspath(path)
-    with open(path, "rb") as fh:
+    try:
+        fh = open(path, "rb")
+    except ValueError as exc:  # a NUL byte in the name
+        raise OSError(f"invalid file name ({exc})") from None
+    with fh:
         raw = fh.read(MAX_TEXT_SIZE + 1)
     if len(raw) > MAX_TEXT_SIZE:
         raise RulesetError([Problem(filename, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
@@ -400,11 +404,14 @@ class _Builder:
         if tag == _BOOL:
             return value.lower() == "true"
         if tag == _INT:
-            if value.startswith("0x"):
-                return int(value[2:], 16)
-            if value.startswith("0o"):
-                return int(value[2:], 8)
-            return int(value, 10)
+            try:
+                if value.startswith("0x"):
+                    return int(value[2:], 16)
+                if value.startswith("0o"):
+                    return int(value[2:], 8)
+                return int(value, 10)
+            except ValueError:  # over Python's limit on digits converted (sys.get_int_max_str_digits)
+                raise _Fail(node.start_mark, path, f"integer with {len(value)} digits is too large") from None
         lowered = value.lower()
         if lowered.endswith(".inf"):
             return -math.inf if lowered.startswith("-") else math.inf

@@ -39,8 +39,8 @@ def enter_deal(game, s, step: DealStep) -> bool:
             used.update(hand_ids)
         s.table_zones[step.rest.index].extend(c for c in cards if c not in used)
         return False
-    if count * n > len(cards):
-        raise DSLRuntimeError(f"cannot deal {count} cards to {n} seats from {len(cards)} cards")
+    if count < 0 or count * n > len(cards):
+        raise DSLRuntimeError(f"{step.count.where}: cannot deal {count} cards to {n} seats from {len(cards)} cards")
     for k in range(n):
         seat = (s.dealer + 1 + k) % n
         hands[seat].extend(sorted(cards[k * count:(k + 1) * count]))

@@ -106,6 +106,16 @@ MAX_RANGE = 100_000
 """Longest list ``range(a, b)`` may build."""
 
 
+class Budget:
+    """Stands for the state where a constant is computed at load time: it carries only the
+    evaluation budget, so a runaway constant (nested aggregates over ranges) stops too."""
+
+    __slots__ = ("_budget",)
+
+    def __init__(self):
+        self._budget = EVALUATION_BUDGET
+
+
 def _charged(cf: Closure) -> Closure:
     """Charge the length of the collection to the state's evaluation budget."""
     def charged(s, fr):
@@ -201,7 +211,7 @@ class Compiler:
         outer = [r for r in reads if r != _STATE and r < start]
         if not reads:  # reads neither the game nor the context: a constant, computed now
             try:
-                value = fn(None, [None] * max(scope.size, 1))
+                value = fn(Budget(), [None] * max(scope.size, 1))
             except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
                 return fn, typ
             return _constant(value), typ
@@ -211,7 +221,10 @@ class Compiler:
         return fn, typ
 
     def _e_int_lit(self, node, scope, defs):
-        v = int(node.children[0])
+        try:
+            v = int(node.children[0])
+        except ValueError:  # over Python's limit on digits converted
+            raise _err(node, f"integer literal with {len(node.children[0])} digits is too large") from None
         return (lambda s, fr: v), "int"
 
     def _e_str_lit(self, node, scope, defs):
