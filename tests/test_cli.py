@@ -14,7 +14,7 @@ import fakegame  # noqa: E402
 
 import trickkit  # noqa: E402
 from trickkit.cli import main, parse_params  # noqa: E402
-from trickkit.simulate import game_seed  # noqa: E402
+from trickkit.simulation import game_seed  # noqa: E402
 
 try:
     from trickkit import load_game as _engine_load_game  # noqa: F401

@@ -40,7 +40,7 @@ from trickkit.loader import read_document, ruleset_text
 from trickkit.records import replay_record
 from trickkit.ruleset import RulesetCompiler
 from trickkit.scenarios import load_scenario_file, run_scenario
-from trickkit.simulate import play_game
+from trickkit.simulation import play_game
 from trickkit.source import load_yaml
 
 # ------------------------------------------------------------------------- settings

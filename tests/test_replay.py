@@ -9,7 +9,7 @@ import trickkit
 from trickkit.cli import main
 from trickkit.loader import ruleset_text
 from trickkit.records import replay_record, replay_records
-from trickkit.simulate import simulate
+from trickkit.simulation import simulate
 
 
 def lines(path: Path) -> list[dict]:

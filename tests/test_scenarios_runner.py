@@ -251,7 +251,7 @@ def test_missing_file_is_a_scenario_error(tmp_path):
 
 def _scripted_scenario(name, players, seed):
     """A scenario written from a random playthrough: legal sets at every step, final result."""
-    from trickkit.simulate import play_game
+    from trickkit.simulation import play_game
 
     kwargs = {"players": players} if players else {}
     game = trickkit.load_game(name, **kwargs)

@@ -14,8 +14,8 @@ import fakegame  # noqa: E402
 
 import trickkit  # noqa: E402
 from trickkit.errors import IllegalActionError, TrickkitError  # noqa: E402
-from trickkit import simulate as sim  # noqa: E402
-from trickkit.simulate import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
+from trickkit import simulation as sim  # noqa: E402
+from trickkit.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
 
 try:
     from trickkit import load_game as _engine_load_game  # noqa: F401
@@ -293,3 +293,8 @@ def test_unpicklable_game_is_reloaded_in_workers(tmp_path, monkeypatch):
     simulate(game, 40, seed=6, jobs=2, out=tmp_path / "two.jsonl")
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
     assert sim._game_spec(fakegame.PileGame())[0] == "pickle"
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(TrickkitError, match="unknown backend 'spark'"):
+        simulate("sarkophag", games=1, backend="spark")

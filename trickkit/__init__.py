@@ -17,10 +17,11 @@ from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError,
                      TrickkitError)
 from .game import DealError, Game
 from .loader import list_games, load_game, validate
+from .simulation import SimulationSummary, simulate
 from .state import TERMINAL, State
 
 __all__ = [
     "__version__", "Action", "DealError", "DSLRuntimeError", "Game", "IllegalActionError", "Problem",
-    "RulesetError", "ScenarioError", "State", "StateError", "TERMINAL", "TrickkitError", "list_games",
-    "load_game", "validate",
+    "RulesetError", "ScenarioError", "SimulationSummary", "State", "StateError", "TERMINAL", "TrickkitError",
+    "list_games", "load_game", "simulate", "validate",
 ]

@@ -114,7 +114,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from trickkit.simulate import simulate
+    from trickkit.simulation import simulate
 
     if args.games < 0:
         raise _UsageError(f"--games must be >= 0, got {args.games}")
@@ -132,10 +132,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             task = bar.add_task(f"simulating {game.name}", total=args.games)
             summary = simulate(
                 game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                backend=args.backend, address=args.address,
                 progress=lambda done, total: bar.update(task, completed=done),
             )
     else:
-        summary = simulate(game, args.games, seed=args.seed, jobs=args.jobs, out=args.out)
+        summary = simulate(game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                           backend=args.backend, address=args.address)
     _console().print(summary.to_table())
     if args.out:
         _console().print(f"wrote {summary.games} games to {args.out}", markup=False)
@@ -195,7 +197,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from rich.panel import Panel
     from rich.pretty import Pretty
 
-    from trickkit.simulate import RandomAgent
+    from trickkit.simulation import RandomAgent
 
     game = _load(args.game, args.players, parse_params(args.param))
     if not 0 <= args.seat < game.num_players:
@@ -310,7 +312,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games with random agents")
     game_args(p)
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes, or Ray CPUs with --backend ray (default 1)")
+    p.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="where parallel games run: worker processes here, or Ray (pip install 'trickkit[ray]')")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address for --backend ray (default: start a local Ray instance)")
     p.add_argument("--out", default=None, metavar="FILE.jsonl", help="write one JSON line per game")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(func=_cmd_simulate)

@@ -357,6 +357,60 @@ def _parallel_records(
                 future.cancel()
 
 
+def _ray_records(
+    game: Any, games: int, seed: int, agents: Sequence[Any] | None, jobs: int, keep_actions: bool,
+    address: str | None,
+) -> Iterator[dict[str, Any]]:
+    """Like :func:`_parallel_records`, with the chunks played as Ray tasks (local or a cluster).
+
+    Game ``i`` gets the same seeds as anywhere else, so the records are identical to a
+    single-process run. Every Ray worker must have trickkit installed (and, for a game loaded
+    from a file, the file at the same path).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise TrickkitError("the ray backend needs Ray: pip install 'trickkit[ray]'") from None
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            options["address"] = address
+        else:
+            options["num_cpus"] = jobs
+        ray.init(**options)
+    task = ray.remote(_ray_chunk)
+    spec = _game_spec(game)
+    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
+    starts = iter(range(0, games, chunk))
+    pending: collections.deque = collections.deque()
+
+    def submit_one() -> bool:
+        start = next(starts, None)
+        if start is None:
+            return False
+        pending.append(task.remote(spec, agents, seed, start, min(games, start + chunk), keep_actions))
+        return True
+
+    for _ in range(4 * jobs):
+        if not submit_one():
+            break
+    while pending:
+        records = ray.get(pending.popleft())
+        submit_one()
+        yield from records
+
+
+def _ray_chunk(spec: tuple, agents, seed: int, start: int, stop: int, keep_actions: bool) -> list[dict[str, Any]]:
+    if _WORKER.get("spec") != spec:  # a Ray worker keeps its loaded game between tasks
+        _worker_init(spec, agents)
+        _WORKER["spec"] = spec
+    return _worker_chunk(seed, start, stop, keep_actions)
+
+
+BACKENDS = ("process", "ray")
+"""Where parallel games run: worker processes on this machine, or a Ray cluster."""
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -368,6 +422,8 @@ def simulate(
     jobs: int = 1,
     out: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> SimulationSummary:
     """Play ``games`` games and summarise them.
 
@@ -386,6 +442,10 @@ def simulate(
         out: path of a JSONL file to write, one line per game in game order:
             ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version"}``.
         progress: called as ``progress(done, total)`` as games complete.
+        backend: ``"process"`` (worker processes here, when ``jobs > 1``) or ``"ray"``
+            (Ray tasks: a local Ray instance with ``jobs`` CPUs, or the cluster at
+            ``address``; needs ``pip install 'trickkit[ray]'``). Results are identical.
+        address: a Ray cluster address (``ray://host:10001`` or ``auto``) for ``backend="ray"``.
 
     Returns:
         The run's :class:`SimulationSummary`.
@@ -402,16 +462,19 @@ def simulate(
         raise TrickkitError(f"games must be >= 0, got {games}")
     if jobs < 1:
         raise TrickkitError(f"jobs must be >= 1, got {jobs}")
+    if backend not in BACKENDS:
+        raise TrickkitError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     players = game.num_players
     totals = _Totals(players)
     keep_actions = out is not None
     sink = open(out, "w", encoding="utf-8") if out is not None else None
     started = time.perf_counter()
     try:
-        if jobs == 1 or games <= 1:
-            records: Iterator[dict[str, Any]] = (
-                _compact(play_game(game, seed, i, agents), keep_actions) for i in range(games)
-            )
+        if backend == "ray":
+            records: Iterator[dict[str, Any]] = _ray_records(
+                game, games, seed, agents, jobs, keep_actions, address)
+        elif jobs == 1 or games <= 1:
+            records = (_compact(play_game(game, seed, i, agents), keep_actions) for i in range(games))
         else:
             records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
         for record in records:
