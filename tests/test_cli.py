@@ -179,19 +179,20 @@ def test_play_full_game_from_piped_input(capsys, fake, monkeypatch):
     assert code == 0, err
     assert out.count("your move (number or text)> ") >= 3
     lines = out.replace("your move (number or text)> ", "").splitlines()
-    assert lines[0] == "Pile (fake test game): you are seat 0 of 2 (seed 0)"
-    assert "seat 0 sees" in out
+    assert lines[0] == ("Pile (fake test game): you are seat 0 of 2 (seed 0; replay this game with --seed 0). "
+                        "Scores count points; highest wins.")
+    assert "--- seat 0 (you) to act ---" in out
     assert "    1. take 1" in lines and "    2. take 2" in lines
     ours = [line for line in lines if line.startswith("seat 0 (you): ")]
     theirs = [line for line in lines if line.startswith("seat 1: take ")]
     assert ours and set(ours) == {"seat 0 (you): take 1"}
     assert len(ours) - len(theirs) in (0, 1)
     # the last two lines are the final scores; the one winner scored 1
-    assert "final position" in out
+    assert "--- final position ---" in out
     assert lines[-3] == "final scores:"
     assert lines[-2:] in (
-        ["  seat 0 (you): 0", "  seat 1: 1  winner"],
-        ["  seat 0 (you): 1  winner", "  seat 1: 0"],
+        ["  seat 0 (you): 0 points", "  seat 1: 1 points  winner"],
+        ["  seat 0 (you): 1 points  winner", "  seat 1: 0 points"],
     )
     winner_took_last = (lines[-2] if lines[-2].endswith("winner") else lines[-1]).split(":")[0].strip()
     last_move = [line for line in lines if line.startswith(("seat 0 (you): take", "seat 1: take"))][-1]
@@ -210,8 +211,8 @@ def test_play_reprompts_on_illegal_and_bad_numbers_then_eof(capsys, fake, monkey
 def test_play_shows_only_own_observation(capsys, fake, monkeypatch):
     code, out, err = play(capsys, monkeypatch, "", "--seat", "1", "--players", "3", "--seed", "1")
     assert code == 0
-    assert "'seat': 1" in out
-    assert "'seat': 0" not in out and "'seat': 2" not in out
+    assert "seat: 1" in out
+    assert "seat: 0" not in out and "seat: 2" not in out
 
 
 def test_play_bad_seat_exits_2(capsys, fake, monkeypatch):
@@ -250,4 +251,4 @@ def test_real_play_ends_cleanly_on_eof(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
     code, out, err = run(capsys, "play", "skull_king", "--seat", "0", "--players", "3")
     assert code == 0, err
-    assert "seat 0 sees" in out
+    assert "--- seat 0 (you) to act ---" in out and "seat 0 (you): hand " in out

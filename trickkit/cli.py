@@ -160,6 +160,17 @@ def _scenario_files(paths: Sequence[str]) -> list[str]:
     return files
 
 
+def _looks_like_ruleset(file) -> bool:
+    """True for a YAML mapping with a ruleset's keys (deck, round), given to ``check`` by mistake."""
+    try:
+        import yaml
+        with open(file, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except Exception:  # unreadable or not YAML: the scenario error says why
+        return False
+    return isinstance(data, dict) and ("deck" in data or "round" in data or "extends" in data)
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from trickkit.scenarios import run_scenario_file
 
@@ -173,6 +184,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
             errors += 1
             lines = str(exc).splitlines() or [file]
             out.print(f"ERROR {file}", markup=False)
+            if _looks_like_ruleset(file):
+                out.print("  this is a ruleset, not a scenario file: check it with 'trickkit validate'", markup=False)
+                continue
             for line in lines:
                 out.print(f"  {line}", markup=False)
             continue
@@ -194,19 +208,29 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     import random
 
-    from rich.panel import Panel
-    from rich.pretty import Pretty
-
     from trickkit.simulation import RandomAgent
+    from trickkit.view import render
 
     game = _load(args.game, args.players, parse_params(args.param))
     if not 0 <= args.seat < game.num_players:
         raise _UsageError(f"--seat must be 0..{game.num_players - 1}, got {args.seat}")
     out = _console()
-    state = game.new_initial_state(seed=args.seed)
-    agent = RandomAgent(random.Random(f"trickkit:play:{args.seed}"))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    state = game.new_initial_state(seed=seed)
+    agent = RandomAgent(random.Random(f"trickkit:play:{seed}"))
     me = args.seat
-    out.print(f"{game.title}: you are seat {me} of {game.num_players} (seed {args.seed})", markup=False)
+    rules = getattr(game, "rules", None)
+    titles = {t: str(v) for t, v in zip(game.cards, rules.deck.attrs.get("title", ())) if v is not None} if rules else {}
+    unit = getattr(game, "score_unit", "points")
+    best = "lowest" if rules is not None and not rules.winners_highest else "highest"
+
+    def show(title: str) -> None:
+        out.print(f"--- {title} ---", markup=False)
+        for line in render(state.observation(me), me, titles, unit):
+            out.print(line, markup=False)
+
+    out.print(f"{game.title}: you are seat {me} of {game.num_players} (seed {seed}; "
+              f"replay this game with --seed {seed}). Scores count {unit}; {best} wins.", markup=False)
     while not state.is_terminal():
         seat = state.current_player()
         if seat != me:
@@ -215,7 +239,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             state.apply_action(action)
             out.print(f"seat {seat}: {shown}", markup=False)
             continue
-        out.print(Panel(Pretty(state.observation(me)), title=f"seat {me} sees"))
+        show(f"seat {me} (you) to act")
         actions = state.legal_actions()
         for i, action in enumerate(actions, start=1):
             out.print(f"  {i:>3}. {action}", markup=False)
@@ -242,14 +266,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 continue
             out.print(f"seat {me} (you): {choice}", markup=False)
             break
-    out.print(Panel(Pretty(state.observation(me)), title="final position"))
+    show("final position")
     scores = state.scores()
     winners = state.winners()
     out.print("final scores:", markup=False)
     for seat, score in enumerate(scores):
         mark = " (you)" if seat == me else ""
         won = "  winner" if seat in winners else ""
-        out.print(f"  seat {seat}{mark}: {score}{won}", markup=False)
+        out.print(f"  seat {seat}{mark}: {score} {unit}{won}", markup=False)
     return 0
 
 
@@ -328,7 +352,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one seat in the terminal against random agents")
     game_args(p)
     p.add_argument("--seat", type=int, required=True, help="the seat you play (0-based)")
-    p.set_defaults(func=_cmd_play)
+    p.set_defaults(func=_cmd_play, seed=None)  # a fresh deal each time unless --seed is given
 
     p = sub.add_parser("diff", help="the differences between two rulesets in plain words (after extends)")
     p.add_argument("a", metavar="A", help="shipped game name or path to a ruleset .yaml")

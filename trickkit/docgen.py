@@ -1,9 +1,9 @@
 """Generates the reference pages of the documentation from the code, so they cannot drift.
 
-* :func:`schema_reference` — every property of ``schemas/ruleset.schema.json``.
-* :func:`dsl_reference` — the DSL grammar constructs and the built-in registry
-  (:mod:`trickkit.dsl.builtins`), each with an example (see :func:`dsl_examples`).
-* :func:`cli_reference` — every ``trickkit`` subcommand's usage and help, from the argparse parser.
+* `schema_reference` — every property of ``schemas/ruleset.schema.json``.
+* `dsl_reference` — the DSL grammar constructs and the built-in registry
+  (`trickkit.dsl.builtins`), each with an example (see `dsl_examples`).
+* `cli_reference` — every ``trickkit`` subcommand's usage and help, from the argparse parser.
 
 The mkdocs build calls these from ``docs/hooks.py``; the tests parse every DSL example.
 """
@@ -243,7 +243,7 @@ _DEFINITION_CONSTRUCTS: list[tuple[str, str, str, str]] = [
 
 
 def dsl_examples() -> list[tuple[str, str]]:
-    """Every example shown by :func:`dsl_reference`, as ``(text, start rule)`` (``expr`` or ``block``)."""
+    """Every example shown by `dsl_reference`, as ``(text, start rule)`` (``expr`` or ``block``)."""
     from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
                                        STATE_NAMES)
 
@@ -319,7 +319,8 @@ def dsl_reference() -> str:
     lines += ["", "## Functions", "", "| function | parameters → result | meaning | example |",
               "| --- | --- | --- | --- |"]
     for b in FUNCTIONS.values():
-        sig = f"({', '.join(b.params)}) → {b.result}"
+        result = {"arg0": "the argument's type", "concat": "list"}.get(b.result, b.result)
+        sig = f"({', '.join(b.params)}) → {result}"
         lines.append(f"| `{b.name}` | {_cell(sig)} | {_cell(b.doc)} | {_cell(_code(b.example))} |")
     lines += ["", "## Seat functions", "",
               "Seats are numbered 0..n-1 clockwise, so the left neighbour of `s` is `(s + 1) % n`.", "",

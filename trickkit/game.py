@@ -23,7 +23,7 @@ class Game:
     """A ruleset compiled for one seat count and one set of parameter values.
 
     Immutable once built: every state created from it shares its rule tables.
-    Create it with :func:`trickkit.load_game`.
+    Create it with `trickkit.load_game`.
     """
 
     def __init__(self, rules: Rules, content_hash: str, path: str):
@@ -42,8 +42,8 @@ class Game:
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self._bid_actions: dict[int, Action] = {}
-        self.has_copies = len(set(deck.texts)) < len(deck.texts)
-        """True when some cards share a text (copies), which legal actions must offer once."""
+        self._has_copies = len(set(deck.texts)) < len(deck.texts)
+        # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
 
     # -- identity -------------------------------------------------------------------------
@@ -114,7 +114,7 @@ class Game:
         return State(self, seed, deals)
 
     def state_from_json(self, text: str) -> State:
-        """Rebuild a state saved with :meth:`State.to_json` by replaying its actions.
+        """Rebuild a state saved with `State.to_json` by replaying its actions.
 
         Raises:
             StateError: the text is not a saved state of this game, its ruleset content or
@@ -169,7 +169,7 @@ class Game:
         return state
 
     def record(self, state: State) -> dict:
-        """The JSON-ready record of a state (see :meth:`State.to_json`)."""
+        """The JSON-ready record of a state (see `State.to_json`)."""
         from . import __version__
         return {
             "format": "trickkit-state", "trickkit_version": __version__, "game": self.name,
@@ -250,7 +250,7 @@ class Game:
 
     # -- observation ----------------------------------------------------------------------
     def action_seen_by(self, state: State, text: str, seat: int) -> str:
-        """See :meth:`State.action_seen_by`."""
+        """See `State.action_seen_by`."""
         if state.is_terminal() or seat == state.current:
             return text
         step = self._steps[state.step]
@@ -299,6 +299,8 @@ class Game:
             "zones": zones,
             "trick": [{"seat": p[0], "card": deck.face_texts[p[2]]} for p in state.trick],
             "variables": variables,
+            "seat_zones": [z.name for z in rules.seat_zones],
+            "seat_variables": [v.name for v in rules.seat_vars],
             "scores": state.scores(),
             "terminal": state.is_terminal(),
         }

@@ -18,13 +18,13 @@ def make_hook(fn: Callable, size: int, nctx: int, where: str, text: str) -> Hook
     """Wrap a compiled closure ``fn(state, frame)`` as ``hook(state, *context)``.
 
     Args:
-        fn: the closure from :class:`~trickkit.dsl.compiler.Compiler`.
+        fn: the closure from `trickkit.dsl.compiler.Compiler`.
         size: frame size it needs (context values first).
         nctx: number of context values the caller passes.
         where: ``file:line:col: $.path`` of the rule, for error messages.
         text: the DSL text, for error messages.
 
-    A Python error inside the rule becomes :class:`~trickkit.errors.DSLRuntimeError`
+    A Python error inside the rule becomes `trickkit.errors.DSLRuntimeError`
     naming ``where``.
     """
     pad = [None] * (size - nctx)

@@ -17,7 +17,7 @@ schema check. The rules, documented for designers in ``docs/variants.md``:
   ``name`` (different from the parent's). Everything else may be inherited.
 
 Every merged node keeps the file, line and column it was written at, so problems are
-reported in the file that supplied the offending key (:class:`MergedLocator`).
+reported in the file that supplied the offending key (`MergedLocator`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ _DIRECTIVES = set(LIST_OPERATIONS) | {"$replace"}
 
 @attrs.frozen
 class MergedLocator(Locator):
-    """A :class:`~trickkit.source.Locator` over a merged document whose nodes come from several files.
+    """A `trickkit.source.Locator` over a merged document whose nodes come from several files.
 
-    ``filename`` is the child's file (the one that was loaded); :meth:`filename_at`
-    gives the file that supplied a given node, and :meth:`problem` uses it.
+    ``filename`` is the child's file (the one that was loaded); `filename_at`
+    gives the file that supplied a given node, and `problem` uses it.
     """
 
     _files: dict = attrs.field(factory=dict, alias="files")
@@ -65,7 +65,7 @@ class MergedLocator(Locator):
             path = path[:-1]
 
     def problem(self, path, message: str, at_key: bool = False) -> Problem:
-        """A :class:`Problem` located in the file, line and column that supplied ``path``."""
+        """A `Problem` located in the file, line and column that supplied ``path``."""
         line, column = self.key_position(path) if at_key else self.position(path)
         return Problem(self.filename_at(path, at_key), line, column, format_path(tuple(path)), message)
 
@@ -335,7 +335,8 @@ def _short(value) -> str:
 
 
 def _shipped_file(name: str):
-    return resources.files("trickkit.rulesets").joinpath(f"{name}.yaml")
+    from .loader import rulesets_folder
+    return rulesets_folder().joinpath(f"{name}.yaml")
 
 
 def _identity_of_file(path) -> str:
@@ -401,7 +402,7 @@ def resolve_extends(doc: dict, loc: Locator, *, identity: str | None = None, dir
     over it. The merged document has no ``extends`` key.
 
     Args:
-        doc, loc: the child as loaded by :mod:`trickkit.source`.
+        doc, loc: the child as loaded by `trickkit.source`.
         identity: a key naming the child's file (to detect cycles).
         directory: the folder the child's relative ``extends`` paths start from.
 

@@ -14,9 +14,22 @@ from .schema_check import check_schema, load_schema
 from .source import load_yaml, load_yaml_file
 
 
+def rulesets_folder():
+    """Where the shipped rulesets are: inside the installed package (``trickkit.rulesets``).
+
+    When trickkit is imported from a source checkout that was never installed editable (the
+    ``rulesets/`` folder is mapped into the package only at install time), the checkout's
+    ``rulesets/`` folder is used instead.
+    """
+    try:
+        return resources.files("trickkit.rulesets")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "rulesets"
+
+
 def list_games() -> list[str]:
-    """Names of the shipped rulesets, sorted (e.g. ``['sarkophag', 'skull_king']``)."""
-    folder = resources.files("trickkit.rulesets")
+    """Names of the shipped rulesets, sorted (e.g. ``['saqqara', 'sarkophag', 'skull_king', ...]``)."""
+    folder = rulesets_folder()
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
@@ -29,7 +42,7 @@ def ruleset_text(name: str) -> str:
     if name not in list_games():
         raise RulesetError([Problem(str(name), 0, 0, "$", f"unknown game {name!r}{did_you_mean(name, list_games())}"
                                     f" (shipped games: {', '.join(list_games())}; or give a path to a .yaml file)")])
-    return resources.files("trickkit.rulesets").joinpath(f"{name}.yaml").read_text("utf-8")
+    return rulesets_folder().joinpath(f"{name}.yaml").read_text("utf-8")
 
 
 def _is_path(name: str) -> bool:
@@ -44,7 +57,7 @@ def _file_identity(path) -> tuple[str, str]:
 
 def _shipped_identity(name: str) -> tuple[str, object]:
     """Cycle-detection key and folder of a shipped ruleset (the same key as when named by path)."""
-    file = resources.files("trickkit.rulesets").joinpath(f"{name}.yaml")
+    file = rulesets_folder().joinpath(f"{name}.yaml")
     if isinstance(file, os.PathLike):
         return "file:" + os.path.realpath(os.fspath(file)), os.path.dirname(os.fspath(file))
     return f"shipped:{name}", None
@@ -54,7 +67,7 @@ def read_document(name_or_path: str | os.PathLike):
     """Parse a ruleset, resolve its ``extends`` chain and schema-check it. Returns ``(document, locator)``.
 
     For a variant (a ruleset with ``extends``) the document is the merged one, without
-    ``extends``, and the locator a :class:`trickkit.inherit.MergedLocator` that places every
+    ``extends``, and the locator a `trickkit.inherit.MergedLocator` that places every
     node in the file that wrote it.
 
     Raises:
@@ -82,12 +95,12 @@ def load_game(name_or_path: str | os.PathLike, players: int | None = None, **par
     """Load a shipped ruleset by name, or a ruleset file by path, and compile it.
 
     Args:
-        name_or_path: a shipped name (see :func:`list_games`) or a path to a ``.yaml`` file.
+        name_or_path: a shipped name (see `list_games`) or a path to a ``.yaml`` file.
         players: seat count (default: the ruleset's default).
         **params: values overriding the ruleset's parameter defaults, e.g. ``rounds=5``.
 
     Returns:
-        The compiled, immutable :class:`Game`.
+        The compiled, immutable `Game`.
 
     Raises:
         RulesetError: every problem found, each with file, line, column and YAML path.

@@ -2,7 +2,7 @@
 
 Each record names its game (``game``, and ``ruleset``, the file, when the game was loaded
 from a path), the seat count, the parameters, the state seed, the actions, the final
-scores and winners, and the ruleset's content hash. :func:`replay_records` loads the
+scores and winners, and the ruleset's content hash. `replay_records` loads the
 ruleset, refuses a record whose ``ruleset_sha256`` differs from the loaded ruleset's
 content hash (unless ``force``), replays the actions through the normal
 ``apply_action`` path and compares the result with the recorded one.
@@ -88,7 +88,7 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
         ruleset: load this ruleset (name or path) instead of the one the record names.
 
     Returns:
-        The :class:`ReplayResult`.
+        The `ReplayResult`.
     """
     import trickkit
 
@@ -154,7 +154,7 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
 
 
 def replay_records(path: str | os.PathLike, *, force: bool = False, ruleset: str | None = None) -> list[ReplayResult]:
-    """Replay every record of a JSONL file (see :func:`replay_record`), one result per record.
+    """Replay every record of a JSONL file (see `replay_record`), one result per record.
 
     Raises:
         OSError: the file cannot be read.

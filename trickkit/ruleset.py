@@ -1,7 +1,7 @@
 """Compiles a validated ruleset document into the frozen rule tables of a Game: meaning checks and DSL compilation.
 
 Every problem found is collected with its file, line, column and YAML path; the caller
-raises them together as one :class:`~trickkit.errors.RulesetError`.
+raises them together as one `trickkit.errors.RulesetError`.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def _expr_where(loc: Locator, path) -> str:
 
 
 class RulesetCompiler:
-    """Turns one validated document into :class:`Rules`, collecting located problems."""
+    """Turns one validated document into `Rules`, collecting located problems."""
 
     def __init__(self, doc: dict, loc: Locator, players: int | None, overrides: dict):
         self.doc, self.loc = doc, loc

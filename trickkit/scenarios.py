@@ -21,9 +21,9 @@ mapping ``{scenarios: [...]}``.  A scenario::
 
 (A top-level ``players`` key is accepted too and means ``params.players``.)
 
-Malformed files raise :class:`~trickkit.errors.ScenarioError` with located
+Malformed files raise `trickkit.errors.ScenarioError` with located
 lines; scenarios that run but do not meet their expectations yield a failed
-:class:`ScenarioResult` whose message is the first difference.
+`ScenarioResult` whose message is the first difference.
 """
 
 from __future__ import annotations
@@ -414,7 +414,7 @@ def run_scenario(scenario: Scenario, game: Any = None) -> ScenarioResult:
 
     Args:
         scenario: a parsed scenario.
-        game: the Game to play; by default loaded with :func:`load_game_for_scenario`.
+        game: the Game to play; by default loaded with `load_game_for_scenario`.
 
     Returns:
         A passed result, or a failed one carrying the first difference:
@@ -505,7 +505,7 @@ def _check(state: Any, expect: dict[str, Any]) -> str:
 def run_scenario_file(path: str | os.PathLike[str]) -> list[ScenarioResult]:
     """Run every scenario of a file.
 
-    Games are loaded through :func:`load_game_for_scenario` (once per distinct
+    Games are loaded through `load_game_for_scenario` (once per distinct
     game and parameters within the file).
 
     Args:

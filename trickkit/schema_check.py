@@ -66,7 +66,7 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
     """Validate ``data`` against a JSON Schema (draft 2020-12) and locate every problem.
 
     Args:
-        data: plain data as returned by :func:`trickkit.source.load_yaml`.
+        data: plain data as returned by `trickkit.source.load_yaml`.
         locator: positions of ``data``'s nodes.
         schema: the JSON Schema.
 
@@ -103,7 +103,7 @@ def _json_keys(data: Any) -> Any:
 
 
 def _original_path(data: Any, path: Iterable) -> tuple:
-    """Map a path in the :func:`_json_keys` copy back to ``data``'s own keys."""
+    """Map a path in the `_json_keys` copy back to ``data``'s own keys."""
     result = []
     for step in path:
         if isinstance(data, dict) and step not in data and isinstance(step, str):

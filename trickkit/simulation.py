@@ -3,8 +3,8 @@
 Every game ``i`` of a run with master seed ``seed`` is independent and
 reproducible on its own:
 
-* its state seed is :func:`game_seed` ``(seed, i)``;
-* its agents draw from one ``random.Random`` seeded with :func:`agent_seed`
+* its state seed is `game_seed` ``(seed, i)``;
+* its agents draw from one ``random.Random`` seeded with `agent_seed`
   ``(seed, i)`` (shared by all seats, consulted in turn order).
 
 Both derivations hash the text ``"trickkit:<kind>:<seed>:<i>"`` (``random.Random``
@@ -113,8 +113,8 @@ def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Ran
 
     Each entry of ``agents`` is either an agent object (anything with a
     ``step(state)`` method, used as is) or a factory called as ``factory(rng)``
-    (e.g. the class :class:`RandomAgent`).  ``None`` entries, or ``agents=None``,
-    mean a :class:`RandomAgent` on the game's agent RNG.
+    (e.g. the class `RandomAgent`).  ``None`` entries, or ``agents=None``,
+    mean a `RandomAgent` on the game's agent RNG.
     """
     if agents is not None and len(agents) != num_players:
         raise TrickkitError(f"got {len(agents)} agents for a {num_players}-player game")
@@ -139,17 +139,17 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         game: a loaded Game.
         seed: master seed of the run.
         index: 0-based game number; selects the state seed and the agent RNG.
-        agents: per-seat agents or factories (see :func:`simulate`); ``None`` = random.
+        agents: per-seat agents or factories (see `simulate`); ``None`` = random.
 
     Returns:
         The game record ``{"game", "params", "players", "seed", "actions",
         "scores", "winners", "ruleset_sha256", "trickkit_version"}`` where ``seed`` is the state seed
-        (:func:`game_seed`), ``actions`` the action texts in order; a game loaded from a ruleset
+        (`game_seed`), ``actions`` the action texts in order; a game loaded from a ruleset
         file (not a shipped name) also has ``"ruleset"``, the path as given to ``load_game``.
 
     Raises:
         TrickkitError: an agent chose an illegal action, a non-terminal state
-            had no legal action, or the game exceeded :data:`MAX_ACTIONS`.
+            had no legal action, or the game exceeded `MAX_ACTIONS`.
     """
     sseed = game_seed(seed, index)
     rng = random.Random(agent_seed(seed, index))
@@ -182,7 +182,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
     }
     source = _ruleset_file(game)
     if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
-        record["ruleset"] = source
+        record["ruleset"] = os.path.abspath(source)  # replayable from any directory
     return record
 
 
@@ -361,7 +361,7 @@ def _ray_records(
     game: Any, games: int, seed: int, agents: Sequence[Any] | None, jobs: int, keep_actions: bool,
     address: str | None,
 ) -> Iterator[dict[str, Any]]:
-    """Like :func:`_parallel_records`, with the chunks played as Ray tasks (local or a cluster).
+    """Like `_parallel_records`, with the chunks played as Ray tasks (local or a cluster).
 
     Game ``i`` gets the same seeds as anywhere else, so the records are identical to a
     single-process run. Every Ray worker must have trickkit installed (and, for a game loaded
@@ -435,7 +435,7 @@ def simulate(
             and agent RNG ``random.Random(agent_seed(seed, i))``.
         agents: ``None`` (random agents for every seat) or one entry per seat:
             an agent object with ``step(state) -> Action``, a factory
-            ``factory(rng) -> agent`` (e.g. :class:`RandomAgent`), or ``None``
+            ``factory(rng) -> agent`` (e.g. `RandomAgent`), or ``None``
             for a random agent.  With ``jobs > 1`` they must be picklable.
         jobs: number of worker processes; ``1`` plays in this process.
             Results are identical for any ``jobs``.
@@ -448,11 +448,11 @@ def simulate(
         address: a Ray cluster address (``ray://host:10001`` or ``auto``) for ``backend="ray"``.
 
     Returns:
-        The run's :class:`SimulationSummary`.
+        The run's `SimulationSummary`.
 
     Raises:
         RulesetError: ``game`` is a name/path that cannot be loaded.
-        TrickkitError: a game misbehaved (see :func:`play_game`), or bad arguments.
+        TrickkitError: a game misbehaved (see `play_game`), or bad arguments.
     """
     if isinstance(game, (str, os.PathLike)):
         import trickkit

@@ -12,7 +12,7 @@ Rulesets are read with a restricted YAML dialect close to YAML 1.2 "core":
 * merge keys (``<<``) and tags other than the standard scalar/collection ones
   are rejected; aliases are allowed but the expanded document is capped.
 
-Every node's position is recorded in a :class:`Locator`, keyed by its path
+Every node's position is recorded in a `Locator`, keyed by its path
 (a tuple of mapping keys and list indices).
 """
 
@@ -115,7 +115,7 @@ class Locator:
     def key_position(self, path: Path) -> Position:
         """Return the ``(line, column)`` of the mapping key naming the node at ``path``.
 
-        Falls back to :meth:`position` when ``path`` is no mapping entry.
+        Falls back to `position` when ``path`` is no mapping entry.
         """
         path = tuple(path)
         if path in self._keys:
@@ -123,7 +123,7 @@ class Locator:
         return self.position(path)
 
     def problem(self, path: Path, message: str, at_key: bool = False) -> Problem:
-        """Build a :class:`Problem` located at the node (or its key) at ``path``."""
+        """Build a `Problem` located at the node (or its key) at ``path``."""
         line, column = self.key_position(path) if at_key else self.position(path)
         return Problem(self.filename, line, column, format_path(tuple(path)), message)
 
@@ -243,18 +243,18 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
 
 
 def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
-    """Read a UTF-8 YAML file and parse it with :func:`load_yaml`.
+    """Read a UTF-8 YAML file and parse it with `load_yaml`.
 
     Args:
         path: the file; problems name it as given (``str(path)``).
 
     Returns:
-        ``(data, locator)`` as for :func:`load_yaml`.
+        ``(data, locator)`` as for `load_yaml`.
 
     Raises:
         RulesetError: when the file is larger than ``MAX_TEXT_SIZE`` bytes,
             is not valid UTF-8 (reported at line 0), or for anything
-            :func:`load_yaml` rejects.
+            `load_yaml` rejects.
         OSError: when the file cannot be read.
     """
     filename = os.fspath(path)

@@ -18,7 +18,7 @@ Seat = int
 
 
 class State:
-    """One game in progress. Create it with :meth:`trickkit.Game.new_initial_state`.
+    """One game in progress. Create it with `trickkit.Game.new_initial_state`.
 
     Every random choice (shuffles) comes from ``self.rng``, seeded at creation, so the
     same seed and the same actions give the same game.
@@ -59,7 +59,7 @@ class State:
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
-        """The seat to act, or :data:`TERMINAL` once the game is over."""
+        """The seat to act, or `TERMINAL` once the game is over."""
         return TERMINAL if self._terminal else self.current
 
     def is_terminal(self) -> bool:
@@ -77,7 +77,7 @@ class State:
         return list(self._legal)
 
     def apply_action(self, action: Action | str) -> None:
-        """Apply the current seat's action, given as an :class:`Action` or its canonical text.
+        """Apply the current seat's action, given as an `Action` or its canonical text.
 
         Raises:
             IllegalActionError: the action is malformed or not legal now; the message says
@@ -173,7 +173,7 @@ class State:
     def to_json(self) -> str:
         """The state as JSON text: game, ruleset hash, parameters, seed, given deals and actions.
 
-        :meth:`trickkit.Game.state_from_json` replays it exactly.
+        `trickkit.Game.state_from_json` replays it exactly.
         """
         return json.dumps(self.game.record(self), sort_keys=True)
 

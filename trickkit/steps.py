@@ -130,7 +130,7 @@ def filter_cards(s, test, cards) -> list[int]:
 
 def legal_tricks(game, s, step: TrickStep) -> list[Action]:
     actions = game.play_actions
-    if not game.has_copies:
+    if not game._has_copies:
         return [a for c in playable_cards(s, step) for a in actions[c]]
     out = []
     seen = set()

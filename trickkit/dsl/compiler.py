@@ -153,9 +153,9 @@ _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 
 class Compiler:
-    """Compiles DSL texts against one :class:`Namespace`.
+    """Compiles DSL texts against one `Namespace`.
 
-    ``context`` names given to :meth:`expression` / :meth:`block` occupy the first frame
+    ``context`` names given to `expression` / `block` occupy the first frame
     slots, in order; the callers pass their values positionally.
     """
 
