@@ -639,30 +639,22 @@ class Compiler:
             if p == "card" and t not in ("card", "any", "null"):
                 raise _err(a, f"{name}() needs a card here, got {t}")
             fns.append(f)
-        if name == "move":
+        if name in ("move", "move_front"):
             cf, src, dst = fns
+            front = name == "move_front"
 
             def move(s, fr):
                 c, frm, to = cf(s, fr), src(s, fr), dst(s, fr)  # all read before anything moves
                 if c is None or frm is None or c not in frm:
-                    raise ValueError("move(): the card is not in the zone it is moved from")
+                    raise ValueError(f"{name}(): the card is not in the zone it is moved from")
                 if to is None:
-                    raise ValueError("move(): no zone to move to")
+                    raise ValueError(f"{name}(): no zone to move to")
                 frm.remove(c)
-                to.append(c)
+                if front:
+                    to.insert(0, c)
+                else:
+                    to.append(c)
             return move
-        if name == "move_front":
-            cf, src, dst = fns
-
-            def move_front(s, fr):
-                c, frm, to = cf(s, fr), src(s, fr), dst(s, fr)  # all read before anything moves
-                if c is None or frm is None or c not in frm:
-                    raise ValueError("move_front(): the card is not in the zone it is moved from")
-                if to is None:
-                    raise ValueError("move_front(): no zone to move to")
-                frm.remove(c)
-                to.insert(0, c)
-            return move_front
         if name == "move_all":
             src, dst = fns
 
