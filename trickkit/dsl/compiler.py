@@ -301,10 +301,14 @@ class Compiler:
         base, attr_tok = node.children
         attr = str(attr_tok)
         bf, bt = self._expr(base, scope, defs)
+        local = scope.lookup(str(base.children[0])) if isinstance(base, lark.Tree) and base.data == "name" else None
         if bt == "card":
             table = self.ns.card_attrs.get(attr)
             if table is None:
                 raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)}")
+            if local is not None:  # `card.rank`: read the slot directly
+                slot = local.slot
+                return (lambda s, fr: None if (v := fr[slot]) is None else table[v]), _attr_type(table)
             return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v]), _attr_type(table)
         if bt == "play":
             if attr == "seat":
@@ -320,6 +324,9 @@ class Compiler:
             if table is None:
                 known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
                 raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
+            if local is not None:  # `p.kind` in an aggregate: read the slot directly
+                slot = local.slot
+                return (lambda s, fr: None if (v := fr[slot]) is None else table[v[2]]), _attr_type(table)
             return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v[2]]), _attr_type(table)
         if bt == "any" and (attr in self.ns.card_attrs or attr in PLAY_FIELDS):
             # type unknown at load (e.g. a choice seen from a definition): decide per value
@@ -355,6 +362,13 @@ class Compiler:
         if not is_list(bt):
             raise _err(base, f"cannot index a {bt} value")
         et = elem_type(bt)
+        if _is_const(xf) and isinstance(xf.const_value, int):  # `trick[0]`, `row[-1]`
+            i = xf.const_value
+
+            def index_const(s, fr):
+                seq = bf(s, fr)
+                return seq[i] if seq is not None and -len(seq) <= i < len(seq) else None
+            return index_const, et
 
         def index(s, fr):
             seq = bf(s, fr)
@@ -500,14 +514,14 @@ class Compiler:
         return coalesce, _unify(at, bt)
 
     def _e_or_(self, node, scope, defs):
-        (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
         for f, g in ((af, bf), (bf, af)):  # expressions have no side effects: fold constants away
             if _is_const(f):
                 return (_constant(True) if f.const_value else (lambda s, fr: bool(g(s, fr)))), "bool"
         return (lambda s, fr: bool(af(s, fr)) or bool(bf(s, fr))), "bool"
 
     def _e_and_(self, node, scope, defs):
-        (af, _), (bf, _) = (self._expr(x, scope, defs) for x in node.children)
+        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
         for f, g in ((af, bf), (bf, af)):
             if _is_const(f):
                 return ((lambda s, fr: bool(g(s, fr))) if f.const_value else _constant(False)), "bool"
@@ -528,6 +542,11 @@ class Compiler:
         op = str(op_tok)
         if op in _COMPARE:
             _check_comparable(node, at, bt, op)
+            if _is_const(bf) or _is_const(af):  # the common `x == 'pip'`: one closure call, no operator call
+                g, v = (af, bf.const_value) if _is_const(bf) else (bf, af.const_value)
+                if op == "==":
+                    return (lambda s, fr: g(s, fr) == v), "bool"
+                return (lambda s, fr: g(s, fr) != v), "bool"
             f = _COMPARE[op]
             return (lambda s, fr: f(af(s, fr), bf(s, fr))), "bool"
         for t, side in ((at, left), (bt, right)):
@@ -536,6 +555,13 @@ class Compiler:
         if {at, bt} == {"int", "str"}:
             raise _err(node, f"cannot order an int and a str with {op!r}")
         f = _ORDER[op]
+        if _is_const(bf) and bf.const_value is not None:
+            v = bf.const_value
+
+            def ordered_const(s, fr):
+                a = af(s, fr)
+                return a is not None and f(a, v)
+            return ordered_const, "bool"
 
         def ordered(s, fr):
             a = af(s, fr)
