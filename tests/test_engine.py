@@ -240,3 +240,39 @@ def test_observation_needs_a_real_seat_and_verbs_ignore_case():
         game.new_initial_state(seed=-5)
     with pytest.raises(trickkit.DealError, match="a card is its text"):
         game.new_initial_state(seed=0, deals=[[[["G1"]], ["G2"], ["G3"]]])
+
+
+def test_running_past_max_actions_leaves_the_state_as_it_was(tmp_path):
+    text = trickkit.loader.ruleset_text("skull_king").replace("max_actions: 1000", "max_actions: 5")
+    path = tmp_path / "short.yaml"
+    path.write_text(text)
+    state = trickkit.load_game(path).new_initial_state(seed=1)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(trickkit.DSLRuntimeError, match="exceeded its declared max_actions=5"):
+        state.apply_action(state.legal_actions()[0])
+    assert state.to_json() == before and len(state.history()) == 5
+
+
+def test_observations_share_no_lists_with_the_state():
+    game = trickkit.load_game("skull_king_2021")
+    state = game.new_initial_state(seed=3)
+    state.observation(0)["variables"]["loot_with"][0].append(2)
+    assert state.observation(0)["variables"]["loot_with"] == [[], [], [], []]
+    assert game.new_initial_state(seed=9).observation(0)["variables"]["loot_with"] == [[], [], [], []]
+    other = state.clone()
+    assert other.observation(1)["variables"]["loot_with"] == [[], [], [], []]
+
+
+def test_a_zone_cannot_be_a_choice(tmp_path):
+    text = trickkit.loader.ruleset_text("saqqara")
+    old = '''          choices: {pile: "range(1, len(piles) + 1)"}
+          allowed: len(piles[pile - 1]) > 0
+          reason: "'pile ' + str(pile) + ' is empty'"'''
+    assert old in text
+    path = tmp_path / "zone_choice.yaml"
+    path.write_text(text.replace(old, '''          choices: {pile: "piles"}
+          allowed: len(pile) > 0'''))
+    with pytest.raises(trickkit.RulesetError, match=r"choices.pile: a choice cannot be a zone; offer its number"):
+        trickkit.load_game(path)

@@ -12,7 +12,7 @@ from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
 from .ruleset import Rules
-from .state import State
+from .state import State, fresh
 
 
 class DealError(TrickkitError, ValueError):
@@ -43,6 +43,7 @@ class Game:
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self._bid_actions: dict[int, Action] = {}
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
+        self._list_vars = any(isinstance(v.initial, list) for v in rules.seat_vars + rules.table_vars)
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
 
@@ -282,13 +283,13 @@ class Game:
             hidden_var = step.variable.name
         variables = {}
         for v in rules.seat_vars:
-            values = list(state.seat_vars[v.index])
+            values = [fresh(x) for x in state.seat_vars[v.index]]  # the caller may change what it gets
             if v.name == hidden_var:  # simultaneous bids: nobody sees another's bid until all have bid
                 done = {(state.current - k - 1) % state._n for k in range(state.acted)}
                 values = [x if (s == seat or seat is None) and s in done else None for s, x in enumerate(values)]
             variables[v.name] = values
         for v in rules.table_vars:
-            variables[v.name] = state.table_vars[v.index]
+            variables[v.name] = fresh(state.table_vars[v.index])
         return {
             "game": self.name,
             "seat": seat,

@@ -532,6 +532,9 @@ class RulesetCompiler:
             domains, types = [], []
             for c in names:
                 hook = self.expr(ap + ("choices", c), (), "list")
+                if getattr(hook, "elem_type", None) == "zone":  # actions are values: a zone would be shared state
+                    self.add(ap + ("choices", c), f"a choice cannot be a zone; offer its number instead, "
+                                                  f"e.g. range(1, len({_text(a['choices'][c])}) + 1)")
                 domains.append(hook)
                 types.append(getattr(hook, "elem_type", "any"))
             context = tuple(zip(names, types))

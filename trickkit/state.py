@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any, Sequence
@@ -39,8 +40,8 @@ class State:
         self.deal_no = 0
         self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
         self.table_zones = [[] for z in rules.table_zones for _ in range(max(z.count, 1))]  # families flattened
-        self.seat_vars = [[v.initial] * n for v in rules.seat_vars]
-        self.table_vars = [v.initial for v in rules.table_vars]
+        self.seat_vars = [[fresh(v.initial) for _ in range(n)] for v in rules.seat_vars]
+        self.table_vars = [fresh(v.initial) for v in rules.table_vars]
         if self.table_zones:  # before the first deal every card is in the first table zone
             self.table_zones[game.pool_zone] = list(range(len(rules.deck)))
         self.round, self.dealer, self.step = 1, 0, 0
@@ -88,6 +89,9 @@ class State:
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
             raise IllegalActionError(f"illegal action {text!r}: the game is over")
+        if len(self._history) >= self.rules.max_actions:
+            raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
+                                  f"{self.rules.max_actions} (a ruleset that never ends?)")
         self._budget = EVALUATION_BUDGET
         if self._legal is None:
             self._legal = self.game.step_legal(self)
@@ -155,8 +159,12 @@ class State:
         c.deal_no = self.deal_no
         c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
         c.table_zones = [list(z) for z in self.table_zones]
-        c.seat_vars = [list(v) for v in self.seat_vars]
-        c.table_vars = list(self.table_vars)
+        if self.game._list_vars:  # a variable holding lists: copy them too
+            c.seat_vars = [[fresh(x) for x in v] for v in self.seat_vars]
+            c.table_vars = [fresh(x) for x in self.table_vars]
+        else:
+            c.seat_vars = [list(v) for v in self.seat_vars]
+            c.table_vars = list(self.table_vars)
         c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
@@ -190,9 +198,6 @@ class State:
             setattr(self, name, getattr(other, name))
 
     def _perform(self, action: Action) -> None:
-        if len(self._history) >= self.rules.max_actions:
-            raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
-                                  f"{self.rules.max_actions} (a ruleset that never ends?)")
         self._history.append((self.current, action.text))
         self._legal = None
         try:
@@ -219,10 +224,10 @@ class State:
                 self.dealer = (self.dealer + 1) % self._n
                 for v in self.rules.seat_vars:
                     if v.per_round:
-                        self.seat_vars[v.index] = [v.initial] * self._n
+                        self.seat_vars[v.index] = [fresh(v.initial) for _ in range(self._n)]
                 for v in self.rules.table_vars:
                     if v.per_round:
-                        self.table_vars[v.index] = v.initial
+                        self.table_vars[v.index] = fresh(v.initial)
                 self.step = 0
             try:
                 if game.step_enter(self, steps[self.step]):
@@ -231,6 +236,11 @@ class State:
                 self._terminal = True
                 return
             self.step += 1
+
+
+def fresh(value):
+    """A copy of a variable's value that shares no list with anything else."""
+    return copy.deepcopy(value) if isinstance(value, list) else value
 
 
 def describe_unknown(word: str, known) -> str:

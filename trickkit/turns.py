@@ -14,6 +14,7 @@ import itertools
 from .actions import Action
 from .dsl.compiler import GameEnded
 from .errors import DSLRuntimeError, did_you_mean
+from .state import fresh
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -31,10 +32,10 @@ def start_turn(game, s, step, seat: int) -> None:
     s.turn_no += 1
     for v in game.rules.seat_vars:
         if v.per_turn:
-            s.seat_vars[v.index] = [v.initial] * s._n
+            s.seat_vars[v.index] = [fresh(v.initial) for _ in range(s._n)]
     for v in game.rules.table_vars:
         if v.per_turn:
-            s.table_vars[v.index] = list(v.initial) if isinstance(v.initial, list) else v.initial
+            s.table_vars[v.index] = fresh(v.initial)
     if step.on_turn_start is not None:
         step.on_turn_start(s)
 
