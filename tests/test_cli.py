@@ -16,16 +16,6 @@ import trickkit  # noqa: E402
 from trickkit.cli import main, parse_params  # noqa: E402
 from trickkit.simulation import game_seed  # noqa: E402
 
-try:
-    from trickkit import load_game as _engine_load_game  # noqa: F401
-
-    HAVE_ENGINE = True
-except ImportError:
-    HAVE_ENGINE = False
-
-needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="trickkit.load_game not written yet")
-
-
 @pytest.fixture
 def fake(monkeypatch):
     """Make trickkit.load_game / list_games know only the fake "pile" game."""
@@ -224,7 +214,6 @@ def test_play_bad_seat_exits_2(capsys, fake, monkeypatch):
 # ------------------------------------------------------------------ real engine
 
 
-@needs_engine
 def test_real_list_shows_shipped_games(capsys):
     code, out, err = run(capsys, "list")
     assert code == 0
@@ -232,7 +221,6 @@ def test_real_list_shows_shipped_games(capsys):
     assert set(trickkit.list_games()) >= {"skull_king", "sarkophag"}
 
 
-@needs_engine
 def test_real_simulate_and_validate(capsys, tmp_path):
     code, out, err = run(capsys, "simulate", "skull_king", "--games", "5", "--players", "4", "--seed", "2",
                          "--out", str(tmp_path / "g.jsonl"))
@@ -246,7 +234,6 @@ def test_real_simulate_and_validate(capsys, tmp_path):
     assert str(bad) in out and "ok" not in out.split(str(bad), 1)[1].splitlines()[0]
 
 
-@needs_engine
 def test_real_play_ends_cleanly_on_eof(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
     code, out, err = run(capsys, "play", "skull_king", "--seat", "0", "--players", "3")

@@ -16,16 +16,6 @@ from trickkit import scenarios  # noqa: E402
 from trickkit.errors import IllegalActionError, ScenarioError  # noqa: E402
 from trickkit.scenarios import ScenarioResult, load_scenario_file, run_scenario_file  # noqa: E402
 
-try:
-    from trickkit import load_game as _engine_load_game  # noqa: F401
-
-    HAVE_ENGINE = True
-except ImportError:
-    HAVE_ENGINE = False
-
-needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="trickkit.load_game not written yet")
-
-
 @pytest.fixture
 def fake(monkeypatch):
     """Route every scenario game load to the fake "pile" game; record the calls."""
@@ -272,7 +262,6 @@ def _scripted_scenario(name, players, seed):
     return scenario, list(state.scores())
 
 
-@needs_engine
 @pytest.mark.parametrize("name,players", [("skull_king", 4), ("sarkophag", None)])
 def test_real_game_scripted_scenario(tmp_path, name, players):
     import yaml

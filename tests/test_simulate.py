@@ -17,16 +17,6 @@ from trickkit.errors import IllegalActionError, TrickkitError  # noqa: E402
 from trickkit import simulation as sim  # noqa: E402
 from trickkit.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
 
-try:
-    from trickkit import load_game as _engine_load_game  # noqa: F401
-
-    HAVE_ENGINE = True
-except ImportError:
-    HAVE_ENGINE = False
-
-needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="trickkit.load_game not written yet")
-
-
 def read_jsonl(path):
     return [json.loads(line) for line in Path(path).read_text().splitlines()]
 
@@ -260,7 +250,6 @@ def _replay_all(game, path):
     return records
 
 
-@needs_engine
 @pytest.mark.parametrize("name,players", [("skull_king", 4), ("sarkophag", None)])
 def test_real_game_runs_replay_and_jobs_agree(tmp_path, name, players):
     kwargs = {"players": players} if players else {}
