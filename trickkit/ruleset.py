@@ -18,6 +18,7 @@ from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
 from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, elem_type
 from .dsl.parser import DSLSyntaxError, parse
+from .dsl.staging import card_filter
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
 from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
@@ -417,6 +418,15 @@ class RulesetCompiler:
             hook = _checked(hook, want)
         return hook
 
+    def card_test(self, path, context, default=None) -> Hook | None:
+        """A bool rule about a card, with a staged hand filter (``hook.filter``) for the engine."""
+        hook = self.expr(path, context, "bool", default)
+        if hook is not None:
+            staged = card_filter(self.compiler, hook.text, context)
+            if staged is not None:
+                hook.filter, hook.filter_size = staged
+        return hook
+
     def definition_check(self, path, name, params, context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
         text = name if not params else f"{name}({', '.join(params)})"
@@ -472,8 +482,8 @@ class RulesetCompiler:
             return TrickStep(
                 count=self.expr(p + ("count",), (), "int"),
                 leader=self.expr(p + ("leader",), (), "int", "left_of(dealer)"),
-                must_play_if_able=self.expr(p + ("must_play_if_able",), card, "bool", "true"),
-                always_allowed=self.expr(p + ("always_allowed",), card, "bool") if "always_allowed" in spec else None,
+                must_play_if_able=self.card_test(p + ("must_play_if_able",), card, "true"),
+                always_allowed=self.card_test(p + ("always_allowed",), card) if "always_allowed" in spec else None,
                 reason=self.expr(p + ("reason",), card, None) if "reason" in spec else None,
                 winner=self.expr(p + ("winner",), (), "play"),
                 next_leader=self.expr(p + ("next_leader",), winner, "int") if "next_leader" in spec else None,

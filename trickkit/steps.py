@@ -113,7 +113,17 @@ def playable_cards(s, step: TrickStep) -> list[int]:
 
 
 def filter_cards(s, test, cards) -> list[int]:
-    """The cards passing a card test (a hook with context ``card``), one frame reused for all."""
+    """The cards passing a card test (a hook with context ``card``), in their order.
+
+    Uses the test's staged filter (see `trickkit.dsl.staging`) when it has one: the parts
+    that do not depend on the card run once, the rest as one pass over ``cards``.
+    """
+    staged = getattr(test, "filter", None)
+    if staged is not None:
+        try:
+            return staged(s, [None] * test.filter_size, cards)
+        except Exception:  # a rule failed: the per-card loop below reports it, located
+            pass
     fn = test.fn
     frame = [None] * test.size
     out = []

@@ -225,20 +225,20 @@ class Compiler:
             v = int(node.children[0])
         except ValueError:  # over Python's limit on digits converted
             raise _err(node, f"integer literal with {len(node.children[0])} digits is too large") from None
-        return (lambda s, fr: v), "int"
+        return _constant(v), "int"
 
     def _e_str_lit(self, node, scope, defs):
         v = str(node.children[0])[1:-1]
-        return (lambda s, fr: v), "str"
+        return _constant(v), "str"
 
     def _e_true_lit(self, node, scope, defs):
-        return (lambda s, fr: True), "bool"
+        return _constant(True), "bool"
 
     def _e_false_lit(self, node, scope, defs):
-        return (lambda s, fr: False), "bool"
+        return _constant(False), "bool"
 
     def _e_null_lit(self, node, scope, defs):
-        return (lambda s, fr: None), "null"
+        return _constant(None), "null"
 
     def _e_list_lit(self, node, scope, defs):
         items = [self._expr(c, scope, defs) for c in node.children if c is not None]
