@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -41,11 +42,21 @@ class Game:
         for cid, t in enumerate(deck.texts):
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
+        self.first_copy = tuple(first[t] for t in deck.texts)
+        """For each card id, the id of the first card with the same text (itself if unique)."""
+        self.face_play = tuple((face_card, deck.card_faces[face_card].index(f))
+                               for f, face_card in enumerate(deck.face_card))
+        """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
         self._list_vars = any(isinstance(v.initial, list) for v in rules.seat_vars + rules.table_vars)
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
+        # each step's legal/apply functions bound to it once, so a move costs no dispatch
+        self._legal_fns = tuple(functools.partial(S.LEGAL[st.kind], self, st) if st.kind in S.LEGAL else None
+                                for st in rules.steps)
+        self._apply_fns = tuple(functools.partial(S.APPLY[st.kind], self, st) if st.kind in S.APPLY else None
+                                for st in rules.steps)
 
     # -- identity -------------------------------------------------------------------------
     @property
@@ -231,12 +242,10 @@ class Game:
         return S.ENTER[step.kind](self, state, step)
 
     def step_legal(self, state: State) -> list[Action]:
-        step = self._steps[state.step]
-        return S.LEGAL[step.kind](self, state, step)
+        return self._legal_fns[state.step](state)
 
     def step_apply(self, state: State, action: Action) -> bool:
-        step = self._steps[state.step]
-        return S.APPLY[step.kind](self, state, step, action)
+        return self._apply_fns[state.step](state, action)
 
     def kind_available(self, state: State, kind: str) -> bool:
         """True if the current seat has a legal action of ``kind`` (in a turns step) now."""

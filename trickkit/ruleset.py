@@ -398,6 +398,7 @@ class RulesetCompiler:
         return symbols
 
     def expr(self, path, context, want, default=None) -> Hook | None:
+        """Compile the rule at ``path`` as a hook (None, with a problem recorded, if it fails)."""
         node = self.doc
         try:
             for k in path:

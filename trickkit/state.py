@@ -84,31 +84,38 @@ class State:
             IllegalActionError: the action is malformed or not legal now; the message says
                 why and the state is left exactly as it was.
         """
-        text = action.text if isinstance(action, Action) else action
+        text = action.text if action.__class__ is Action else action
         if not isinstance(text, str):
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
             raise IllegalActionError(f"illegal action {text!r}: the game is over")
-        if len(self._history) >= self.rules.max_actions:
+        history = self._history
+        if len(history) >= self.rules.max_actions:
             raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
                                   f"{self.rules.max_actions} (a ruleset that never ends?)")
         self._budget = EVALUATION_BUDGET
-        if self._legal is None:
-            self._legal = self.game.step_legal(self)
-        chosen = None
-        for a in self._legal:
-            if a.text == text:
-                chosen = a
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.game.step_legal(self)
+        for chosen in legal:
+            if chosen.text == text:
                 break
-        if chosen is None:
+        else:
             verb, _, rest = " ".join(text.split()).partition(" ")
             norm = f"{verb.lower()} {rest}" if rest else verb.lower()
-            chosen = next((a for a in self._legal if a.text == norm), None)
+            chosen = next((a for a in legal if a.text == norm), None)
             if chosen is None:
                 raise IllegalActionError(
                     f"illegal action {text!r} for seat {self.current}: {self.game.step_explain(self, norm)}")
+        # _perform, inlined: this is the engine's hottest path
+        history.append((self.current, chosen.text))
+        self._legal = None
         try:
-            self._perform(chosen)
+            if self.game._apply_fns[self.step](self, chosen):
+                self.step += 1
+                self._enter_step()
+        except GameEnded:  # an end_game() effect: the game is over at once
+            self._terminal = True
         except Exception:
             # A rule failed half-way (a ruleset bug, a given deal that does not fit): rebuild
             # the state as it was by replaying the game so far, then report the error.
@@ -196,16 +203,6 @@ class State:
     def _restore(self, other: "State") -> None:
         for name in State.__slots__:
             setattr(self, name, getattr(other, name))
-
-    def _perform(self, action: Action) -> None:
-        self._history.append((self.current, action.text))
-        self._legal = None
-        try:
-            if self.game.step_apply(self, action):
-                self.step += 1
-                self._enter_step()
-        except GameEnded:  # an end_game() effect: the game is over at once
-            self._terminal = True
 
     def can(self, kind: str) -> bool:
         """True if the current seat has a legal action of ``kind`` now (the DSL's ``can('kind')``)."""

@@ -3,6 +3,8 @@
 Each step kind has four functions: ``enter`` (start it; return True if a seat must now
 decide), ``legal`` (the current seat's actions), ``apply`` (perform a legal action; return
 True when the step is finished) and ``explain`` (why a text is not a legal action).
+``legal`` and ``apply`` take ``(game, step, state, ...)``, so `trickkit.Game` can bind the
+first two once per step with `functools.partial`.
 """
 
 from __future__ import annotations
@@ -55,12 +57,12 @@ def enter_bid(game, s, step: BidStep) -> bool:
     return True
 
 
-def legal_bid(game, s, step: BidStep) -> list[Action]:
+def legal_bid(game, step: BidStep, s) -> list[Action]:
     options = step.options(s)
     return [game.bid_action(v) for v in options]
 
 
-def apply_bid(game, s, step: BidStep, action: Action) -> bool:
+def apply_bid(game, step: BidStep, s, action: Action) -> bool:
     s.seat_vars[step.variable.index][s.current] = action.value
     s.acted += 1
     if s.acted == s._n:
@@ -104,10 +106,14 @@ def playable_cards(s, step: TrickStep) -> list[int]:
         if not able:
             return list(hand)
         always = step.always_allowed
-        if always is None:
+        if always is None or len(able) == len(hand):
             return able
-        extra = filter_cards(s, always, [c for c in hand if c not in able])
-        return [c for c in hand if c in able or c in extra]
+        passed = set(able)
+        extra = filter_cards(s, always, [c for c in hand if c not in passed])
+        if not extra:
+            return able
+        passed.update(extra)
+        return [c for c in hand if c in passed]
     finally:
         s._cache = None
 
@@ -138,35 +144,33 @@ def filter_cards(s, test, cards) -> list[int]:
     return out
 
 
-def legal_tricks(game, s, step: TrickStep) -> list[Action]:
+def legal_tricks(game, step: TrickStep, s) -> list[Action]:
     actions = game.play_actions
-    if not game._has_copies:
-        return [a for c in playable_cards(s, step) for a in actions[c]]
-    out = []
-    seen = set()
-    texts = game.rules.deck.texts
-    for c in playable_cards(s, step):
-        t = texts[c]
-        if t in seen:  # copies of a card (five escapes) are one action
-            continue
-        seen.add(t)
-        out.extend(actions[c])
-    return out
+    cards = playable_cards(s, step)
+    if game._has_copies:  # copies of a card (five escapes) are one action
+        first = game.first_copy
+        cards = dict.fromkeys([first[c] for c in cards])
+    return [a for c in cards for a in actions[c]]
 
 
-def apply_tricks(game, s, step: TrickStep, action: Action) -> bool:
-    deck = game.rules.deck
+def apply_tricks(game, step: TrickStep, s, action: Action) -> bool:
     seat = s.current
     hand = s.seat_zones[step.hand.index][seat]
-    canonical = deck.face_card[action.face]
-    want = deck.texts[canonical]
-    mode_index = deck.card_faces[canonical].index(action.face)
-    card = next(c for c in hand if deck.texts[c] == want)
+    card, mode_index = game.face_play[action.face]
+    if game._has_copies:  # the first copy in the hand
+        first = game.first_copy
+        card = next(c for c in hand if first[c] == card)
     hand.remove(card)
-    s.trick.append((seat, card, deck.card_faces[card][mode_index], len(s.trick)))
-    if len(s.trick) < s._n:
+    trick = s.trick
+    trick.append((seat, card, game.rules.deck.card_faces[card][mode_index], len(trick)))
+    if len(trick) < s._n:
         s.current = (seat + 1) % s._n
         return False
+    return _end_trick(game, s, step)
+
+
+def _end_trick(game, s, step: TrickStep) -> bool:
+    """Every seat has played: the winner takes the trick and leads next. True when the step ends."""
     winner = step.winner(s)
     if winner is None and step.no_winner_to is None:
         raise DSLRuntimeError(f"{step.winner.where}: the trick has no winner (give the step a "

@@ -97,7 +97,7 @@ def _kinds_now(s, step):
     return step.windows[s.window].kinds if s.window >= 0 else step.kinds
 
 
-def legal_turns(game, s, step) -> list[Action]:
+def legal_turns(game, step, s) -> list[Action]:
     opened = s._cache is None
     if opened:  # the state holds still while every combination is tested: memoise
         s._cache = {}
@@ -124,7 +124,7 @@ def kind_available(game, s, step, name: str) -> bool:
 
 
 # -- applying ---------------------------------------------------------------------------
-def apply_turns(game, s, step, action: Action) -> bool:
+def apply_turns(game, step, s, action: Action) -> bool:
     if s.window >= 0:
         window = step.windows[s.window]
         if action.verb == "pass":
@@ -152,7 +152,7 @@ def _after_action(game, s, step) -> bool:
         start_turn(game, s, step, s.turn_player + 1)
         if step.until(s):
             return True
-    legal = legal_turns(game, s, step)
+    legal = legal_turns(game, step, s)
     if not legal:
         raise DSLRuntimeError(f"seat {s.current} has no legal action and the turns step has not ended "
                               f"(its 'until' is false): the ruleset leaves the seat stuck")

@@ -20,6 +20,7 @@ import attrs
 import lark
 
 from ..errors import did_you_mean
+from . import aggregates as A
 from . import builtins as B
 from .parser import DSLSyntaxError, parse
 
@@ -110,10 +111,11 @@ class Budget:
     """Stands for the state where a constant is computed at load time: it carries only the
     evaluation budget, so a runaway constant (nested aggregates over ranges) stops too."""
 
-    __slots__ = ("_budget",)
+    __slots__ = ("_budget", "_cache")
 
     def __init__(self):
         self._budget = EVALUATION_BUDGET
+        self._cache = None
 
 
 def _charged(cf: Closure) -> Closure:
@@ -150,6 +152,7 @@ PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
 class Compiler:
@@ -165,10 +168,16 @@ class Compiler:
         self._reads: list[int] = []  # frame slots (or _STATE) read by the code compiled so far
         self._nodes = 0  # expression nodes compiled so far (to size subtrees)
         self._memo_keys = itertools.count()
+        self.memoise = True  # memoise state-only subtrees (off while compiling blocks)
+        self.memoised = False  # did the last expression get a memo?
+        self._loop_depth = 0  # aggregates around the node being compiled
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None):
         """Compile an expression. Returns ``(closure, frame_size, type)``.
+
+        Afterwards ``self.memoised`` says whether the closure memoises state-only subtrees
+        (see `_memoised`): then it is fastest called with a cache open on the state.
 
         Raises:
             DSLSyntaxError, DSLCompileError: located within ``text``.
@@ -181,19 +190,27 @@ class Compiler:
 
     def expression_tree(self, tree, context=(), want=None):
         scope = _Scope(context)
+        self.memoised = False
         fn, typ = self._expr(tree, scope, ())
         if want and not _assignable(typ, want):
             raise _err(tree, f"expected {want}, got {typ}")
         return fn, scope.size, typ
 
     def block(self, text: str, context: Sequence[tuple[str, str]] = ()):
-        """Compile a statement block. Returns ``(closure, frame_size)``."""
+        """Compile a statement block. Returns ``(closure, frame_size)``.
+
+        Blocks change the state between the expressions they evaluate, so nothing in a
+        block is memoised.
+        """
         tree = parse(str(text), "block")
         scope = _Scope(context)
+        self.memoise = False
         try:
             stmts = [self._stmt(s, scope) for s in tree.children]
         except RecursionError:
             raise DSLCompileError("block nested too deeply") from None
+        finally:
+            self.memoise = True
         return _seq(stmts), scope.size
 
     # -- expressions ------------------------------------------------------------------
@@ -215,9 +232,11 @@ class Compiler:
             except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
                 return fn, typ
             return _constant(value), typ
-        if not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= _MEMO_MIN_NODES):
+        worth = _MEMO_MIN_NODES if not self._loop_depth else 2  # in a loop body: hoist any invariant
+        if self.memoise and not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= worth):
             # depends on the state alone: memoise while the engine holds the state still
             fn = _memoised(next(self._memo_keys), fn)
+            self.memoised = True
         return fn, typ
 
     def _e_int_lit(self, node, scope, defs):
@@ -265,12 +284,18 @@ class Compiler:
             if name in defs:
                 raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
             view = scope.globals_only()
+            mark = len(self._reads)
             try:
                 fn, typ = self._expr(self._def_trees[name], view, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
             if view.used:  # reads the hook's context (card, winner ...): so does the caller
                 scope.mark_used()
+            context_slots = {local.slot for local in view._names.values()}
+            if self.memoise and not _is_const(fn) and not context_slots.intersection(self._reads[mark:]):
+                # state-only: every use of the definition shares one memo entry
+                fn = _memoised(("def", name), getattr(fn, "memo_of", fn))
+                self.memoised = True
             return fn, typ
         sym = self.ns.symbols.get(name)
         if sym is None:
@@ -491,11 +516,75 @@ class Compiler:
             raise _err(coll, f"can only iterate over a list, got {ct}")
         inner = scope.child(str(var_tok), elem_type(ct))
         slot = inner.lookup(str(var_tok)).slot
-        ef, et = self._expr(elem, inner, defs)
-        pf = self._expr(cond, inner, defs)[0] if cond is not None else None
-        kf = self._expr(key, inner, defs)[0] if key is not None else None
+        memoised_before, self.memoised = self.memoised, False
+        self._loop_depth += 1
+        try:
+            ef, et = self._expr(elem, inner, defs)
+            pf = self._expr(cond, inner, defs)[0] if cond is not None else None
+            kf = self._expr(key, inner, defs)[0] if key is not None else None
+        finally:
+            self._loop_depth -= 1
         scope.absorb(inner)
-        return _make_aggregate(name, cf, slot, ef, pf, kf), _agg_type(agg, et)
+        fast = A.FastParts(elem=self._item_getter(elem, inner, slot), test=self._item_test(cond, inner, slot, defs),
+                           key=self._item_getter(key, inner, slot, identity=False),
+                           elem_test=self._item_test(elem, inner, slot, defs))
+        fn = A.make(name, cf, slot, ef, pf, kf, fast)
+        if self.memoised:  # the loop body has state-only parts: compute them once per loop
+            fn = _with_cache(fn)
+        self.memoised = self.memoised or memoised_before
+        return fn, _agg_type(agg, et)
+
+    def _item_getter(self, node, scope, slot, identity=True):
+        """A `trickkit.dsl.aggregates.Getter` when ``node`` is the loop item or one of its
+        attributes (``p``, ``p.rank``, ``p.seat``), else None."""
+        if not isinstance(node, lark.Tree):
+            return None
+        if node.data == "name":
+            local = scope.lookup(str(node.children[0]))
+            return A.IDENTITY if identity and local is not None and local.slot == slot else None
+        if node.data != "attr":
+            return None
+        base, attr = node.children
+        if not (isinstance(base, lark.Tree) and base.data == "name"):
+            return None
+        local = scope.lookup(str(base.children[0]))
+        if local is None or local.slot != slot:
+            return None
+        attr = str(attr)
+        if local.type == "card":
+            table = self.ns.card_attrs.get(attr)
+            return None if table is None else (lambda x: None if x is None else table[x])
+        if local.type != "play":
+            return None
+        field = {"seat": 0, "card": 1, "order": 3}.get(attr)
+        if field is not None:
+            return lambda x: None if x is None else x[field]
+        if attr == "mode":
+            modes = self.ns.face_mode
+            return lambda x: None if x is None else modes[x[2]]
+        table = self.ns.face_attrs.get(attr)
+        return None if table is None else (lambda x: None if x is None else table[x[2]])
+
+    def _item_test(self, node, scope, slot, defs):
+        """An `trickkit.dsl.aggregates.ItemTest` when ``node`` compares an attribute of the loop
+        item with a value that does not depend on the item (``p.kind == 'pirate'``), else None."""
+        if not isinstance(node, lark.Tree) or node.data not in ("compare", "contains"):
+            return None
+        if node.data == "contains":
+            (left, right), op = node.children, "in"
+        else:
+            left, op_tok, right = node.children
+            op = str(op_tok)
+        getter = self._item_getter(left, scope, slot, identity=False)
+        if getter is None and op != "in":
+            getter, left, right, op = self._item_getter(right, scope, slot, identity=False), right, left, _FLIPPED[op]
+        if getter is None:
+            return None
+        mark = len(self._reads)
+        vf, _ = self._expr(right, scope, defs)
+        if slot in self._reads[mark:]:
+            return None
+        return A.ItemTest(getter, op, vf)
 
     def _e_if_expr(self, node, scope, defs):
         c, a, b = (self._expr(x, scope, defs) for x in node.children)
@@ -853,7 +942,26 @@ def _memoised(key, fn: Closure) -> Closure:
         except KeyError:
             value = cache[key] = fn(s, fr)
             return value
+    memo.memo_of = fn
     return memo
+
+
+def _with_cache(fn: Closure) -> Closure:
+    """Open a memo cache on the state (if none is open) while ``fn`` runs.
+
+    An expression never changes the state, so the state-only parts of a loop body that
+    ``fn`` memoises (``lead.rank`` in ``any(p.rank < lead.rank for p in trick)``) are
+    computed once instead of once per item: loop-invariant code, hoisted.
+    """
+    def cached(s, fr):
+        if s._cache is not None:
+            return fn(s, fr)
+        s._cache = {}
+        try:
+            return fn(s, fr)
+        finally:
+            s._cache = None
+    return cached
 
 
 def _seq(stmts: list[Closure]) -> Closure:
@@ -866,71 +974,6 @@ def _seq(stmts: list[Closure]) -> Closure:
         for st in stmts:
             st(s, fr)
     return seq
-
-
-def _make_aggregate(name, cf, slot, ef, pf, kf) -> Closure:
-    if name in ("any", "all", "count", "sum", "list", "min", "max"):
-        def items(s, fr):
-            for x in cf(s, fr):
-                fr[slot] = x
-                if pf is None or pf(s, fr):
-                    yield ef(s, fr)
-        if name == "any":
-            return lambda s, fr: any(items(s, fr))
-        if name == "all":
-            return lambda s, fr: all(items(s, fr))
-        if name == "count":
-            return lambda s, fr: sum(1 for _ in items(s, fr))
-        if name == "sum":
-            return lambda s, fr: sum(items(s, fr))
-        if name == "list":
-            return lambda s, fr: list(items(s, fr))
-        if name == "min":
-            return lambda s, fr: min((v for v in items(s, fr) if v is not None), default=None)
-        return lambda s, fr: max((v for v in items(s, fr) if v is not None), default=None)
-    if name in ("first", "last"):
-        def first(s, fr):
-            for x in cf(s, fr):
-                fr[slot] = x
-                if pf is None or pf(s, fr):
-                    return ef(s, fr)
-            return None
-
-        def last(s, fr):
-            for x in reversed(list(cf(s, fr))):
-                fr[slot] = x
-                if pf is None or pf(s, fr):
-                    return ef(s, fr)
-            return None
-        return first if name == "first" else last
-    if name == "sorted":
-        def sort(s, fr):
-            keyed = []
-            for x in cf(s, fr):
-                fr[slot] = x
-                if pf is None or pf(s, fr):
-                    keyed.append((kf(s, fr), len(keyed), ef(s, fr)))
-            keyed.sort(key=lambda t: (t[0] is None, t[0] if t[0] is not None else 0, t[1]))
-            return [v for _, _, v in keyed]
-        return sort
-    better = operator.gt if name == "highest" else operator.lt
-
-    def extreme(s, fr):
-        best = best_key = None
-        found = False
-        for x in cf(s, fr):
-            fr[slot] = x
-            if pf is None or pf(s, fr):
-                k = kf(s, fr)
-                if k is None:
-                    continue
-                if not found or better(k, best_key):
-                    found, best, best_key = True, x, k
-        if not found:
-            return None
-        fr[slot] = best
-        return ef(s, fr)
-    return extreme
 
 
 def _agg_type(agg, et):
