@@ -133,6 +133,9 @@ class ActionKind:
     """Index of the reaction window this action opens once its effect has run, or None."""
     guard: Hook | None = None
     """The conditions of ``allowed`` that do not depend on the choices (checked once per decision)."""
+    choice_test: Hook | None = None
+    """The conditions of ``allowed`` that name a choice: with ``guard`` passed, ``allowed``
+    holds exactly when this does (None: test ``allowed`` itself)."""
 
 
 @attrs.frozen
@@ -397,8 +400,12 @@ class RulesetCompiler:
             put(v.name, Symbol("table_var", _vtype(v.initial), v.index, "table variable"), ("table_variables", v.name))
         return symbols
 
-    def expr(self, path, context, want, default=None) -> Hook | None:
-        """Compile the rule at ``path`` as a hook (None, with a problem recorded, if it fails)."""
+    def expr(self, path, context, want, default=None, memoise=False) -> Hook | None:
+        """Compile the rule at ``path`` as a hook (None, with a problem recorded, if it fails).
+
+        ``memoise`` for rules evaluated while the engine holds a state still and tests many
+        candidates (cards, action choices); see `trickkit.dsl.compiler.Compiler.expression`.
+        """
         node = self.doc
         try:
             for k in path:
@@ -409,7 +416,7 @@ class RulesetCompiler:
             node = default
         text = _text(node)
         try:
-            fn, size, typ = self.compiler.expression(text, context, want)
+            fn, size, typ = self.compiler.expression(text, context, want, memoise)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, text))
             return None
@@ -421,7 +428,7 @@ class RulesetCompiler:
 
     def card_test(self, path, context, default=None) -> Hook | None:
         """A bool rule about a card, with a staged hand filter (``hook.filter``) for the engine."""
-        hook = self.expr(path, context, "bool", default)
+        hook = self.expr(path, context, "bool", default, memoise=True)
         if hook is not None:
             staged = card_filter(self.compiler, hook.text, context)
             if staged is not None:
@@ -542,7 +549,7 @@ class RulesetCompiler:
                 self.add(ap + ("text",), f"the text of action {name!r} must start with its name, got {template!r}")
             domains, types = [], []
             for c in names:
-                hook = self.expr(ap + ("choices", c), (), "list")
+                hook = self.expr(ap + ("choices", c), (), "list", memoise=True)
                 if getattr(hook, "elem_type", None) == "zone":  # actions are values: a zone would be shared state
                     self.add(ap + ("choices", c), f"a choice cannot be a zone; offer its number instead, "
                                                   f"e.g. range(1, len({_text(a['choices'][c])}) + 1)")
@@ -552,23 +559,19 @@ class RulesetCompiler:
             kinds.append(ActionKind(
                 name=name, template=template, choice_names=names, choice_types=tuple(types),
                 domains=tuple(domains),
-                allowed=self.expr(ap + ("allowed",), context, "bool", "true"),
+                allowed=self.expr(ap + ("allowed",), context, "bool", "true", memoise=True),
                 effect=self.block(ap + ("effect",), context) if "effect" in a else _no_effect,
                 reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
                 lookahead=bool(a.get("lookahead", False)),
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                 guard=self._guard(ap + ("allowed",), a.get("allowed")),
+                choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
             ))
         return tuple(kinds)
 
-    def _guard(self, path, text):
-        """Compile the top-level ``and`` terms of ``allowed`` that name no choice, as one test.
-
-        Evaluated once per decision before any choice is tried: when it fails, the action
-        kind offers nothing, whatever the choices (so a power nobody holds costs nothing).
-        """
-        if text is None:
-            return None
+    @staticmethod
+    def _and_terms(text):
+        """The top-level ``and`` terms of a DSL text, in order (None if it does not parse)."""
         try:
             tree = parse(_text(text), "expr")
         except DSLSyntaxError:
@@ -580,6 +583,42 @@ class RulesetCompiler:
                 stack.extend(reversed(node.children))
             else:
                 terms.append(node)
+        return terms
+
+    def _choice_test(self, path, text, context):
+        """The top-level ``and`` terms of ``allowed`` that name a choice, as one test: what is
+        left to check per combination once the guard (the other terms) has passed."""
+        terms = self._and_terms(text) if text is not None else None
+        if terms is None or not context:
+            return None
+        kept = []
+        for term in terms:
+            try:
+                self.compiler.expression_tree(term, (), None)
+            except (DSLCompileError, RecursionError):
+                kept.append(term)  # names a choice
+        if len(kept) == len(terms):
+            return None  # nothing in the guard: `allowed` itself is the test
+        if not kept:
+            return _always_true
+        tree = kept[0]
+        for term in kept[1:]:
+            tree = lark.Tree("and_", [tree, term])
+        try:
+            fn, size, _ = self.compiler.expression_tree(tree, context, None)
+        except (DSLCompileError, RecursionError):
+            return None  # reported where `allowed` itself is compiled
+        return make_hook(fn, size, len(context), _expr_where(self.loc, path), _text(text))
+
+    def _guard(self, path, text):
+        """Compile the top-level ``and`` terms of ``allowed`` that name no choice, as one test.
+
+        Evaluated once per decision before any choice is tried: when it fails, the action
+        kind offers nothing, whatever the choices (so a power nobody holds costs nothing).
+        """
+        terms = self._and_terms(text) if text is not None else None
+        if terms is None:
+            return None
         fns = []
         for term in terms:
             try:
@@ -651,6 +690,10 @@ def _placeholders(template: str) -> list[str]:
 
 def _no_effect(state, *choices):
     return None
+
+
+def _always_true(state, *choices):
+    return True
 
 
 def _vtype(initial) -> str:

@@ -25,7 +25,7 @@ class State:
     same seed and the same actions give the same game.
     """
 
-    __slots__ = ("game", "rules", "rng", "seed", "deals", "deal_no", "seat_zones", "table_zones",
+    __slots__ = ("game", "rules", "_rng", "_rng_state", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
                  "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "_cache", "_depth", "_budget")
@@ -35,7 +35,8 @@ class State:
         n = rules.num_players
         self.game, self.rules, self._n = game, rules, n
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_state = None  # a snapshot of the generator, shared with clones (see `rng`)
         self.deals = deals
         self.deal_no = 0
         self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
@@ -157,12 +158,43 @@ class State:
             raise ValueError(f"observation(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
         return self.game.observe(self, seat)
 
+    @property
+    def rng(self) -> random.Random:
+        """The state's random generator: every shuffle and random move draws from it."""
+        r = self._rng
+        if r is None:  # a copy that has not drawn yet: make its generator from the snapshot
+            r = self._rng = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
+            r.setstate(self._rng_state)
+        self._rng_state = None  # the caller may draw: the snapshot no longer describes the generator
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_state = value, None
+
+    def _rng_snapshot(self) -> tuple:
+        # Copies share one immutable snapshot and build a generator only if they draw: copying
+        # the generator's state costs more than copying everything else of a state.
+        if self._rng_state is None:
+            self._rng_state = self._rng.getstate()
+        return self._rng_state
+
     def clone(self) -> "State":
         """An independent copy: applying actions to it never changes this state."""
+        return self._copy(list(self._history))
+
+    def _trial(self) -> "State":
+        """A copy to try an action on and throw away (lookahead), one level deeper. It shares
+        the history: a trial only runs the action's effect, which never writes history."""
+        c = self._copy(self._history)
+        c._depth = self._depth + 1
+        return c
+
+    def _copy(self, history) -> "State":
         c = object.__new__(State)
         c.game, c.rules, c._n, c.seed, c.deals = self.game, self.rules, self._n, self.seed, self.deals
-        c.rng = random.Random.__new__(random.Random)  # skip seeding from the OS: the state is copied next
-        c.rng.setstate(self.rng.getstate())
+        c._rng_state = self._rng_snapshot()
+        c._rng = None
         c.deal_no = self.deal_no
         c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
         c.table_zones = [list(z) for z in self.table_zones]
@@ -177,7 +209,7 @@ class State:
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
         c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
         c.turn_player, c.window, c.responders = self.turn_player, self.window, list(self.responders)
-        c._history = list(self._history)
+        c._history = history
         c._terminal = self._terminal
         c._legal = self._legal
         c._by_text = None

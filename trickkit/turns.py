@@ -76,12 +76,13 @@ def _combinations(s, kind):
 
 
 def _passes(game, s, kind, combo) -> bool:
-    if not kind.allowed(s, *combo):
+    """Is ``combo`` (from `_combinations`, so the kind's guard holds) a legal action now?"""
+    test = kind.choice_test if kind.choice_test is not None else kind.allowed
+    if not test(s, *combo):
         return False
     if not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH:
         return True
-    trial = s.clone()
-    trial._depth = s._depth + 1
+    trial = s._trial()
     turn = trial.turn_no
     try:
         kind.effect(trial, *combo)
@@ -90,7 +91,7 @@ def _passes(game, s, kind, combo) -> bool:
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
-    return any(_passes(game, trial, k, c) for k in step.kinds for c, _ in _combinations(trial, k))
+    return _any_passes(game, trial, step.kinds)
 
 
 def _kinds_now(s, step):
@@ -119,8 +120,20 @@ def kind_available(game, s, step, name: str) -> bool:
     """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
     for kind in _kinds_now(s, step):
         if kind.name == name:
-            return any(_passes(game, s, kind, combo) for combo, _ in _combinations(s, kind))
+            return _any_passes(game, s, (kind,))
     return False
+
+
+def _any_passes(game, s, kinds) -> bool:
+    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns)."""
+    opened = s._cache is None
+    if opened:
+        s._cache = {}
+    try:
+        return any(_passes(game, s, kind, combo) for kind in kinds for combo, _ in _combinations(s, kind))
+    finally:
+        if opened:
+            s._cache = None
 
 
 # -- applying ---------------------------------------------------------------------------
@@ -176,7 +189,7 @@ def _next_responder(game, s, step, first: bool = False) -> None:
     window = step.windows[s.window]
     while s.responders:
         s.current = s.responders[0]
-        if any(_passes(game, s, k, c) for k in window.kinds for c, _ in _combinations(s, k)):
+        if _any_passes(game, s, window.kinds):
             return
         s.responders.pop(0)
     s.current = s.turn_player

@@ -173,25 +173,32 @@ class Compiler:
         self._loop_depth = 0  # aggregates around the node being compiled
 
     # -- entry points -----------------------------------------------------------------
-    def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None):
+    def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
+                   memoise: bool = True):
         """Compile an expression. Returns ``(closure, frame_size, type)``.
 
-        Afterwards ``self.memoised`` says whether the closure memoises state-only subtrees
-        (see `_memoised`): then it is fastest called with a cache open on the state.
+        ``memoise``: memoise its state-only subtrees in the state's cache (see `_memoised`).
+        Worth it for rules the engine evaluates many times on a state it holds still (a card
+        test over a hand); other rules would only pay for the check. Loop bodies memoise
+        their state-only parts either way (see `_with_cache`).
 
         Raises:
             DSLSyntaxError, DSLCompileError: located within ``text``.
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
         try:
-            return self.expression_tree(tree, context, want)
+            return self.expression_tree(tree, context, want, memoise)
         except RecursionError:
             raise DSLCompileError("expression nested too deeply") from None
 
-    def expression_tree(self, tree, context=(), want=None):
+    def expression_tree(self, tree, context=(), want=None, memoise=True):
         scope = _Scope(context)
         self.memoised = False
-        fn, typ = self._expr(tree, scope, ())
+        self.memoise = memoise
+        try:
+            fn, typ = self._expr(tree, scope, ())
+        finally:
+            self.memoise = True
         if want and not _assignable(typ, want):
             raise _err(tree, f"expected {want}, got {typ}")
         return fn, scope.size, typ
@@ -199,12 +206,12 @@ class Compiler:
     def block(self, text: str, context: Sequence[tuple[str, str]] = ()):
         """Compile a statement block. Returns ``(closure, frame_size)``.
 
-        Blocks change the state between the expressions they evaluate, so nothing in a
-        block is memoised.
+        Blocks change the state between the expressions they evaluate, so a block memoises
+        nothing beyond the loop invariants of an aggregate, within that aggregate.
         """
         tree = parse(str(text), "block")
         scope = _Scope(context)
-        self.memoise = False
+        self.memoise = False  # only loop invariants, each within its own loop
         try:
             stmts = [self._stmt(s, scope) for s in tree.children]
         except RecursionError:
@@ -232,8 +239,8 @@ class Compiler:
             except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
                 return fn, typ
             return _constant(value), typ
-        worth = _MEMO_MIN_NODES if not self._loop_depth else 2  # in a loop body: hoist any invariant
-        if self.memoise and not outer and (kind in _ALWAYS_MEMO or self._nodes - size >= worth):
+        if not outer and (self._loop_depth and self._nodes - size >= 2 or  # in a loop body: hoist any invariant
+                          self.memoise and (kind in _ALWAYS_MEMO or self._nodes - size >= _MEMO_MIN_NODES)):
             # depends on the state alone: memoise while the engine holds the state still
             fn = _memoised(next(self._memo_keys), fn)
             self.memoised = True
@@ -292,7 +299,8 @@ class Compiler:
             if view.used:  # reads the hook's context (card, winner ...): so does the caller
                 scope.mark_used()
             context_slots = {local.slot for local in view._names.values()}
-            if self.memoise and not _is_const(fn) and not context_slots.intersection(self._reads[mark:]):
+            if (self.memoise or self._loop_depth) and not _is_const(fn) and \
+                    not context_slots.intersection(self._reads[mark:]):
                 # state-only: every use of the definition shares one memo entry
                 fn = _memoised(("def", name), getattr(fn, "memo_of", fn))
                 self.memoised = True
@@ -392,7 +400,14 @@ class Compiler:
 
             def index_const(s, fr):
                 seq = bf(s, fr)
-                return seq[i] if seq is not None and -len(seq) <= i < len(seq) else None
+                try:
+                    return seq[i]
+                except IndexError:  # out of range: null
+                    return None
+                except TypeError:
+                    if seq is None:
+                        return None
+                    raise
             return index_const, et
 
         def index(s, fr):
@@ -421,6 +436,24 @@ class Compiler:
             raise _err(node, f"in definition {name!r}: {e}") from None
         scope.mark_used()
         args = [f for f, _ in compiled]
+        if len(args) == 1:  # the common cases without a list of values
+            a0, = args
+            s0, = slots
+
+            def call1(s, fr):
+                fr[s0] = a0(s, fr)
+                return body(s, fr)
+            return call1, typ
+        if len(args) == 2:
+            a0, a1 = args
+            s0, s1 = slots
+
+            def call2(s, fr):
+                v0 = a0(s, fr)  # every argument first: one may read a slot another fills
+                fr[s1] = a1(s, fr)
+                fr[s0] = v0
+                return body(s, fr)
+            return call2, typ
 
         def call(s, fr):
             values = [a(s, fr) for a in args]

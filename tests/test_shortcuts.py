@@ -1,0 +1,59 @@
+"""The engine's shortcuts decide as the plain rules do: split ``allowed`` tests, shared random snapshots."""
+
+import itertools
+import random
+
+import pytest
+
+import trickkit
+from trickkit import turns
+
+TURN_GAMES = [n for n in trickkit.list_games()
+              if any(st.kind == "turns" for st in trickkit.load_game(n).rules.steps)]
+
+
+@pytest.mark.parametrize("name", TURN_GAMES)
+def test_guard_and_choice_test_together_decide_as_allowed(name):
+    game = trickkit.load_game(name)
+    rng = random.Random(5)
+    checked = split = 0
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and checked < 3000:
+            step = game.rules.steps[state.step]
+            if step.kind == "turns":
+                for kind in turns._kinds_now(state, step):
+                    guard = kind.guard is None or bool(kind.guard(state))
+                    for combo in itertools.product(*turns._domains(state, kind)):
+                        expected = bool(kind.allowed(state, *combo))
+                        test = kind.choice_test if kind.choice_test is not None else kind.allowed
+                        assert (guard and bool(test(state, *combo))) == expected, (kind.name, combo)
+                        checked += 1
+                        split += kind.choice_test is not None
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0 and split > 0
+
+
+def test_a_clone_draws_what_its_original_would_have_drawn():
+    game = trickkit.load_game("trumps")
+    state = game.new_initial_state(seed=3)
+    copy = state.clone()
+    assert [copy.rng.random() for _ in range(3)] == [state.rng.random() for _ in range(3)]
+    later = state.clone()  # after the original drew: the copy continues from there
+    fourth = state.rng.random()
+    assert later.rng.random() == fourth == copy.rng.random()
+
+
+def test_a_clone_that_never_draws_still_replays_the_game():
+    game = trickkit.load_game("trumps")
+    state = game.new_initial_state(seed=8)
+    rng = random.Random(8)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        copy = state.clone()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        copy.apply_action(action)
+        assert copy.to_json() == state.to_json()
+        assert copy.observation_all() == state.observation_all()
