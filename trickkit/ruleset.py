@@ -430,9 +430,7 @@ class RulesetCompiler:
         """A bool rule about a card, with a staged hand filter (``hook.filter``) for the engine."""
         hook = self.expr(path, context, "bool", default, memoise=True)
         if hook is not None:
-            staged = card_filter(self.compiler, hook.text, context)
-            if staged is not None:
-                hook.filter, hook.filter_size = staged
+            hook.filter, hook.filter_size = card_filter(self.compiler, hook.text, context) or (None, 0)
         return hook
 
     def definition_check(self, path, name, params, context) -> None:

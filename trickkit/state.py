@@ -75,7 +75,7 @@ class State:
         """
         if self._legal is None:
             self._budget = EVALUATION_BUDGET
-            self._legal = [] if self._terminal else self.game.step_legal(self)
+            self._legal = [] if self._terminal else self.game._legal_fns[self.step](self)
         return list(self._legal)
 
     def apply_action(self, action: Action | str) -> None:
@@ -97,7 +97,7 @@ class State:
         self._budget = EVALUATION_BUDGET
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.game.step_legal(self)
+            legal = self._legal = self.game._legal_fns[self.step](self)
         for chosen in legal:
             if chosen.text == text:
                 break

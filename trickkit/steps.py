@@ -124,7 +124,7 @@ def filter_cards(s, test, cards) -> list[int]:
     Uses the test's staged filter (see `trickkit.dsl.staging`) when it has one: the parts
     that do not depend on the card run once, the rest as one pass over ``cards``.
     """
-    staged = getattr(test, "filter", None)
+    staged = test.filter
     if staged is not None:
         try:
             return staged(s, [None] * test.filter_size, cards)
