@@ -57,3 +57,38 @@ def test_a_clone_that_never_draws_still_replays_the_game():
         copy.apply_action(action)
         assert copy.to_json() == state.to_json()
         assert copy.observation_all() == state.observation_all()
+
+
+def _saqqara_with_lookahead(tmp_path, value):
+    text = trickkit.loader.ruleset_text("saqqara")
+    assert "lookahead: placed == 0" in text
+    path = tmp_path / f"saqqara_{abs(hash(value))}.yaml"
+    path.write_text(text.replace("lookahead: placed == 0", f"lookahead: {value}"))
+    return trickkit.load_game(str(path), players=2)
+
+
+def test_a_lookahead_expression_checks_only_where_it_holds(tmp_path):
+    """Saqqara checks only first placements: the same legal actions as checking every one,
+    and fewer than checking none (some first placements are dead ends)."""
+    shipped = trickkit.load_game("saqqara", players=2)
+    always, never = _saqqara_with_lookahead(tmp_path, "true"), _saqqara_with_lookahead(tmp_path, "false")
+    dead_ends = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state, every, unchecked = (g.new_initial_state(seed=seed) for g in (shipped, always, never))
+        while not state.is_terminal():
+            legal = [str(a) for a in state.legal_actions()]
+            assert legal == [str(a) for a in every.legal_actions()]
+            if unchecked is not None:  # in step until an action differs (a discard)
+                other = [str(a) for a in unchecked.legal_actions()]
+                places = [{a for a in actions if a.startswith("place")} for actions in (legal, other)]
+                assert places[0] <= places[1]
+                dead_ends += len(places[1] - places[0])
+            action = rng.choice(legal)
+            state.apply_action(action)
+            every.apply_action(action)
+            if unchecked is not None and action in {str(a) for a in unchecked.legal_actions()}:
+                unchecked.apply_action(action)
+            else:
+                unchecked = None
+    assert dead_ends > 0

@@ -16,7 +16,7 @@ import attrs
 
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
-from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, elem_type
+from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, _is_const, elem_type
 from .dsl.parser import DSLSyntaxError, parse
 from .dsl.staging import card_filter
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
@@ -127,8 +127,9 @@ class ActionKind:
     """What the action does."""
     reason: Hook | None
     """Why it is refused (text), for error messages."""
-    lookahead: bool
-    """Legal only if the seat can still act afterwards or its turn has ended (no dead ends)."""
+    lookahead: bool | Hook
+    """Legal only if the seat can still act afterwards or its turn has ended (no dead ends).
+    A hook (called with the choices) limits the check to the combinations where it holds."""
     opens: int | None = None
     """Index of the reaction window this action opens once its effect has run, or None."""
     guard: Hook | None = None
@@ -560,12 +561,19 @@ class RulesetCompiler:
                 allowed=self.expr(ap + ("allowed",), context, "bool", "true", memoise=True),
                 effect=self.block(ap + ("effect",), context) if "effect" in a else _no_effect,
                 reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
-                lookahead=bool(a.get("lookahead", False)),
+                lookahead=self._lookahead(ap + ("lookahead",), context),
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                 guard=self._guard(ap + ("allowed",), a.get("allowed")),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
             ))
         return tuple(kinds)
+
+    def _lookahead(self, path, context):
+        """``lookahead`` as True/False when it is a constant, else as a hook over the choices."""
+        hook = self.expr(path, context, "bool", "false")
+        if hook is None or _is_const(hook.fn):
+            return bool(hook is not None and hook.fn.const_value)
+        return hook
 
     @staticmethod
     def _and_terms(text):

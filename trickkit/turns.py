@@ -80,7 +80,10 @@ def _passes(game, s, kind, combo) -> bool:
     test = kind.choice_test if kind.choice_test is not None else kind.allowed
     if not test(s, *combo):
         return False
-    if not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH:
+    look = kind.lookahead
+    if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
+        return True
+    if look is not True and not look(s, *combo):  # an expression: no check for this combination
         return True
     trial = s._trial()
     turn = trial.turn_no
