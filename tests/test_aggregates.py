@@ -73,3 +73,52 @@ def test_a_loop_invariant_is_computed_once_per_loop():
     assert fn(state, [None] * size) == 1  # 7 + 6 > 9; 3 + 6 and 0 + 6 are not
     assert len(calls) == 2  # round * 2 and round + 6, once each for the whole loop (not 8 times)
     assert state._cache is None  # the cache closes with the loop
+
+
+MIXED = {"rank": (7, 3, None, None, "x"), "kind": ("suit", "suit", "pirate", "escape", "odd")}  # card 4: text rank
+
+
+def mixed_compiler():
+    from trickkit.dsl.compiler import Compiler, Namespace
+    symbols = {"trick": Symbol("state", "list[play]", lambda s: s.trick)}
+    return Compiler(Namespace(symbols=symbols, card_attrs=MIXED, face_attrs=MIXED, face_mode=(None,) * 5))
+
+
+@pytest.mark.parametrize("text, trick", [
+    ("count(p.rank + 1 for p in trick)", [(0, 2, 2, 0), (1, 3, 3, 1)]),   # E fails on null: count fails too
+    ("any(p.rank > 3 for p in trick)", [(0, 0, 0, 0), (1, 4, 4, 1)]),     # stops at 7, before 'x'
+    ("first(p.seat for p in trick if p.rank > 3)", [(0, 0, 0, 0), (1, 4, 4, 1)]),
+    ("any(p.rank > trick[0].rank + 1 for p in trick)", [(0, 2, 2, 0), (1, 3, 3, 1)]),  # every rank null
+    ("all(p.rank < 5 for p in trick)", [(0, 0, 0, 0), (1, 4, 4, 1)]),     # 7 fails first
+    ("count(p for p in trick if p.rank >= 3)", [(0, 4, 4, 0), (1, 0, 0, 1)]),  # 'x' >= 3 fails
+])
+def test_fast_loops_fail_or_stop_where_the_general_loop_does(text, trick):
+    state = FakeState(trick)
+    state._budget = 10_000
+
+    def run():
+        fn, size, _ = mixed_compiler().expression(text)
+        try:
+            return ("value", fn(state, [None] * size))
+        except TypeError as e:
+            return ("error", str(e))
+    fast = run()
+    with pytest.MonkeyPatch.context() as mp:
+        general_only(mp)
+        assert run() == fast
+
+
+def test_nested_aggregates_compile_in_linear_work(monkeypatch):
+    from trickkit.dsl.compiler import Compiler
+    calls = []
+    original = Compiler._expr
+    monkeypatch.setattr(Compiler, "_expr", lambda self, *a: calls.append(1) or original(self, *a))
+
+    def nodes_compiled(depth):
+        text = "0"
+        for i in range(depth):
+            text = f"count(x{i} for x{i} in trick if x{i}.rank > {text})"
+        calls.clear()
+        compiler().expression(text)
+        return len(calls)
+    assert nodes_compiled(16) <= 2.5 * nodes_compiled(8)  # each level once, not twice per level

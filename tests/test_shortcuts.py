@@ -92,3 +92,42 @@ def test_a_lookahead_expression_checks_only_where_it_holds(tmp_path):
             else:
                 unchecked = None
     assert dead_ends > 0
+
+
+def test_a_choice_named_like_a_parameter_is_still_tested_per_combination(tmp_path):
+    """`pile` is both a choice of `take` and (here) a parameter: `allowed` means the choice."""
+    path = tmp_path / "shadow.yaml"
+    path.write_text("extends: saqqara\nname: saqqara_shadow\n"
+                    "parameters:\n  pile: {type: int, default: 1, min: 1, description: hides nothing}\n")
+    game = trickkit.load_game(str(path), players=2)
+    state = game.new_initial_state(seed=1)
+    for action in ["take 1", "take 2", "take 3", "take 4", "take 1", "take 2"]:
+        state.apply_action(action)
+    take = next(k for k in game.rules.steps[state.step].kinds if k.name == "take")
+    assert take.choice_test is not None and take.choice_test is not take.allowed
+    rng = random.Random(3)
+    for _ in range(40):  # the split tests agree with `allowed` along a game of this variant
+        step = game.rules.steps[state.step]
+        for kind in turns._kinds_now(state, step):
+            guard = kind.guard is None or bool(kind.guard(state))
+            test = kind.choice_test if kind.choice_test is not None else kind.allowed
+            for combo in itertools.product(*turns._domains(state, kind)):
+                assert (guard and bool(test(state, *combo))) == bool(kind.allowed(state, *combo)), (kind.name, combo)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_generator_held_by_the_caller_keeps_clones_exact():
+    state = trickkit.load_game("trumps").new_initial_state(seed=4)
+    held = state.rng
+    state.clone()  # shares a snapshot ...
+    held.random()  # ... and then the original draws through the held reference
+    assert state.clone().rng.getstate() == state.rng.getstate()
+
+
+def test_an_action_subclass_is_an_action():
+    class Tagged(trickkit.Action):
+        pass
+    state = trickkit.load_game("skull_king").new_initial_state(seed=1)
+    action = state.legal_actions()[0]
+    state.apply_action(Tagged(action.text, action.verb, value=action.value))
+    assert state.history() == [action.text]

@@ -563,7 +563,7 @@ class RulesetCompiler:
                 reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
                 lookahead=self._lookahead(ap + ("lookahead",), context),
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
-                guard=self._guard(ap + ("allowed",), a.get("allowed")),
+                guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
             ))
         return tuple(kinds)
@@ -591,20 +591,32 @@ class RulesetCompiler:
                 terms.append(node)
         return terms
 
+    def _split_allowed(self, text, context):
+        """``allowed``'s top-level ``and`` terms, split into (choice-free, naming a choice).
+
+        A term names a choice when, compiled with the choices in scope, it reads one of
+        them (directly or through a definition); a global that merely shares a choice's
+        name does not make a term choice-free. Returns None if ``allowed`` does not parse.
+        """
+        terms = self._and_terms(text) if text is not None else None
+        if terms is None:
+            return None
+        free, naming = [], []
+        for term in terms:
+            try:
+                reads = self.compiler.context_reads(term, context)
+            except (DSLCompileError, RecursionError):
+                reads = True  # reported where `allowed` itself is compiled
+            (naming if reads else free).append(term)
+        return free, naming
+
     def _choice_test(self, path, text, context):
         """The top-level ``and`` terms of ``allowed`` that name a choice, as one test: what is
         left to check per combination once the guard (the other terms) has passed."""
-        terms = self._and_terms(text) if text is not None else None
-        if terms is None or not context:
-            return None
-        kept = []
-        for term in terms:
-            try:
-                self.compiler.expression_tree(term, (), None)
-            except (DSLCompileError, RecursionError):
-                kept.append(term)  # names a choice
-        if len(kept) == len(terms):
+        split = self._split_allowed(text, context) if context else None
+        if split is None or not split[0]:
             return None  # nothing in the guard: `allowed` itself is the test
+        kept = split[1]
         if not kept:
             return _always_true
         tree = kept[0]
@@ -616,24 +628,22 @@ class RulesetCompiler:
             return None  # reported where `allowed` itself is compiled
         return make_hook(fn, size, len(context), _expr_where(self.loc, path), _text(text))
 
-    def _guard(self, path, text):
+    def _guard(self, path, text, context):
         """Compile the top-level ``and`` terms of ``allowed`` that name no choice, as one test.
 
         Evaluated once per decision before any choice is tried: when it fails, the action
         kind offers nothing, whatever the choices (so a power nobody holds costs nothing).
         """
-        terms = self._and_terms(text) if text is not None else None
-        if terms is None:
+        split = self._split_allowed(text, context)
+        if split is None or not split[0]:
             return None
         fns = []
-        for term in terms:
+        for term in split[0]:
             try:
                 fn, size, _ = self.compiler.expression_tree(term, (), None)
             except (DSLCompileError, RecursionError):
-                continue  # names a choice: tested per combination (or reported where `allowed` is compiled)
+                return None  # cannot happen: it compiled with the choices in scope and read none
             fns.append((fn, size))
-        if not fns:
-            return None
 
         def guard(state):
             return all(fn(state, [None] * size) for fn, size in fns)

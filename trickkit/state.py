@@ -24,7 +24,7 @@ class State:
     same seed and the same actions give the same game.
     """
 
-    __slots__ = ("game", "rules", "_rng", "_rng_state", "seed", "deals", "deal_no", "seat_zones", "table_zones",
+    __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
                  "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "_cache", "_depth", "_budget")
@@ -36,6 +36,7 @@ class State:
         self.seed = seed
         self._rng = random.Random(seed)
         self._rng_state = None  # a snapshot of the generator, shared with clones (see `rng`)
+        self._rng_lent = False  # handed out through `rng`: it may draw behind our back
         self.deals = deals
         self.deal_no = 0
         self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
@@ -84,7 +85,7 @@ class State:
             IllegalActionError: the action is malformed or not legal now; the message says
                 why and the state is left exactly as it was.
         """
-        text = action.text if action.__class__ is Action else action
+        text = action.text if isinstance(action, Action) else action
         if not isinstance(text, str):
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
@@ -160,21 +161,27 @@ class State:
     @property
     def rng(self) -> random.Random:
         """The state's random generator: every shuffle and random move draws from it."""
-        r = self._rng
-        if r is None:  # a copy that has not drawn yet: make its generator from the snapshot
-            r = self._rng = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
-            r.setstate(self._rng_state)
-        self._rng_state = None  # the caller may draw: the snapshot no longer describes the generator
+        r = self._generator()
+        self._rng_lent = True  # the caller may keep it and draw later: clones must look at it then
         return r
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
-        self._rng, self._rng_state = value, None
+        self._rng, self._rng_state, self._rng_lent = value, None, True
+
+    def _generator(self) -> random.Random:
+        """The generator, for the engine's own draws (made now if this copy never drew)."""
+        r = self._rng
+        if r is None:  # a copy that has not drawn yet: make its generator from the snapshot
+            r = self._rng = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
+            r.setstate(self._rng_state)
+        self._rng_state = None  # about to draw: the snapshot will no longer describe the generator
+        return r
 
     def _rng_snapshot(self) -> tuple:
         # Copies share one immutable snapshot and build a generator only if they draw: copying
         # the generator's state costs more than copying everything else of a state.
-        if self._rng_state is None:
+        if self._rng_state is None or self._rng_lent and self._rng is not None:
             self._rng_state = self._rng.getstate()
         return self._rng_state
 
@@ -194,6 +201,7 @@ class State:
         c.game, c.rules, c._n, c.seed, c.deals = self.game, self.rules, self._n, self.seed, self.deals
         c._rng_state = self._rng_snapshot()
         c._rng = None
+        c._rng_lent = False
         c.deal_no = self.deal_no
         c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
         c.table_zones = [list(z) for z in self.table_zones]

@@ -94,9 +94,31 @@ _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 def make(name: str, cf: Closure, slot: int, ef: Closure, pf: Closure | None, kf: Closure | None,
          fast: FastParts) -> Closure:
-    """The closure of ``name(E for x in C if P by K)``; ``cf`` already charges the budget."""
+    """The closure of ``name(E for x in C if P by K)``; ``cf`` already charges the budget.
+
+    A fast loop tests every item and computes the compared value once, where the general
+    loop stops at the first match and skips null attributes. The answers agree whenever
+    both finish; when the fast loop raises (a value that cannot be computed, text ordered
+    against a number), the general loop decides, so errors are reported exactly where the
+    general loop would meet them, and not at all if it never does.
+    """
+    general = _general(name, cf, slot, ef, pf, kf)
+    quick = _fast(name, cf, slot, ef, pf, kf, fast)
+    if quick is None:
+        return general
+
+    def fast_or_general(s, fr):
+        try:
+            return quick(s, fr)
+        except Exception:
+            return general(s, fr)
+    return fast_or_general
+
+
+def _fast(name, cf, slot, ef, pf, kf, fast: FastParts) -> Closure | None:
+    """The fast loop of an aggregate, or None when it needs the general loop."""
     if fast.test is None and pf is not None:  # a general condition: the general loop
-        return _general(name, cf, slot, ef, pf, kf)
+        return None
     if name in ("any", "all") and fast.test is None and fast.elem_test is not None:
         flt = item_filter(fast.elem_test)  # `any(p.kind == 'x' for p in C)`: test the items directly
         if name == "any":
@@ -106,10 +128,10 @@ def make(name: str, cf: Closure, slot: int, ef: Closure, pf: Closure | None, kf:
             coll = cf(s, fr)
             return len(flt(s, fr, coll)) == len(coll)
         return every
-    if fast.elem is None and name not in ("count", "highest", "lowest", "first", "last"):
-        return _general(name, cf, slot, ef, pf, kf)
+    if fast.elem is None and name not in ("highest", "lowest", "first", "last"):
+        return None  # (count too: the general loop computes E for every item, and E may fail)
     if name in ("highest", "lowest") and fast.key is None or name == "sorted":
-        return _general(name, cf, slot, ef, pf, kf)
+        return None
     items = select(cf, fast.test)
     value = _elem_value(fast.elem, slot, ef)
     if name == "count":

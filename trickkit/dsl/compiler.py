@@ -203,6 +203,17 @@ class Compiler:
             raise _err(tree, f"expected {want}, got {typ}")
         return fn, scope.size, typ
 
+    def context_reads(self, tree, context) -> bool:
+        """Compile ``tree`` with ``context`` in scope: does it read a context name
+        (directly, or through a definition)?
+
+        Raises:
+            DSLCompileError: as `expression_tree`.
+        """
+        mark = len(self._reads)
+        self.expression_tree(tree, context)
+        return any(0 <= r < len(context) for r in self._reads[mark:])
+
     def block(self, text: str, context: Sequence[tuple[str, str]] = ()):
         """Compile a statement block. Returns ``(closure, frame_size)``.
 
@@ -552,15 +563,14 @@ class Compiler:
         memoised_before, self.memoised = self.memoised, False
         self._loop_depth += 1
         try:
-            ef, et = self._expr(elem, inner, defs)
-            pf = self._expr(cond, inner, defs)[0] if cond is not None else None
+            ef, et, elem_test = self._item_expr(elem, inner, defs, slot)
+            pf, _, test = self._item_expr(cond, inner, defs, slot) if cond is not None else (None, None, None)
             kf = self._expr(key, inner, defs)[0] if key is not None else None
         finally:
             self._loop_depth -= 1
         scope.absorb(inner)
-        fast = A.FastParts(elem=self._item_getter(elem, inner, slot), test=self._item_test(cond, inner, slot, defs),
-                           key=self._item_getter(key, inner, slot, identity=False),
-                           elem_test=self._item_test(elem, inner, slot, defs))
+        fast = A.FastParts(elem=self._item_getter(elem, inner, slot), test=test,
+                           key=self._item_getter(key, inner, slot, identity=False), elem_test=elem_test)
         fn = A.make(name, cf, slot, ef, pf, kf, fast)
         if self.memoised:  # the loop body has state-only parts: compute them once per loop
             fn = _with_cache(fn)
@@ -598,26 +608,32 @@ class Compiler:
         table = self.ns.face_attrs.get(attr)
         return None if table is None else (lambda x: None if x is None else table[x[2]])
 
-    def _item_test(self, node, scope, slot, defs):
-        """An `trickkit.dsl.aggregates.ItemTest` when ``node`` compares an attribute of the loop
-        item with a value that does not depend on the item (``p.kind == 'pirate'``), else None."""
-        if not isinstance(node, lark.Tree) or node.data not in ("compare", "contains"):
-            return None
-        if node.data == "contains":
-            (left, right), op = node.children, "in"
-        else:
-            left, op_tok, right = node.children
-            op = str(op_tok)
-        getter = self._item_getter(left, scope, slot, identity=False)
-        if getter is None and op != "in":
-            getter, left, right, op = self._item_getter(right, scope, slot, identity=False), right, left, _FLIPPED[op]
-        if getter is None:
-            return None
-        mark = len(self._reads)
-        vf, _ = self._expr(right, scope, defs)
-        if slot in self._reads[mark:]:
-            return None
-        return A.ItemTest(getter, op, vf)
+    def _item_expr(self, node, scope, defs, slot):
+        """Compile an aggregate's element or condition: ``(closure, type, test)``, where
+        ``test`` is an `trickkit.dsl.aggregates.ItemTest` when ``node`` compares an attribute
+        of the loop item with a value that does not depend on the item (``p.kind == 'pirate'``),
+        else None. Each part is compiled once (nested aggregates stay linear to compile)."""
+        if isinstance(node, lark.Tree) and node.data in ("compare", "contains"):
+            if node.data == "contains":
+                (left, right), op = node.children, "in"
+            else:
+                left, op_tok, right = node.children
+                op = str(op_tok)
+            getter, value_on_right, test_op = self._item_getter(left, scope, slot, identity=False), True, op
+            if getter is None and op != "in":
+                getter, value_on_right, test_op = self._item_getter(right, scope, slot, identity=False), False, _FLIPPED[op]
+            if getter is not None:
+                self._nodes += 1  # what _expr counts for this node (it reads the item: no folding, no memo)
+                mark = len(self._reads)
+                a = self._expr(left, scope, defs)
+                middle = len(self._reads)
+                b = self._expr(right, scope, defs)
+                fn, typ = self._contains(node, a, b) if op == "in" else self._compare(node, op, a, b)
+                value, value_reads = (b[0], self._reads[middle:]) if value_on_right else (a[0], self._reads[mark:middle])
+                test = A.ItemTest(getter, test_op, value) if slot not in value_reads else None
+                return fn, typ, test
+        fn, typ = self._expr(node, scope, defs)
+        return fn, typ, None
 
     def _e_if_expr(self, node, scope, defs):
         c, a, b = (self._expr(x, scope, defs) for x in node.children)
@@ -660,8 +676,12 @@ class Compiler:
 
     def _e_compare(self, node, scope, defs):
         left, op_tok, right = node.children
-        (af, at), (bf, bt) = self._expr(left, scope, defs), self._expr(right, scope, defs)
-        op = str(op_tok)
+        return self._compare(node, str(op_tok), self._expr(left, scope, defs), self._expr(right, scope, defs))
+
+    def _compare(self, node, op, a, b):
+        """The closure of ``left OP right`` from its compiled sides ``(closure, type)``."""
+        left, _, right = node.children
+        (af, at), (bf, bt) = a, b
         if op in _COMPARE:
             _check_comparable(node, at, bt, op)
             if _is_const(bf) or _is_const(af):  # the common `x == 'pip'`: one closure call, no operator call
@@ -694,7 +714,11 @@ class Compiler:
         return ordered, "bool"
 
     def _e_contains(self, node, scope, defs):
-        (af, _), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
+        return self._contains(node, *(self._expr(x, scope, defs) for x in node.children))
+
+    def _contains(self, node, a, b):
+        """The closure of ``elem in list`` from its compiled sides ``(closure, type)``."""
+        (af, _), (bf, bt) = a, b
         if not (is_list(bt) or bt == "null"):
             raise _err(node.children[1], f"'in' needs a list on the right, got {bt}")
         return (lambda s, fr: (c := bf(s, fr)) is not None and af(s, fr) in c), "bool"
@@ -714,8 +738,10 @@ class Compiler:
         _need_number(left, at, op)
         _need_number(right, bt, op)
         if _is_const(bf) and isinstance(bf.const_value, int) and op in ("+", "-"):  # `row - 1`: one call fewer
-            k = bf.const_value if op == "+" else -bf.const_value
-            return (lambda s, fr: af(s, fr) + k), "int"
+            k = bf.const_value
+            if op == "+":
+                return (lambda s, fr: af(s, fr) + k), "int"
+            return (lambda s, fr: af(s, fr) - k), "int"
         if op == "+":
             return (lambda s, fr: af(s, fr) + bf(s, fr)), "int"
         if op == "-":
@@ -828,7 +854,7 @@ class Compiler:
             def move_random(s, fr):
                 frm = src(s, fr)
                 if frm:
-                    c = frm.pop(s.rng.randrange(len(frm)))
+                    c = frm.pop(s._generator().randrange(len(frm)))
                     dst(s, fr).append(c)
             return move_random
         if name == "end_turn":

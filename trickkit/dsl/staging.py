@@ -8,6 +8,8 @@ the rest becomes one pass over the hand, e.g. ``[c for c in hand if rank[c] < v]
 A staged filter is ``flt(state, frame, cards) -> list[int]``: the cards of ``cards`` (in
 their order) for which the test is true, exactly as calling the compiled test on each card
 would decide. Constructs that cannot be staged fall back to calling the test per card.
+The engine stages only texts that compiled without error, and re-runs the test per card
+if a staged filter raises, so errors are reported as the per-card test reports them.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def card_filter(compiler: Compiler, text: str, context) -> tuple[CardFilter, int
     compile of the same text reports why).
     """
     scope = _Scope(context)
-    stager = _Stager(compiler, scope.lookup(context[0][0]).slot)
+    stager = _Stager(compiler, scope.lookup(context[0][0]).slot, context[0][0])
     try:
         flt = stager.stage(parse(str(text), "expr"), scope, ())
     except (DSLSyntaxError, DSLCompileError, RecursionError):
@@ -46,15 +48,42 @@ def card_filter(compiler: Compiler, text: str, context) -> tuple[CardFilter, int
 
 
 class _Stager:
-    def __init__(self, compiler: Compiler, slot: int):
+    def __init__(self, compiler: Compiler, slot: int, card_name: str):
         self.c = compiler
         self.slot = slot
+        self.card_name = card_name
+        self._mentions: dict[int, bool] = {}  # id(node) -> mentions the card
+        self._def_mentions: dict[str, bool] = {}
 
     def compile(self, node, scope, defs):
         """Compile a subtree; also say whether it reads the card."""
         mark = len(self.c._reads)
         fn, typ = self.c._expr(node, scope, defs)
         return fn, self.slot in self.c._reads[mark:]
+
+    def mentions_card(self, node) -> bool:
+        """Does ``node`` name the card, itself or through a definition? (Decided on the text,
+        so each subtree is compiled once: a loop variable called like the card counts too,
+        which only costs speed.)"""
+        if not isinstance(node, lark.Tree):
+            return False
+        known = self._mentions.get(id(node))
+        if known is None:
+            known = self._mentions[id(node)] = self._scan(node)
+        return known
+
+    def _scan(self, node) -> bool:
+        if node.data in ("name", "call"):
+            name = str(node.children[0])
+            if name == self.card_name:
+                return True
+            if name in self.c._def_trees:
+                if name not in self._def_mentions:
+                    self._def_mentions[name] = True  # while scanning it (a cycle is an error anyway)
+                    self._def_mentions[name] = self.mentions_card(self.c._def_trees[name])
+                if self._def_mentions[name]:
+                    return True
+        return any(self.mentions_card(child) for child in node.children)
 
     def stage(self, node, scope, defs) -> CardFilter:
         kind = node.data if isinstance(node, lark.Tree) else None
@@ -93,9 +122,9 @@ class _Stager:
 
     def _s_if_expr(self, node, scope, defs):
         cond, a, b = node.children
-        cf, reads_card = self.compile(cond, scope, defs)
-        if reads_card:
+        if self.mentions_card(cond):
             return None
+        cf, _ = self.compile(cond, scope, defs)
         fa, fb = self.stage(a, scope, defs), self.stage(b, scope, defs)
         if _is_const(cf):
             return fa if cf.const_value else fb
@@ -132,11 +161,11 @@ class _Stager:
         return either
 
     def _condition(self, node, scope, defs):
-        """The compiled ``node`` if it does not read the card (one answer for all cards), else None."""
-        fn, reads_card = self.compile(node, scope, defs)
-        if reads_card or _is_const(fn):  # constants: left to stage() so they fold away
+        """The compiled ``node`` if it does not name the card (one answer for all cards), else None."""
+        if self.mentions_card(node):
             return None
-        return fn
+        fn, _ = self.compile(node, scope, defs)
+        return None if _is_const(fn) else fn  # constants: left to stage() so they fold away
 
     def _s_not_(self, node, scope, defs):
         fa = self.stage(node.children[0], scope, defs)
@@ -154,24 +183,17 @@ class _Stager:
         if table is None:
             table, other = self._card_attr(right, scope), left
             op = _FLIPPED[op]
-        if table is None:
+        if table is None or self.mentions_card(other):
             return None
-        vf, reads_card = self.compile(other, scope, defs)
-        if reads_card:
-            return None
-        # compile the whole comparison too, so its type errors surface as in the plain compile
-        self.compile(node, scope, defs)
+        vf, _ = self.compile(other, scope, defs)
         return _attr_filter(table, op, vf)
 
     def _s_contains(self, node, scope, defs):
         elem, coll = node.children
         table = self._card_attr(elem, scope)
-        if table is None:
+        if table is None or self.mentions_card(coll):
             return None
-        cf, reads_card = self.compile(coll, scope, defs)
-        if reads_card:
-            return None
-        self.compile(node, scope, defs)
+        cf, _ = self.compile(coll, scope, defs)
 
         def member(s, fr, cards):
             values = cf(s, fr)
