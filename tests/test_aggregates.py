@@ -122,3 +122,34 @@ def test_nested_aggregates_compile_in_linear_work(monkeypatch):
         compiler().expression(text)
         return len(calls)
     assert nodes_compiled(16) <= 2.5 * nodes_compiled(8)  # each level once, not twice per level
+
+
+def test_a_failing_fast_loop_is_retried_once_not_at_every_level():
+    reads = []
+    from trickkit.dsl.compiler import Compiler, Namespace
+    symbols = {"trick": Symbol("state", "list[play]", lambda s: reads.append(1) or s.trick),
+               "zero": Symbol("const", "int", 0)}
+    c = Compiler(Namespace(symbols=symbols, card_attrs=MIXED, face_attrs=MIXED, face_mode=(None,) * 5))
+    text = "1 // zero"
+    for i in range(12):
+        text = f"count(p{i} for p{i} in trick if p{i}.rank > {text})"
+    fn, size, _ = c.expression(text)
+    state = FakeState([(0, 0, 0, 0), (1, 1, 1, 1)])
+    with pytest.raises(ZeroDivisionError):
+        fn(state, [None] * size)
+    assert len(reads) < 100  # about two per level; retrying at every level would be 2 ** 12
+    assert state._slow is False
+
+
+def test_a_fallback_charges_the_budget_as_the_general_loop_alone():
+    text = "any(p.rank > 3 for p in trick)"  # the fast loop fails on 'x'; the general one stops at 7
+    state = FakeState([(0, 0, 0, 0), (1, 4, 4, 1)])
+    fn, size, _ = mixed_compiler().expression(text)
+    assert fn(state, [None] * size) is True
+    spent = 5_000_000 - state._budget
+    with pytest.MonkeyPatch.context() as mp:
+        general_only(mp)
+        general_state = FakeState([(0, 0, 0, 0), (1, 4, 4, 1)])
+        fn, size, _ = mixed_compiler().expression(text)
+        fn(general_state, [None] * size)
+    assert spent == 5_000_000 - general_state._budget == 2

@@ -131,3 +131,19 @@ def test_an_action_subclass_is_an_action():
     action = state.legal_actions()[0]
     state.apply_action(Tagged(action.text, action.verb, value=action.value))
     assert state.history() == [action.text]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("2", "lookahead: expected boolean or string, got 2"),
+    ("placed", "lookahead: lookahead must be true, false or a bool expression, got int"),
+    ("\"'no'\"", "lookahead: lookahead must be true, false or a bool expression, got str"),
+    ("plased == 0", "lookahead: unknown name 'plased' (did you mean 'placed'?)"),
+])
+def test_a_lookahead_that_is_not_a_bool_is_a_located_load_error(tmp_path, value, message):
+    text = trickkit.loader.ruleset_text("saqqara").replace("lookahead: placed == 0", f"lookahead: {value}")
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    line = text[:text.index(f"lookahead: {value}")].count("\n") + 1
+    with pytest.raises(trickkit.RulesetError) as err:
+        trickkit.load_game(str(path))
+    assert f"bad.yaml:{line}:" in str(err.value) and message in str(err.value)

@@ -422,6 +422,7 @@ class RulesetCompiler:
             self.add(path, _dsl_message(e, text))
             return None
         hook = make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
+        hook.type = typ
         hook.elem_type = elem_type(typ)
         if want in _RESULT_CHECKS:  # the engine relies on the type: check it where the rule is named
             hook = _checked(hook, want)
@@ -571,6 +572,9 @@ class RulesetCompiler:
     def _lookahead(self, path, context):
         """``lookahead`` as True/False when it is a constant, else as a hook over the choices."""
         hook = self.expr(path, context, "bool", "false")
+        if hook is not None and hook.type not in ("bool", "any"):
+            self.add(path, f"lookahead must be true, false or a bool expression, got {hook.type}")
+            return False
         if hook is None or _is_const(hook.fn):
             return bool(hook is not None and hook.fn.const_value)
         return hook

@@ -27,7 +27,7 @@ class State:
     __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
                  "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
-                 "_cache", "_depth", "_budget")
+                 "_cache", "_depth", "_budget", "_slow")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
         rules = game.rules
@@ -57,6 +57,7 @@ class State:
         self._by_text = None
         self._cache = None  # memo of state-only definitions, open only while the state holds still
         self._budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
+        self._slow = False  # aggregates take their general loops (see dsl.aggregates.make)
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -222,6 +223,7 @@ class State:
         c._by_text = None
         c._cache = None
         c._budget = self._budget
+        c._slow = False
         return c
 
     def to_json(self) -> str:

@@ -100,7 +100,9 @@ def make(name: str, cf: Closure, slot: int, ef: Closure, pf: Closure | None, kf:
     loop stops at the first match and skips null attributes. The answers agree whenever
     both finish; when the fast loop raises (a value that cannot be computed, text ordered
     against a number), the general loop decides, so errors are reported exactly where the
-    general loop would meet them, and not at all if it never does.
+    general loop would meet them, and not at all if it never does. The state's
+    ``_slow`` flag, set during such a fallback, sends nested aggregates straight to their
+    general loops.
     """
     general = _general(name, cf, slot, ef, pf, kf)
     quick = _fast(name, cf, slot, ef, pf, kf, fast)
@@ -108,10 +110,21 @@ def make(name: str, cf: Closure, slot: int, ef: Closure, pf: Closure | None, kf:
         return general
 
     def fast_or_general(s, fr):
+        if s._slow:  # inside another aggregate's general loop: no second attempts below it
+            return general(s, fr)
+        budget = s._budget
         try:
             return quick(s, fr)
         except Exception:
-            return general(s, fr)
+            # The general loop decides, charged as if it ran alone, and every aggregate
+            # inside it goes straight to its general loop (else nested failures would
+            # retry at every level: exponential).
+            s._budget = budget
+            s._slow = True
+            try:
+                return general(s, fr)
+            finally:
+                s._slow = False
     return fast_or_general
 
 

@@ -111,11 +111,12 @@ class Budget:
     """Stands for the state where a constant is computed at load time: it carries only the
     evaluation budget, so a runaway constant (nested aggregates over ranges) stops too."""
 
-    __slots__ = ("_budget", "_cache")
+    __slots__ = ("_budget", "_cache", "_slow")
 
     def __init__(self):
         self._budget = EVALUATION_BUDGET
         self._cache = None
+        self._slow = False
 
 
 def _charged(cf: Closure) -> Closure:
