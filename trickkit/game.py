@@ -241,11 +241,7 @@ class Game:
     def step_enter(self, state: State, step) -> bool:
         return S.ENTER[step.kind](self, state, step)
 
-    def step_legal(self, state: State) -> list[Action]:
-        return self._legal_fns[state.step](state)
-
-    def step_apply(self, state: State, action: Action) -> bool:
-        return self._apply_fns[state.step](state, action)
+    # legal actions and applying one: State calls _legal_fns / _apply_fns[state.step] directly
 
     def kind_available(self, state: State, kind: str) -> bool:
         """True if the current seat has a legal action of ``kind`` (in a turns step) now."""
