@@ -249,6 +249,16 @@ class State:
         """True if the current seat has a legal action of ``kind`` now (the DSL's ``can('kind')``)."""
         return self.game.kind_available(self, kind)
 
+    def _reset_variables(self, scope: str) -> None:
+        """Put the variables whose spec flag ``scope`` (``per_round``/``per_turn``) is set
+        back to their initial values."""
+        for v in self.rules.seat_vars:
+            if getattr(v, scope):
+                self.seat_vars[v.index] = [fresh(v.initial) for _ in range(self._n)]
+        for v in self.rules.table_vars:
+            if getattr(v, scope):
+                self.table_vars[v.index] = fresh(v.initial)
+
     def _enter_step(self) -> None:
         """Run automatic steps until a seat must decide or the game ends."""
         steps = self.rules.steps
@@ -260,12 +270,7 @@ class State:
                     return
                 self.round += 1
                 self.dealer = (self.dealer + 1) % self._n
-                for v in self.rules.seat_vars:
-                    if v.per_round:
-                        self.seat_vars[v.index] = [fresh(v.initial) for _ in range(self._n)]
-                for v in self.rules.table_vars:
-                    if v.per_round:
-                        self.table_vars[v.index] = fresh(v.initial)
+                self._reset_variables("per_round")
                 self.step = 0
             try:
                 if game.step_enter(self, steps[self.step]):

@@ -14,7 +14,6 @@ import itertools
 from .actions import Action
 from .dsl.compiler import GameEnded
 from .errors import DSLRuntimeError, did_you_mean
-from .state import fresh
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -30,12 +29,7 @@ def start_turn(game, s, step, seat: int) -> None:
     s.current = s.turn_player = seat % s._n
     s.turn_over = False
     s.turn_no += 1
-    for v in game.rules.seat_vars:
-        if v.per_turn:
-            s.seat_vars[v.index] = [fresh(v.initial) for _ in range(s._n)]
-    for v in game.rules.table_vars:
-        if v.per_turn:
-            s.table_vars[v.index] = fresh(v.initial)
+    s._reset_variables("per_turn")
     if step.on_turn_start is not None:
         step.on_turn_start(s)
 
