@@ -17,9 +17,8 @@ class FakeState:
         self.round = 2
         self.dealer = 0
         self.current = 1
-        self._cache = None
-        self._budget = 5_000_000
-        self._slow = False
+        self.memo = None
+        self.budget = 5_000_000
 
 
 # cards: 0 = G7, 1 = B3, 2 = pirate, 3 = escape; one face each (face id == card id)

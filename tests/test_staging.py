@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trickkit
-from trickkit.dsl.staging import card_filter
+from trickkit.dsl.compiler import card_filter
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import FakeState, compiler  # noqa: E402

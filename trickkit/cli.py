@@ -289,6 +289,14 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    game = _load(args.game, args.players, parse_params(args.param))
+    sys.stdout.write(f"# Python generated from {game.rules.name} for {game.num_players} seats "
+                     f"(each block names the YAML line it comes from)\n\n")
+    sys.stdout.write(game.rules.generated_source)
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from trickkit.records import replay_records
 
@@ -358,6 +366,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A", help="shipped game name or path to a ruleset .yaml")
     p.add_argument("b", metavar="B", help="shipped game name or path to a ruleset .yaml")
     p.set_defaults(func=_cmd_diff)
+
+    p = sub.add_parser("compile", help="print the Python code generated from a ruleset's rules")
+    p.add_argument("game", metavar="GAME", help="shipped game name or path to a ruleset .yaml")
+    p.add_argument("--players", type=int, default=None, help="seat count (default: the ruleset's default)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE", help="override a parameter (repeatable)")
+    p.set_defaults(func=_cmd_compile)
 
     p = sub.add_parser("replay", help="re-play recorded games (simulate --out) and confirm their scores")
     p.add_argument("file", metavar="FILE.jsonl", help="records written by 'trickkit simulate --out'")

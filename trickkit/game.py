@@ -43,6 +43,9 @@ class Game:
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self.first_copy = tuple(first[t] for t in deck.texts)
+        self.single_play_action = (tuple(a for a, in self.play_actions)
+                                   if all(len(a) == 1 for a in self.play_actions) else None)
+        """For each card id, its one play action, when no card is played in modes (else None)."""
         """For each card id, the id of the first card with the same text (itself if unique)."""
         self.face_play = tuple((face_card, deck.card_faces[face_card].index(f))
                                for f, face_card in enumerate(deck.face_card))
@@ -266,7 +269,7 @@ class Game:
 
     def observe(self, state: State, seat: int | None) -> dict:
         """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""
-        state._budget = EVALUATION_BUDGET
+        state.budget = EVALUATION_BUDGET
         rules, deck = self.rules, self.rules.deck
         texts = deck.texts
         step = None if state.is_terminal() else self._steps[state.step]

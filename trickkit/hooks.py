@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .dsl.compiler import EvaluationLimit
+from .dsl.runtime import EvaluationLimit
 from .errors import DSLRuntimeError
 
 Hook = Callable[..., Any]
@@ -27,7 +27,7 @@ def make_hook(fn: Callable, size: int, nctx: int, where: str, text: str) -> Hook
     A Python error inside the rule becomes `trickkit.errors.DSLRuntimeError`
     naming ``where``.
     """
-    pad = [None] * (size - nctx)
+    pad = (None,) * (size - nctx)  # generated code only reads its frame: one shared padding
 
     def fail(err: Exception):
         raise DSLRuntimeError(f"{where}: {type(err).__name__}: {err} in {' '.join(text.split())!r}") from err
@@ -35,19 +35,19 @@ def make_hook(fn: Callable, size: int, nctx: int, where: str, text: str) -> Hook
     if nctx == 0:
         def hook(state):
             try:
-                return fn(state, pad.copy())
+                return fn(state, pad)
             except _RUNTIME as e:
                 fail(e)
-    elif nctx == 1:
+    elif nctx == 1 and not pad:
         def hook(state, a):
             try:
-                return fn(state, [a, *pad])
+                return fn(state, (a,))
             except _RUNTIME as e:
                 fail(e)
     else:
         def hook(state, *ctx):
             try:
-                return fn(state, [*ctx, *pad])
+                return fn(state, ctx + pad)
             except _RUNTIME as e:
                 fail(e)
     hook.where = where

@@ -16,9 +16,8 @@ import attrs
 
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
-from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, _is_const, elem_type
+from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, card_filter, elem_type
 from .dsl.parser import DSLSyntaxError, parse
-from .dsl.staging import card_filter
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
 from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
@@ -202,6 +201,8 @@ class Rules:
     score_unit: str
     max_actions: int
     description: str = ""
+    generated_source: str = attrs.field(default="", repr=False, eq=False)
+    """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
 
 
 def _expr_where(loc: Locator, path) -> str:
@@ -263,6 +264,8 @@ class RulesetCompiler:
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
                             action_kinds=frozenset(kinds), definition_params=def_params)
         self.compiler = Compiler(self.ns)
+        for key in (doc.get("definitions") or {}):
+            self.compiler.definition_where[_definition_head(key)[0]] = _expr_where(self.loc, ("definitions", key))
         zones = [attrs.evolve(z, public_when=self.expr(("zones", z.name, "public_when"), (), "bool"))
                  if "public_when" in doc["zones"][z.name] else z for z in zones]
         self.zones = zones
@@ -284,6 +287,7 @@ class RulesetCompiler:
             seat_vars=seat_vars, table_vars=table_vars, steps=steps, game_over=game_over, score=score,
             winners_highest=doc.get("winners", "highest") == "highest", score_unit=doc.get("score_unit", "points"),
             max_actions=doc.get("max_actions", 100_000), description=doc.get("description", ""),
+            generated_source=self.compiler.source(),
         )
 
     # -- pieces -------------------------------------------------------------------------
@@ -380,11 +384,13 @@ class RulesetCompiler:
                    "trick": operator.attrgetter("trick"), "current_player": operator.attrgetter("current"),
                    # outside a reaction window the seat to act is the seat whose turn it is
                    "turn_player": lambda s: s.turn_player if s.window >= 0 else s.current}
+        codes = {"round": "s.round", "dealer": "s.dealer", "trick": "s.trick", "current_player": "s.current",
+                 "turn_player": "(s.turn_player if s.window >= 0 else s.current)"}  # the same, for generated code
         for name, entry in STATE_NAMES.items():  # the registry documents them; here they get their values
             if name in values:
                 symbols[name] = Symbol("const", entry.type, values[name], entry.doc)
             else:
-                symbols[name] = Symbol("state", entry.type, getters[name], entry.doc)
+                symbols[name] = Symbol("state", entry.type, getters[name], entry.doc, codes[name])
         specs = self.doc.get("parameters") or {}
         for name, value in params.items():
             declared = specs.get(name, {}).get("type")  # the declared type, even if a bad value was given
@@ -416,16 +422,17 @@ class RulesetCompiler:
                 return None
             node = default
         text = _text(node)
+        where = _expr_where(self.loc, path)
         try:
-            fn, size, typ = self.compiler.expression(text, context, want, memoise)
+            fn, size, typ = self.compiler.expression(text, context, want, memoise, where)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, text))
             return None
-        hook = make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
+        hook = make_hook(fn, size, len(context), where, text)
         hook.type = typ
         hook.elem_type = elem_type(typ)
-        if want in _RESULT_CHECKS:  # the engine relies on the type: check it where the rule is named
-            hook = _checked(hook, want)
+        if want in _RESULT_CHECKS and not (typ == want and (want == "play" or not getattr(fn, "nullable", True))):
+            hook = _checked(hook, want)  # the engine relies on the type: check it where the rule is named
         return hook
 
     def card_test(self, path, context, default=None) -> Hook | None:
@@ -440,7 +447,7 @@ class RulesetCompiler:
         text = name if not params else f"{name}({', '.join(params)})"
         call_context = context + tuple((p, "any") for p in params)
         try:
-            self.compiler.expression(text if not params else f"{name}({', '.join(params)})", call_context)
+            self.compiler.context_reads(parse(text, "expr"), call_context)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, _text(self.doc["definitions"][path[-1]])).replace(f"in definition {name!r}: ", ""))
 
@@ -449,12 +456,13 @@ class RulesetCompiler:
         for k in path:
             node = node[k]
         text = _text(node)
+        where = _expr_where(self.loc, path)
         try:
-            fn, size = self.compiler.block(text, context)
+            fn, size = self.compiler.block(text, context, where)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, text))
             return None
-        return make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
+        return make_hook(fn, size, len(context), where, text)
 
     def zone(self, path, name, per_seat=None) -> ZoneSpec | None:
         for z in self.zones:
@@ -575,7 +583,7 @@ class RulesetCompiler:
         if hook is not None and hook.type not in ("bool", "any"):
             self.add(path, f"lookahead must be true, false or a bool expression, got {hook.type}")
             return False
-        if hook is None or _is_const(hook.fn):
+        if hook is None or hasattr(hook.fn, "const_value"):
             return bool(hook is not None and hook.fn.const_value)
         return hook
 
@@ -627,7 +635,7 @@ class RulesetCompiler:
         for term in kept[1:]:
             tree = lark.Tree("and_", [tree, term])
         try:
-            fn, size, _ = self.compiler.expression_tree(tree, context, None)
+            fn, size, _ = self.compiler.expression_tree(tree, context, None, where=_expr_where(self.loc, path))
         except (DSLCompileError, RecursionError):
             return None  # reported where `allowed` itself is compiled
         return make_hook(fn, size, len(context), _expr_where(self.loc, path), _text(text))
@@ -644,7 +652,7 @@ class RulesetCompiler:
         fns = []
         for term in split[0]:
             try:
-                fn, size, _ = self.compiler.expression_tree(term, (), None)
+                fn, size, _ = self.compiler.expression_tree(term, (), None, where=_expr_where(self.loc, path))
             except (DSLCompileError, RecursionError):
                 return None  # cannot happen: it compiled with the choices in scope and read none
             fns.append((fn, size))

@@ -27,7 +27,7 @@ class State:
     __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
                  "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
-                 "_cache", "_depth", "_budget", "_slow")
+                 "memo", "_depth", "budget")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
         rules = game.rules
@@ -55,9 +55,8 @@ class State:
         self._terminal = False
         self._legal = None
         self._by_text = None
-        self._cache = None  # memo of state-only definitions, open only while the state holds still
-        self._budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
-        self._slow = False  # aggregates take their general loops (see dsl.aggregates.make)
+        self.memo = None  # memo of state-only rule parts, open only while the state holds still
+        self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -75,7 +74,7 @@ class State:
         Returns an empty list once the game is over.
         """
         if self._legal is None:
-            self._budget = EVALUATION_BUDGET
+            self.budget = EVALUATION_BUDGET
             self._legal = [] if self._terminal else self.game._legal_fns[self.step](self)
         return list(self._legal)
 
@@ -95,7 +94,7 @@ class State:
         if len(history) >= self.rules.max_actions:
             raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
                                   f"{self.rules.max_actions} (a ruleset that never ends?)")
-        self._budget = EVALUATION_BUDGET
+        self.budget = EVALUATION_BUDGET
         legal = self._legal
         if legal is None:
             legal = self._legal = self.game._legal_fns[self.step](self)
@@ -126,7 +125,7 @@ class State:
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
-        self._budget = EVALUATION_BUDGET
+        self.budget = EVALUATION_BUDGET
         score = self.rules.score
         return [score(self, s) for s in range(self._n)]
 
@@ -221,9 +220,8 @@ class State:
         c._terminal = self._terminal
         c._legal = self._legal
         c._by_text = None
-        c._cache = None
-        c._budget = self._budget
-        c._slow = False
+        c.memo = None
+        c.budget = self.budget
         return c
 
     def to_json(self) -> str:

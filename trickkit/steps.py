@@ -100,9 +100,13 @@ def enter_tricks(game, s, step: TrickStep) -> bool:
 def playable_cards(s, step: TrickStep) -> list[int]:
     """The cards the current seat may play now (the follow rules of the ruleset)."""
     hand = s.seat_zones[step.hand.index][s.current]
-    s._cache = {}  # the state holds still while we test every card: memoise definitions
+    s.memo = {}  # the state holds still while we test every card: memoise definitions
     try:
-        able = filter_cards(s, step.must_play_if_able, hand)
+        must = step.must_play_if_able
+        try:  # the generated hand filter: one call for the whole hand
+            able = must.filter(s, _NO_FRAME, hand)
+        except Exception:  # no filter, or a rule failed: the per-card loop reports it, located
+            able = filter_cards(s, must, hand)
         if not able:
             return list(hand)
         always = step.always_allowed
@@ -115,13 +119,17 @@ def playable_cards(s, step: TrickStep) -> list[int]:
         passed.update(extra)
         return [c for c in hand if c in passed]
     finally:
-        s._cache = None
+        s.memo = None
+
+
+_NO_FRAME = (None,)
+"""The frame of a card filter: the filter binds the card itself, and card tests have no other context."""
 
 
 def filter_cards(s, test, cards) -> list[int]:
     """The cards passing a card test (a hook with context ``card``), in their order.
 
-    Uses the test's staged filter (see `trickkit.dsl.staging`) when it has one: the parts
+    Uses the test's generated hand filter (see `trickkit.dsl.compiler.Compiler.card_filter`): the parts
     that do not depend on the card run once, the rest as one pass over ``cards``.
     """
     staged = test.filter
@@ -145,11 +153,14 @@ def filter_cards(s, test, cards) -> list[int]:
 
 
 def legal_tricks(game, step: TrickStep, s) -> list[Action]:
-    actions = game.play_actions
     cards = playable_cards(s, step)
     if game._has_copies:  # copies of a card (five escapes) are one action
         first = game.first_copy
         cards = dict.fromkeys([first[c] for c in cards])
+    single = game.single_play_action
+    if single is not None:  # no card is played in modes: one action per card
+        return [single[c] for c in cards]
+    actions = game.play_actions
     return [a for c in cards for a in actions[c]]
 
 

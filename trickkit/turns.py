@@ -96,9 +96,9 @@ def _kinds_now(s, step):
 
 
 def legal_turns(game, step, s) -> list[Action]:
-    opened = s._cache is None
+    opened = s.memo is None
     if opened:  # the state holds still while every combination is tested: memoise
-        s._cache = {}
+        s.memo = {}
     try:
         out = []
         for kind in _kinds_now(s, step):
@@ -110,7 +110,7 @@ def legal_turns(game, step, s) -> list[Action]:
         return out
     finally:
         if opened:
-            s._cache = None
+            s.memo = None
 
 
 def kind_available(game, s, step, name: str) -> bool:
@@ -123,14 +123,14 @@ def kind_available(game, s, step, name: str) -> bool:
 
 def _any_passes(game, s, kinds) -> bool:
     """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns)."""
-    opened = s._cache is None
+    opened = s.memo is None
     if opened:
-        s._cache = {}
+        s.memo = {}
     try:
         return any(_passes(game, s, kind, combo) for kind in kinds for combo, _ in _combinations(s, kind))
     finally:
         if opened:
-            s._cache = None
+            s.memo = None
 
 
 # -- applying ---------------------------------------------------------------------------

@@ -45,11 +45,7 @@ class Aggregate:
     """A DSL expression using it."""
 
 
-def _range(a: int, b: int) -> list[int]:
-    from .compiler import MAX_RANGE, EvaluationLimit
-    if b - a > MAX_RANGE:
-        raise EvaluationLimit(f"range({a}, {b}) would hold {b - a} numbers (limit {MAX_RANGE})")
-    return list(range(a, b))
+from .runtime import dsl_range as _range, dsl_str as _str
 
 
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
@@ -59,7 +55,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("len", ("list",), "int", len, "number of items in a list or zone", "len(hand[seat])"),
     Builtin("range", ("int", "int"), "list[int]", lambda a, b: _range(a, b),
             "the integers a, a+1, ..., b-1", "range(0, round + 1)"),
-    Builtin("str", ("any",), "str", lambda v: "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v),
+    Builtin("str", ("any",), "str", _str,
             "text of a value, for reasons and messages", "'must play lower than ' + str(trick[0].rank)"),
     Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),

@@ -1,28 +1,42 @@
-"""Compiles parsed DSL trees into Python closures, resolving and type-checking every name at load time.
+"""Compiles parsed DSL trees to Python source, checks it against an allow-list, and compiles it.
 
-A compiled expression is a closure ``f(state, frame) -> value``. ``frame`` is a small list
-holding the hook's context values (``card``, ``seat``, ``winner`` ...) followed by slots for
-the loop variables of aggregates and ``for`` statements; slots are assigned here, so at play
-time no name is ever looked up by string. Statements compile to ``f(state, frame) -> None``.
+Each rule becomes one generated function ``f(state, frame) -> value`` (a block:
+``-> None``). ``frame`` holds the rule's context values (``card``, ``seat``, ``winner``,
+an action's choices) in order. Inside, everything is plain Python: aggregates are ``for``
+loops over locals, attributes are reads of per-deck tables, definitions are generated
+functions (state-only ones memoised while the engine holds the state still), and
+state-only parts of a loop body are computed once, when first needed.
 
-Evaluation is bounded by construction: the only iteration is over finite lists (zones,
-tricks, seats, ranges of two given ints), definitions may not refer to themselves, and the
-nesting depth of a text is bounded by its length (``parser.MAX_TEXT``).
+Why generate code: the closure tree it replaces made about 80 Python calls per decision;
+a generated function makes a handful. How it stays safe (ruleset text is untrusted):
+
+- every name in generated code is made here (``s``, ``t3``, ``_d4``, ``_T2``); DSL names
+  never become Python identifiers;
+- literals are ints, texts, bools or None written with ``repr()``; other constants and the
+  attribute tables are values in the module's namespace, under generated names;
+- the module runs with no Python built-ins, and every generated source passes the AST
+  allow-list of `trickkit.dsl.allowlist` before ``compile()``.
+
+Evaluation stays bounded: the only loops are over finite lists, each charged to the
+state's evaluation budget; definitions may not refer to themselves, so calls never recurse.
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 import attrs
 import lark
 
 from ..errors import did_you_mean
-from . import aggregates as A
+from . import allowlist
 from . import builtins as B
 from .parser import DSLSyntaxError, parse
+from .runtime import (EVALUATION_BUDGET, HELPERS, MAX_RANGE, MISSING, Budget, EvaluationLimit,  # noqa: F401
+                      GameEnded)
 
 Closure = Callable[[Any, list], Any]
 
@@ -41,14 +55,16 @@ class Symbol:
     """A name visible to DSL text, provided by the game compiler.
 
     ``kind`` is one of: ``const`` (``value`` is the constant), ``state`` (``value`` is a
-    getter ``f(state)``), ``seat_var`` / ``table_var`` / ``seat_zone`` / ``table_zone``
-    (``value`` is the index into the state's tables).
+    getter ``f(state)``; ``code``, when given, is the Python expression over ``s`` that
+    reads it), ``seat_var`` / ``table_var`` / ``seat_zone`` / ``table_zone`` (``value`` is
+    the index into the state's tables), ``zone_family`` (``value`` is ``(start, count)``).
     """
 
     kind: str
     type: str
     value: Any
     doc: str = ""
+    code: str | None = None
 
 
 @attrs.frozen
@@ -64,19 +80,13 @@ class Namespace:
     face_mode: tuple
     """Mode name (or null) of each face."""
     definitions: Mapping[str, Any] = attrs.field(factory=dict)
-    """Definition name -> parse tree, compiled inline wherever it is used."""
+    """Definition name -> parse tree, compiled once per context it is used in."""
     definition_params: Mapping[str, tuple] = attrs.field(factory=dict)
     """Definition name -> its parameter names, for definitions written ``name(a, b)``."""
     num_players: int = 2
     """Seat count, for seat arithmetic."""
     action_kinds: frozenset = frozenset()
     """Names of the ruleset's action kinds, for ``can('kind')``."""
-
-
-@attrs.frozen
-class Local:
-    slot: int
-    type: str
 
 
 def elem_type(t: str) -> str:
@@ -88,51 +98,6 @@ def elem_type(t: str) -> str:
 def is_list(t: str) -> bool:
     """True for list types, zones (lists of cards) and unknown types."""
     return t.startswith("list[") or t in ("zone", "any")
-
-
-class GameEnded(Exception):
-    """Raised by the ``end_game()`` effect: the game stops at once; the engine catches it."""
-
-
-class EvaluationLimit(Exception):
-    """A rule ran over its evaluation budget (too many items iterated) or built a huge range."""
-
-
-EVALUATION_BUDGET = 5_000_000
-"""Most list items all the rules may iterate over (aggregates, ``for``) while the engine
-answers one call (an action, the legal actions, an observation): a runaway rule fails with
-a located error instead of hanging."""
-
-MAX_RANGE = 100_000
-"""Longest list ``range(a, b)`` may build."""
-
-
-class Budget:
-    """Stands for the state where a constant is computed at load time: it carries only the
-    evaluation budget, so a runaway constant (nested aggregates over ranges) stops too."""
-
-    __slots__ = ("_budget", "_cache", "_slow")
-
-    def __init__(self):
-        self._budget = EVALUATION_BUDGET
-        self._cache = None
-        self._slow = False
-
-
-def _charged(cf: Closure) -> Closure:
-    """Charge the length of the collection to the state's evaluation budget."""
-    def charged(s, fr):
-        coll = cf(s, fr)
-        if coll is None:
-            raise TypeError("cannot iterate over null")
-        try:
-            s._budget -= len(coll)
-        except AttributeError:  # a bare state used in unit tests has no budget
-            return coll
-        if s._budget < 0:
-            raise EvaluationLimit(f"evaluation budget of {EVALUATION_BUDGET} items exceeded")
-        return coll
-    return charged
 
 
 def _pos(node) -> tuple[int, int]:
@@ -151,328 +116,663 @@ def _err(node, message: str) -> DSLCompileError:
 PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}
 """Attributes of a play (a card in a trick) besides the card's own attributes."""
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne}
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_PLAY_INDEX = {"seat": 0, "card": 1, "order": 3}
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+
+NOT_CONST = object()
+"""`Val.const` of a value known only at play time."""
+
+_SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
+"""Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
+
+MAX_FOLDED_INT_BITS = 4096
+"""Largest int (in bits) constant folding computes at load; larger ones are left to play time."""
+
+_INLINE_MAX_NODES = 60
+"""Largest definition (counting the definitions it uses) inlined where it reads the rule's context;
+larger ones become functions, so no chain of definitions can blow up the generated code."""
+
+_MEMO_MIN_NODES = 6
+"""Smallest state-only subtree worth memoising in the state's cache (below it the cache costs more)."""
+
+
+@attrs.define
+class Val:
+    """A compiled expression: Python ``code`` valid after the statements emitted for it."""
+
+    code: str
+    type: str
+    const: Any = NOT_CONST
+    nullable: bool = True
+    state: bool = False  # reads the game state
+    free: frozenset = frozenset()  # locals it reads that it does not bind itself
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not NOT_CONST
+
+
+@attrs.frozen
+class Local:
+    name: str  # the Python local (made by the generator), or the code of an inlined argument
+    type: str
+    nullable: bool = True
+    free: frozenset | None = None  # what it reads, when it is an inlined argument's code
+    state: bool = False
+
+
+class _Scope:
+    """DSL names bound to Python locals: the rule's context, then loop variables."""
+
+    def __init__(self, names: dict[str, Local], parent: "_Scope | None" = None):
+        self.names = names
+        self.parent = parent
+
+    def lookup(self, name: str) -> Local | None:
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def all_names(self) -> list[str]:
+        out, scope = [], self
+        while scope is not None:
+            out += list(scope.names)
+            scope = scope.parent
+        return out
+
+    def root(self) -> "_Scope":
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def child(self, name: str, local: Local) -> "_Scope":
+        return _Scope({name: local}, self)
+
+
+class _Body:
+    """The statements of one generated function under construction.
+
+    Lines are strings or nested lists (an indented block); a ``_Hoist`` placeholder
+    collects the ``hN = _MISS`` lines of loop invariants before the outermost loop.
+    """
+
+    def __init__(self):
+        self.lines: list = []
+        self.counter = itertools.count()
+        self.loops = 0  # aggregates (or the card loop of a filter) around the code emitted now
+        self.hoist: list | None = None  # where the current outermost loop's invariants start
+        self.eager = False  # compute invariants before the loop, not when first needed (card filters)
+
+    def temp(self, prefix: str = "t") -> str:
+        return f"{prefix}{next(self.counter)}"
+
+
+def _flatten(lines, depth=1, out=None) -> list[str]:
+    out = [] if out is None else out
+    for line in lines:
+        if isinstance(line, str):
+            out.append("    " * depth + line)
+        elif isinstance(line, _Hoist):
+            _flatten(line.lines, depth, out)
+        else:
+            _flatten(line, depth + 1, out)
+    return out
+
+
+class _Hoist:
+    def __init__(self):
+        self.lines: list[str] = []
+
+
+def _literal(value) -> str | None:
+    """Python source of a constant that is written literally (int, text, bool, null)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    return None
+
+
+def _location_comment(where: str) -> str:
+    return "# " + repr(where)[1:-1][:300]
 
 
 class Compiler:
-    """Compiles DSL texts against one `Namespace`.
+    """Compiles DSL texts of one ruleset against its `Namespace`, to generated functions.
 
-    ``context`` names given to `expression` / `block` occupy the first frame
-    slots, in order; the callers pass their values positionally.
+    ``context`` names given to `expression` / `block` are the rule's frame, in order; the
+    callers pass their values positionally. All generated functions of one Compiler share
+    one namespace (one module per game); `source` shows it.
     """
 
     def __init__(self, namespace: Namespace):
         self.ns = namespace
         self._def_trees: dict[str, lark.Tree] = dict(namespace.definitions)
-        self._reads: list[int] = []  # frame slots (or _STATE) read by the code compiled so far
-        self._nodes = 0  # expression nodes compiled so far (to size subtrees)
+        self.env: dict[str, Any] = {"__builtins__": {}}
+        self.env.update(HELPERS)
+        for name, b in B.FUNCTIONS.items():
+            self.env[f"_fn_{name}"] = b.impl
+        self._ids = itertools.count()
+        self._tables: dict[int, str] = {}  # id(table) -> its name in env
+        self._consts: list[Any] = []
+        self._defs: dict[tuple, tuple | Val] = {}  # (name, context sig, param types) -> compiled definition
         self._memo_keys = itertools.count()
-        self.memoise = True  # memoise state-only subtrees (off while compiling blocks)
-        self.memoised = False  # did the last expression get a memo?
-        self._loop_depth = 0  # aggregates around the node being compiled
+        self._sizes: dict[str, int] = {}  # expanded size of each definition (see _expanded_size)
+        self.definition_where: dict[str, str] = {}
+        """Definition name -> ``file:line:col: $.path`` of its text, for comments in generated code."""
+        self._sources: list[str] = []
+        self.body: _Body | None = None
+        self.memoise = True
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
-                   memoise: bool = True):
-        """Compile an expression. Returns ``(closure, frame_size, type)``.
+                   memoise: bool = True, where: str = ""):
+        """Compile an expression. Returns ``(function, frame_size, type)``.
 
-        ``memoise``: memoise its state-only subtrees in the state's cache (see `_memoised`).
-        Worth it for rules the engine evaluates many times on a state it holds still (a card
-        test over a hand); other rules would only pay for the check. Loop bodies memoise
-        their state-only parts either way (see `_with_cache`).
+        ``memoise``: memoise its larger state-only parts in the state's cache while the
+        engine holds the state still (worth it for rules tested once per candidate).
 
         Raises:
             DSLSyntaxError, DSLCompileError: located within ``text``.
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
-        try:
-            return self.expression_tree(tree, context, want, memoise)
-        except RecursionError:
-            raise DSLCompileError("expression nested too deeply") from None
+        return self.expression_tree(tree, context, want, memoise, where)
 
-    def expression_tree(self, tree, context=(), want=None, memoise=True):
-        scope = _Scope(context)
-        self.memoised = False
-        self.memoise = memoise
-        try:
-            fn, typ = self._expr(tree, scope, ())
-        finally:
-            self.memoise = True
-        if want and not _assignable(typ, want):
-            raise _err(tree, f"expected {want}, got {typ}")
-        return fn, scope.size, typ
+    def expression_tree(self, tree, context=(), want=None, memoise=True, where=""):
+        """`expression` for a parsed tree."""
+        val, fn = self._function(tree, context, memoise, where)
+        if want and not _assignable(val.type, want):
+            raise _err(tree, f"expected {want}, got {val.type}")
+        return fn, len(context), val.type
 
     def context_reads(self, tree, context) -> bool:
-        """Compile ``tree`` with ``context`` in scope: does it read a context name
-        (directly, or through a definition)?
+        """Does ``tree``, compiled with ``context`` in scope, read a context name (directly,
+        or through a definition)?
 
         Raises:
             DSLCompileError: as `expression_tree`.
         """
-        mark = len(self._reads)
-        self.expression_tree(tree, context)
-        return any(0 <= r < len(context) for r in self._reads[mark:])
+        saved = self.body
+        self.body = _Body()
+        try:
+            scope = self._root_scope(context)
+            val = self._expr_guarded(tree, scope)
+        finally:
+            self.body = saved
+        return bool(val.free)
 
-    def block(self, text: str, context: Sequence[tuple[str, str]] = ()):
-        """Compile a statement block. Returns ``(closure, frame_size)``.
+    def block(self, text: str, context: Sequence[tuple[str, str]] = (), where: str = ""):
+        """Compile a statement block. Returns ``(function, frame_size)``.
 
-        Blocks change the state between the expressions they evaluate, so a block memoises
-        nothing beyond the loop invariants of an aggregate, within that aggregate.
+        Blocks change the state between statements, so nothing is memoised across
+        statements; loop invariants are hoisted only within one statement's expression.
         """
         tree = parse(str(text), "block")
-        scope = _Scope(context)
-        self.memoise = False  # only loop invariants, each within its own loop
+        saved, self.body = self.body, _Body()
+        saved_memo, self.memoise = self.memoise, False
         try:
-            stmts = [self._stmt(s, scope) for s in tree.children]
-        except RecursionError:
-            raise DSLCompileError("block nested too deeply") from None
+            scope = self._root_scope(context)
+            try:
+                for stmt in tree.children:
+                    self._stmt(stmt, scope)
+            except RecursionError:
+                raise DSLCompileError("block nested too deeply") from None
+            body = self.body
         finally:
-            self.memoise = True
-        return _seq(stmts), scope.size
+            self.body, self.memoise = saved, saved_memo
+        name = f"_r{next(self._ids)}"
+        lines = [f"def {name}(s, fr):"]
+        if where:
+            lines.append("    " + _location_comment(where))
+        lines += self._unpack(context, scope)
+        lines += _flatten(body.lines) or ["    pass"]
+        return self._define(name, lines), len(context)
+
+    def card_filter(self, tree, context):
+        """A card test as one pass over a hand: ``filter(state, frame, cards) -> cards passing``.
+
+        The test's context must start with the card (``("card", "card")``); state-only
+        parts of the test are computed once per call, when first needed.
+
+        Raises:
+            DSLCompileError: as `expression_tree`.
+        """
+        if isinstance(tree, str):
+            tree = parse(tree, "expr")
+        saved, self.body = self.body, _Body()
+        try:
+            scope = self._root_scope(context)
+            card = scope.names[context[0][0]]
+            scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
+            body = self.body
+            body.loops = 1
+            body.hoist = _Hoist()
+            body.eager = True
+            inner: list = []
+            body.lines = inner
+            val = self._expr_guarded(tree, scope)
+        finally:
+            self.body = saved
+        name = f"_f{next(self._ids)}"
+        lines = [f"def {name}(s, fr, cards):"]
+        lines += self._unpack(context[1:], scope, offset=1)
+        lines += _flatten(body.hoist.lines)
+        if not inner:
+            lines.append(f"    return [{card.name} for {card.name} in cards if {self._code(val)}]")
+        else:
+            lines += ["    out = []", f"    for {card.name} in cards:"]
+            lines += _flatten(inner, depth=2)
+            lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
+        return self._define(name, lines), len(context)
+
+    def source(self) -> str:
+        """The generated module: every function compiled so far, in order."""
+        return "\n\n".join(self._sources) + "\n"
+
+    # -- functions --------------------------------------------------------------------
+    def _root_scope(self, context) -> _Scope:
+        return _Scope({n: Local(f"a{i}", t) for i, (n, t) in enumerate(context)})
+
+    def _unpack(self, context, scope, offset=0, used=None) -> list[str]:
+        """Lines reading the frame into the context locals (those in ``used``, if given)."""
+        names = [f"a{i + offset}" for i in range(len(context))]
+        return [f"    {a} = fr[{i + offset}]" for i, a in enumerate(names) if used is None or a in used]
+
+    def _expr_guarded(self, tree, scope) -> Val:
+        try:
+            return self._expr(tree, scope, ())
+        except RecursionError:
+            raise DSLCompileError("expression nested too deeply") from None
+
+    def _function(self, tree, context, memoise, where) -> tuple[Val, Callable]:
+        saved, self.body = self.body, _Body()
+        saved_memo, self.memoise = self.memoise, memoise
+        try:
+            scope = self._root_scope(context)
+            val = self._expr_guarded(tree, scope)
+            body = self.body
+        finally:
+            self.body, self.memoise = saved, saved_memo
+        name = f"_r{next(self._ids)}"
+        lines = [f"def {name}(s, fr):"]
+        if where:
+            lines.append("    " + _location_comment(where))
+        lines += self._unpack(context, scope, used=val.free)
+        lines += _flatten(body.lines)
+        lines.append(f"    return {self._code(val)}")
+        fn = self._define(name, lines)
+        if val.is_const:
+            fn.const_value = val.const
+        fn.nullable = val.nullable
+        return val, fn
+
+    def _define(self, name: str, lines: list[str], record: bool = True):
+        source = "\n".join(lines)
+        try:
+            tree = allowlist.check(source, self.env)
+            code = compile(tree, f"<trickkit rules {name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            raise DSLCompileError("expression nested too deeply for the compiler") from None
+        exec(code, self.env)  # the allow-listed module, in its own namespace without built-ins
+        if record:
+            self._sources.append(source)
+        return self.env[name]
+
+    def _code(self, val: Val) -> str:
+        if val.is_const:
+            return self._const_code(val.const)
+        return val.code
+
+    def _const_code(self, value) -> str:
+        lit = _literal(value)
+        if lit is not None:
+            return lit
+        name = f"_k{next(self._ids)}"
+        self.env[name] = value
+        return name
+
+    def _table(self, table) -> str:
+        name = self._tables.get(id(table))
+        if name is None:
+            name = self._tables[id(table)] = f"_T{next(self._ids)}"
+            self.env[name] = table
+            self._consts.append(table)  # keeps id() stable
+        return name
+
+    def _emit(self, line: str) -> None:
+        self.body.lines.append(line)
+
+    def _dry(self, node, scope, defs) -> Val:
+        """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""
+        body = self.body
+        saved_hoist = body.hoist
+        body.hoist = _Hoist() if saved_hoist is not None else None
+        try:
+            return self._capture(lambda: self._expr(node, scope, defs))[0]
+        finally:
+            body.hoist = saved_hoist
+
+    def _capture(self, fn):
+        """Run ``fn()`` with a fresh list of lines; return ``(result, lines)``."""
+        body = self.body
+        saved = body.lines
+        body.lines = []
+        try:
+            result = fn()
+            return result, body.lines
+        finally:
+            body.lines = saved
+
+    def _simple(self, val: Val) -> Val:
+        """``val`` as code that may be evaluated twice: bound to a temp unless already simple."""
+        code = self._code(val)
+        if _SIMPLE.match(code):
+            return attrs.evolve(val, code=code)
+        t = self.body.temp()
+        self._emit(f"{t} = {code}")
+        return attrs.evolve(val, code=t)
 
     # -- expressions ------------------------------------------------------------------
-    def _expr(self, node, scope: "_Scope", defs: tuple) -> tuple[Closure, str]:
+    def _expr(self, node, scope: _Scope, defs: tuple) -> Val:
         kind = node.data if isinstance(node, lark.Tree) else None
         method = getattr(self, f"_e_{kind}", None)
         if method is None:  # pragma: no cover - grammar and compiler out of step
             raise _err(node, f"unsupported construct {kind!r}")
-        mark, start, size = len(self._reads), scope.size, self._nodes
-        self._nodes += 1
-        fn, typ = method(node, scope, defs)
-        if kind in _LITERALS:
-            return fn, typ
-        reads = self._reads[mark:]
-        outer = [r for r in reads if r != _STATE and r < start]
-        if not reads:  # reads neither the game nor the context: a constant, computed now
-            try:
-                value = fn(Budget(), [None] * max(scope.size, 1))
-            except Exception:  # e.g. 1 // 0: leave it to fail, located, at play time
-                return fn, typ
-            return _constant(value), typ
-        if not outer and (self._loop_depth and self._nodes - size >= 2 or  # in a loop body: hoist any invariant
-                          self.memoise and (kind in _ALWAYS_MEMO or self._nodes - size >= _MEMO_MIN_NODES)):
-            # depends on the state alone: memoise while the engine holds the state still
-            fn = _memoised(next(self._memo_keys), fn)
-            self.memoised = True
-        return fn, typ
+        val, lines = self._capture(lambda: method(node, scope, defs))
+        if val.is_const:
+            return val  # the statements of a folded constant are dropped
+        if not val.free and not val.state and kind not in _LITERALS:
+            folded = self._fold(val, lines)
+            if folded is not None:
+                return folded
+        if val.state and not val.free and (kind != "name" or val.code.startswith("_d")):
+            if self.body.loops:  # a loop invariant: computed once, when first needed
+                return self._hoisted(val, lines)
+            if self.memoise and (kind == "aggregate" or _size(node) >= _MEMO_MIN_NODES):
+                return self._memoised(val, lines)
+        self.body.lines.extend(lines)
+        return val
+
+    def _fold(self, val: Val, lines) -> Val | None:
+        """Evaluate a part that reads neither the game nor a local now, at load time."""
+        name = f"_c{next(self._ids)}"
+        src = [f"def {name}(s):"] + _flatten(lines) + [f"    return {val.code}"]
+        try:
+            fn = self._define(name, src, record=False)
+            value = fn(Budget())
+        except DSLCompileError:
+            raise
+        except Exception:  # e.g. 1 // 0: left to fail, located, at play time
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_FOLDED_INT_BITS:
+            return None
+        return attrs.evolve(val, const=value, code=self._const_code(value), nullable=value is None)
+
+    def _hoisted(self, val: Val, lines) -> Val:
+        h = self.body.temp("h")
+        if self.body.eager:  # before the card loop; if it fails, the engine tests card by card
+            self.body.hoist.lines.extend(list(lines) + [f"{h} = {val.code}"])
+            return attrs.evolve(val, code=h)
+        self.body.hoist.lines.append(f"{h} = _MISS")
+        self._emit(f"if {h} is _MISS:")
+        self.body.lines.append(list(lines) + [f"{h} = {val.code}"])
+        return attrs.evolve(val, code=h)
+
+    def _memoised(self, val: Val, lines) -> Val:
+        key = next(self._memo_keys)
+        m, t = self.body.temp("m"), self.body.temp()
+        self._emit(f"{m} = s.memo")
+        self._emit(f"if {m} is not None and {key} in {m}:")
+        self.body.lines.append([f"{t} = {m}[{key}]"])
+        self._emit("else:")
+        self.body.lines.append(list(lines) + [f"{t} = {val.code}", f"if {m} is not None:", [f"{m}[{key}] = {t}"]])
+        return attrs.evolve(val, code=t)
 
     def _e_int_lit(self, node, scope, defs):
         try:
             v = int(node.children[0])
         except ValueError:  # over Python's limit on digits converted
             raise _err(node, f"integer literal with {len(node.children[0])} digits is too large") from None
-        return _constant(v), "int"
+        return Val(repr(v), "int", v, False)
 
     def _e_str_lit(self, node, scope, defs):
         v = str(node.children[0])[1:-1]
-        return _constant(v), "str"
+        return Val(repr(v), "str", v, False)
 
     def _e_true_lit(self, node, scope, defs):
-        return _constant(True), "bool"
+        return Val("True", "bool", True, False)
 
     def _e_false_lit(self, node, scope, defs):
-        return _constant(False), "bool"
+        return Val("False", "bool", False, False)
 
     def _e_null_lit(self, node, scope, defs):
-        return _constant(None), "null"
+        return Val("None", "null", None, True)
 
     def _e_list_lit(self, node, scope, defs):
         items = [self._expr(c, scope, defs) for c in node.children if c is not None]
-        fns = [f for f, _ in items]
-        types = {t for _, t in items if t != "null"}
+        types = {v.type for v in items if v.type != "null"}
         et = types.pop() if len(types) == 1 else "any"
-        if all(isinstance(c, lark.Tree) and c.data in ("int_lit", "str_lit") for c in node.children if c is not None):
-            const = [f(None, None) for f in fns]
-            return (lambda s, fr: const), f"list[{et}]"
-        return (lambda s, fr: [f(s, fr) for f in fns]), f"list[{et}]"
+        if all(v.is_const for v in items):
+            value = [v.const for v in items]
+            return Val(self._const_code(value), f"list[{et}]", value, False)
+        return Val("[" + ", ".join(self._code(v) for v in items) + "]", f"list[{et}]", nullable=False,
+                   state=any(v.state for v in items), free=frozenset().union(*(v.free for v in items)))
 
     def _e_name(self, node, scope, defs):
         name = str(node.children[0])
         local = scope.lookup(name)
         if local is not None:
-            slot = local.slot
-            self._reads.append(slot)
-            return (lambda s, fr: fr[slot]), local.type
+            free = frozenset([local.name]) if local.free is None else local.free
+            return Val(local.name, local.type, nullable=local.nullable, free=free, state=local.state)
         if name in self._def_trees and self.ns.definition_params.get(name):
             params = self.ns.definition_params[name]
             raise _err(node, f"{name} takes {len(params)} argument{'s' if len(params) != 1 else ''}: "
                              f"write {name}({', '.join(params)})")
         if name in self._def_trees:
-            if name in defs:
-                raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
-            view = scope.globals_only()
-            mark = len(self._reads)
-            try:
-                fn, typ = self._expr(self._def_trees[name], view, defs + (name,))
-            except DSLCompileError as e:
-                raise _err(node, f"in definition {name!r}: {e}") from None
-            if view.used:  # reads the hook's context (card, winner ...): so does the caller
-                scope.mark_used()
-            context_slots = {local.slot for local in view._names.values()}
-            if (self.memoise or self._loop_depth) and not _is_const(fn) and \
-                    not context_slots.intersection(self._reads[mark:]):
-                # state-only: every use of the definition shares one memo entry
-                fn = _memoised(("def", name), getattr(fn, "memo_of", fn))
-                self.memoised = True
-            return fn, typ
+            return self._call_definition(node, name, [], scope, defs)
         sym = self.ns.symbols.get(name)
         if sym is None:
-            known = list(self.ns.symbols) + list(self._def_trees) + scope.names()
+            known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
-            return _constant(sym.value), sym.type
-        self._reads.append(_STATE)
+            return Val(self._const_code(sym.value), sym.type, sym.value, sym.value is None)
         if sym.kind == "state":
-            g = sym.value
-            return (lambda s, fr: g(s)), sym.type
+            if sym.code is not None:
+                return Val(sym.code, sym.type, nullable=False, state=True)
+            getter = self._const_code(sym.value)  # a getter function given by the caller
+            return Val(f"{getter}(s)", sym.type, state=True)
         i = sym.value
         if sym.kind == "seat_var":
-            return (lambda s, fr: s.seat_vars[i]), f"list[{sym.type}]"
+            return Val(f"s.seat_vars[{i}]", f"list[{sym.type}]", nullable=False, state=True)
         if sym.kind == "table_var":
-            return (lambda s, fr: s.table_vars[i]), sym.type
+            return Val(f"s.table_vars[{i}]", sym.type, state=True)
         if sym.kind == "seat_zone":
-            return (lambda s, fr: s.seat_zones[i]), "list[zone]"
+            return Val(f"s.seat_zones[{i}]", "list[zone]", nullable=False, state=True)
         if sym.kind == "table_zone":
-            return (lambda s, fr: s.table_zones[i]), "zone"
+            return Val(f"s.table_zones[{i}]", "zone", nullable=False, state=True)
         if sym.kind == "zone_family":
             start, count = i
-            end = start + count
-            return (lambda s, fr: s.table_zones[start:end]), "list[zone]"
+            return Val(f"s.table_zones[{start}:{start + count}]", "list[zone]", nullable=False, state=True)
         raise _err(node, f"cannot use {name!r} here")  # pragma: no cover
+
+    def _call_definition(self, node, name, args: list[Val], scope, defs) -> Val:
+        """A call of a definition: compiled once per (context types, argument types) as a
+        generated function taking the context values it reads and its arguments."""
+        params = self.ns.definition_params.get(name, ())
+        if len(args) != len(params):
+            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(args)}")
+        if name in defs:
+            raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
+        root = scope.root()
+        if (args or self._reads_context(name, root)) and self._expanded_size(name) <= _INLINE_MAX_NODES:
+            # small and tied to the rule's context: inline, so its state-only parts can be hoisted
+            inner = root
+            for p, a in zip(params, args):
+                x = self._simple(a)
+                inner = inner.child(p, Local(x.code, a.type, a.nullable, a.free, a.state))
+            try:
+                return self._expr(self._def_trees[name], inner, defs + (name,))
+            except DSLCompileError as e:
+                raise _err(node, f"in definition {name!r}: {e}") from None
+        context = tuple((n, local.type) for n, local in root.names.items())
+        arg_types = tuple(a.type for a in args)
+        key = (name, context, arg_types)
+        # a definition that read no context name where it was first compiled is the same everywhere
+        entry = self._defs.get(key) or self._defs.get((name, None, arg_types))
+        if entry is None:
+            try:
+                entry = self._compile_definition(name, context, params, args, defs)
+            except DSLCompileError as e:
+                raise _err(node, f"in definition {name!r}: {e}") from None
+            self._defs[key] = entry
+            if isinstance(entry, Val) or not entry[1]:
+                self._defs[(name, None, arg_types)] = entry
+        if isinstance(entry, Val):  # a constant
+            return entry
+        fname, read, typ, nullable = entry
+        ctx_locals = [root.names[n].name for n in read]
+        call_args = ["s"] + ctx_locals + [self._code(a) for a in args]
+        return Val(f"{fname}({', '.join(call_args)})", typ, nullable=nullable,
+                   state=True, free=frozenset(ctx_locals).union(*(a.free for a in args)))
+
+    def _reads_context(self, name, root: _Scope) -> bool:
+        """Does definition ``name`` (or one it uses) name a context value of ``root``?"""
+        names, seen, stack = set(root.names), set(), [name]
+        while stack:
+            d = stack.pop()
+            if d in seen or d not in self._def_trees:
+                continue
+            seen.add(d)
+            for tok in self._def_trees[d].scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME"):
+                if str(tok) in names and str(tok) not in self.ns.definition_params.get(d, ()):
+                    return True
+                stack.append(str(tok))
+        return False
+
+    def _expanded_size(self, name: str, active: tuple = ()) -> int:
+        """Tree nodes of a definition with every definition it uses inlined (capped)."""
+        if name in self._sizes:
+            return self._sizes[name]
+        if name in active:
+            return _INLINE_MAX_NODES + 1  # a cycle: reported where it is compiled
+        tree = self._def_trees[name]
+        total = _size(tree)
+        for tok in tree.scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME"):
+            if str(tok) in self._def_trees:
+                total += self._expanded_size(str(tok), active + (name,))
+            if total > _INLINE_MAX_NODES:
+                break
+        self._sizes[name] = total = min(total, _INLINE_MAX_NODES + 1)
+        return total
+
+    def _compile_definition(self, name, context, params, args, defs):
+        saved, self.body = self.body, _Body()
+        saved_memo, self.memoise = self.memoise, False  # a state-only definition is memoised whole
+        try:
+            names = {n: Local(f"q{i}", t) for i, (n, t) in enumerate(context)}
+            scope = _Scope(names)  # the rule's context is the root: nested definitions see it
+            for k, (p, a) in enumerate(zip(params, args)):
+                scope = scope.child(p, Local(f"p{k}", a.type, a.nullable))
+            val = self._expr(self._def_trees[name], scope, defs + (name,))
+            body = self.body
+        finally:
+            self.body, self.memoise = saved, saved_memo
+        if val.is_const:
+            return val
+        read = [n for i, (n, _) in enumerate(context) if f"q{i}" in val.free]
+        arg_names = [names[n].name for n in read] + [f"p{k}" for k in range(len(params))]
+        fname = f"_d{next(self._ids)}"
+        lines = [f"def {fname}({', '.join(['s'] + arg_names)}):",
+                 "    " + _location_comment(self.definition_where.get(name, "definition"))]
+        if not arg_names:  # state-only: one value per state held still, shared by every rule
+            key = next(self._memo_keys)
+            m, r = body.temp("m"), body.temp()
+            lines += [f"    {m} = s.memo", f"    if {m} is not None and {key} in {m}:", f"        return {m}[{key}]"]
+            lines += _flatten(body.lines)
+            lines += [f"    {r} = {val.code}", f"    if {m} is not None:", f"        {m}[{key}] = {r}", f"    return {r}"]
+        else:
+            lines += _flatten(body.lines)
+            lines.append(f"    return {val.code}")
+        self._define(fname, lines)
+        return fname, read, val.type, val.nullable
 
     def _e_attr(self, node, scope, defs):
         base, attr_tok = node.children
         attr = str(attr_tok)
-        bf, bt = self._expr(base, scope, defs)
-        local = scope.lookup(str(base.children[0])) if isinstance(base, lark.Tree) and base.data == "name" else None
-        if bt == "card":
-            table = self.ns.card_attrs.get(attr)
-            if table is None:
-                raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)}")
-            if local is not None:  # `card.rank`: read the slot directly
-                slot = local.slot
-                return (lambda s, fr: None if (v := fr[slot]) is None else table[v]), _attr_type(table)
-            return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v]), _attr_type(table)
-        if bt == "play":
-            if attr == "seat":
-                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[0]), "int"
-            if attr == "card":
-                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[1]), "card"
-            if attr == "order":
-                return (lambda s, fr: None if (v := bf(s, fr)) is None else v[3]), "int"
-            if attr == "mode":
-                modes = self.ns.face_mode
-                return (lambda s, fr: None if (v := bf(s, fr)) is None else modes[v[2]]), "str"
-            table = self.ns.face_attrs.get(attr)
-            if table is None:
-                known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
-                raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
-            if local is not None:  # `p.kind` in an aggregate: read the slot directly
-                slot = local.slot
-                return (lambda s, fr: None if (v := fr[slot]) is None else table[v[2]]), _attr_type(table)
-            return (lambda s, fr: None if (v := bf(s, fr)) is None else table[v[2]]), _attr_type(table)
-        if bt == "any" and (attr in self.ns.card_attrs or attr in PLAY_FIELDS):
-            # type unknown at load (e.g. a choice seen from a definition): decide per value
-            ctable = self.ns.card_attrs.get(attr)
-            ftable = self.ns.face_attrs.get(attr)
-            field = {"seat": 0, "card": 1, "order": 3}.get(attr)
-
-            def dynamic(s, fr):
-                v = bf(s, fr)
-                if v is None:
-                    return None
-                if isinstance(v, tuple):  # a play
-                    return v[field] if field is not None else ftable[v[2]] if ftable else None
-                return ctable[v] if ctable is not None else None
-            return dynamic, "any"
+        b = self._expr(base, scope, defs)
+        bt = b.type
+        if bt in ("card", "play") or bt == "any" and (attr in self.ns.card_attrs or attr in PLAY_FIELDS):
+            if bt == "card":
+                table = self.ns.card_attrs.get(attr)
+                if table is None:
+                    raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)}")
+                tn = self._table(table)
+                result_type, nullable = _attr_type(table), None in table
+                read = lambda x: f"{tn}[{x}]"  # noqa: E731
+            elif bt == "play":
+                if attr in _PLAY_INDEX:
+                    k = _PLAY_INDEX[attr]
+                    result_type, nullable = PLAY_FIELDS[attr], False
+                    read = lambda x: f"{x}[{k}]"  # noqa: E731
+                elif attr == "mode":
+                    tn = self._table(self.ns.face_mode)
+                    result_type, nullable = "str", True
+                    read = lambda x: f"{tn}[{x}[2]]"  # noqa: E731
+                else:
+                    table = self.ns.face_attrs.get(attr)
+                    if table is None:
+                        known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
+                        raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
+                    tn = self._table(table)
+                    result_type, nullable = _attr_type(table), None in table
+                    read = lambda x: f"{tn}[{x}[2]]"  # noqa: E731
+            else:  # type unknown at load (e.g. a choice seen from a definition): decide per value
+                ctable = self.ns.card_attrs.get(attr)
+                ftable = self.ns.face_attrs.get(attr)
+                args = [self._code(b), self._table(ctable) if ctable is not None else "None",
+                        self._table(ftable) if ftable is not None else "None", repr(_PLAY_INDEX.get(attr))]
+                return Val(f"_attr_any({', '.join(args)})", "any", state=b.state, free=b.free)
+            if b.is_const and b.const is None:
+                return Val("None", result_type, None, True)
+            if not b.nullable:
+                return Val(read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free)
+            x = self._simple(b)
+            return Val(f"(None if {x.code} is None else {read(x.code)})", result_type,
+                       state=b.state, free=b.free)
         raise _err(attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)")
 
     def _e_index(self, node, scope, defs):
         base, idx = node.children
-        xf, xt = self._expr(idx, scope, defs)
+        x = self._expr(idx, scope, defs)
         family = self._family(base, scope)
-        if family is not None and xt in ("int", "any"):
+        if family is not None and x.type in ("int", "any"):
             start, count = family
-            self._reads.append(_STATE)
-
-            def member(s, fr):
-                i = xf(s, fr)
-                return None if i is None or not 0 <= i < count else s.table_zones[start + i]
-            return member, "zone"
-        bf, bt = self._expr(base, scope, defs)
-        if xt not in ("int", "any"):
-            raise _err(idx, f"an index must be an int, got {xt}")
-        if not is_list(bt):
-            raise _err(base, f"cannot index a {bt} value")
-        et = elem_type(bt)
-        if _is_const(xf) and isinstance(xf.const_value, int):  # `trick[0]`, `row[-1]`
-            i = xf.const_value
-
-            def index_const(s, fr):
-                seq = bf(s, fr)
-                try:
-                    return seq[i]
-                except IndexError:  # out of range: null
-                    return None
-                except TypeError:
-                    if seq is None:
-                        return None
-                    raise
-            return index_const, et
-
-        def index(s, fr):
-            seq = bf(s, fr)
-            i = xf(s, fr)
-            if i is None or seq is None or not -len(seq) <= i < len(seq):
-                return None
-            return seq[i]
-        return index, et
-
-    def _call_definition(self, node, name, compiled, scope, defs):
-        """A definition with parameters, e.g. ``placeable(v)``: its arguments fill fresh slots."""
-        params = self.ns.definition_params[name]
-        if len(compiled) != len(params):
-            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(compiled)}")
-        if name in defs:
-            raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
-        inner = scope.globals_only()
-        slots = []
-        for p, (_, t) in zip(params, compiled):
-            inner = inner.child(p, t)
-            slots.append(inner.lookup(p).slot)
-        try:
-            body, typ = self._expr(self._def_trees[name], inner, defs + (name,))
-        except DSLCompileError as e:
-            raise _err(node, f"in definition {name!r}: {e}") from None
-        scope.mark_used()
-        args = [f for f, _ in compiled]
-        if len(args) == 1:  # the common cases without a list of values
-            a0, = args
-            s0, = slots
-
-            def call1(s, fr):
-                fr[s0] = a0(s, fr)
-                return body(s, fr)
-            return call1, typ
-        if len(args) == 2:
-            a0, a1 = args
-            s0, s1 = slots
-
-            def call2(s, fr):
-                v0 = a0(s, fr)  # every argument first: one may read a slot another fills
-                fr[s1] = a1(s, fr)
-                fr[s0] = v0
-                return body(s, fr)
-            return call2, typ
-
-        def call(s, fr):
-            values = [a(s, fr) for a in args]
-            for slot, v in zip(slots, values):
-                fr[slot] = v
-            return body(s, fr)
-        return call, typ
+            if x.is_const:
+                ok = isinstance(x.const, int) and 0 <= x.const < count
+                return Val(f"s.table_zones[{start + x.const}]" if ok else "None", "zone", NOT_CONST if ok else None,
+                           nullable=not ok, state=True)
+            xs = self._simple(x)
+            return Val(f"(s.table_zones[{start} + {xs.code}] if {xs.code} is not None and 0 <= {xs.code} < {count} "
+                       f"else None)", "zone", state=True, free=x.free)
+        b = self._expr(base, scope, defs)
+        if x.type not in ("int", "any", "null"):
+            raise _err(idx, f"an index must be an int, got {x.type}")
+        if not is_list(b.type):
+            raise _err(base, f"cannot index a {b.type} value")
+        et = elem_type(b.type)
+        state, free = b.state or x.state, b.free | x.free
+        if x.is_const and isinstance(x.const, int) and not isinstance(x.const, bool):  # `trick[0]`, `row[-1]`
+            i = x.const
+            bs = self._simple(b)
+            test = f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
+            if b.nullable:
+                test = f"{bs.code} is not None and {test}"
+            return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+        return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
     def _family(self, node, scope):
         """(start, count) when ``node`` names a zone family (and no local hides it)."""
@@ -487,32 +787,31 @@ class Compiler:
         name_tok, *args = node.children
         args = [a for a in args if a is not None]
         name = str(name_tok)
-        compiled = [self._expr(a, scope, defs) for a in args]
-        fns = [f for f, _ in compiled]
+        vals = [self._expr(a, scope, defs) for a in args]
+        state, free = any(v.state for v in vals), frozenset().union(*(v.free for v in vals))
         if name in B.SEAT_FUNCTIONS:
             params = B.SEAT_FUNCTIONS[name][0]
-            self._check_arity(node, name, params, compiled)
+            self._check_arity(node, name, params, vals)
             n = self.ns.num_players
+            codes = [self._code(v) for v in vals]
             if name == "left_of":
-                a, = fns
-                return (lambda s, fr: (a(s, fr) + 1) % n), "int"
-            if name == "right_of":
-                a, = fns
-                return (lambda s, fr: (a(s, fr) - 1) % n), "int"
-            a, k = fns
-            return (lambda s, fr: (a(s, fr) + k(s, fr)) % n), "int"
+                code = f"(({codes[0]}) + 1) % {n}"
+            elif name == "right_of":
+                code = f"(({codes[0]}) - 1) % {n}"
+            else:
+                code = f"(({codes[0]}) + ({codes[1]})) % {n}"
+            return Val(code, "int", nullable=False, state=state, free=free)
         if name in self.ns.definition_params and name in self._def_trees:
-            return self._call_definition(node, name, compiled, scope, defs)
+            return self._call_definition(node, name, vals, scope, defs)
         if name == "can":
-            self._check_arity(node, name, ("str",), compiled)
+            self._check_arity(node, name, ("str",), vals)
             kind_node = args[0]
             if not (isinstance(kind_node, lark.Tree) and kind_node.data == "str_lit"):
                 raise _err(kind_node, "can() takes the name of an action kind in quotes, e.g. can('place')")
             kind = str(kind_node.children[0])[1:-1]
             if kind not in self.ns.action_kinds:
                 raise _err(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
-            self._reads.append(_STATE)
-            return (lambda s, fr: s.can(kind)), "bool"
+            return Val(f"_can(s, {kind!r})", "bool", nullable=False, state=True)
         b = B.FUNCTIONS.get(name)
         if b is None:
             if name in B.AGGREGATES:
@@ -521,32 +820,42 @@ class Compiler:
             if name in B.EFFECTS:
                 raise _err(name_tok, f"{name}() is an effect: use it as a statement in a block, not in an expression")
             raise _err(name_tok, f"unknown function {name!r}{did_you_mean(name, known)}")
-        self._check_arity(node, name, b.params, compiled)
-        impl = b.impl
-        result = compiled[0][1] if b.result == "arg0" else b.result
+        self._check_arity(node, name, b.params, vals)
+        result = vals[0].type if b.result == "arg0" else b.result
         if b.result == "concat":
-            result = elem_type(compiled[0][1]) if is_list(elem_type(compiled[0][1])) else "list[any]"
+            result = elem_type(vals[0].type) if is_list(elem_type(vals[0].type)) else "list[any]"
             if result == "zone":
                 result = "list[card]"
-        if len(fns) == 1:
-            a, = fns
-            return (lambda s, fr: impl(a(s, fr))), result
-        if len(fns) == 2:
-            a, c = fns
-            return (lambda s, fr: impl(a(s, fr), c(s, fr))), result
-        return (lambda s, fr: impl(*[f(s, fr) for f in fns])), result
+        nullable = name in ("index_of", "seat_holding") or result == "any"
+        return Val(f"_fn_{name}({', '.join(self._code(v) for v in vals)})", result, nullable=nullable,
+                   state=state, free=free)
 
-    def _check_arity(self, node, name, params, compiled):
-        if len(params) != len(compiled):
-            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(compiled)}")
-        for p, (_, t), a in zip(params, compiled, node.children[1:]):
+    def _check_arity(self, node, name, params, vals):
+        if len(params) != len(vals):
+            raise _err(node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(vals)}")
+        for p, v, a in zip(params, vals, node.children[1:]):
+            t = v.type
             if p == "list" and not (is_list(t) or t == "null"):
                 raise _err(a, f"{name}() expects a list, got {t}")
             if p == "int" and t not in ("int", "any", "null", "bool"):
                 raise _err(a, f"{name}() expects an int, got {t}")
 
+    def _collection(self, coll: Val, node) -> str:
+        """Emit the evaluation of a list to iterate over, charged to the budget; its temp."""
+        if not is_list(coll.type):
+            raise _err(node, f"can only iterate over a list, got {coll.type}")
+        t = self.body.temp()
+        self._emit(f"{t} = {self._code(coll)}")
+        if coll.nullable:
+            self._emit(f"if {t} is None:")
+            self.body.lines.append(["_null_iter()"])
+        self._emit(f"s.budget -= _len({t})")
+        self._emit("if s.budget < 0:")
+        self.body.lines.append(["_over_budget()"])
+        return t
+
     def _e_aggregate(self, node, scope, defs):
-        name_tok, elem, var_tok, coll, cond, key = node.children
+        name_tok, elem, var_tok, coll_node, cond, key = node.children
         name = str(name_tok)
         agg = B.AGGREGATES.get(name)
         if agg is None:
@@ -555,252 +864,354 @@ class Compiler:
             raise _err(node, f"{name}() needs a key: {agg.example}")
         if not agg.uses_by and key is not None:
             raise _err(key, f"{name}() takes no 'by' key")
-        cf, ct = self._expr(coll, scope, defs)
-        cf = _charged(cf)
-        if not is_list(ct):
-            raise _err(coll, f"can only iterate over a list, got {ct}")
-        inner = scope.child(str(var_tok), elem_type(ct))
-        slot = inner.lookup(str(var_tok)).slot
-        memoised_before, self.memoised = self.memoised, False
-        self._loop_depth += 1
+        body = self.body
+        outermost = body.loops == 0
+        if outermost:
+            hoist = body.hoist = _Hoist()
+            self.body.lines.append(hoist)
+        coll = self._expr(coll_node, scope, defs)
+        items = self._collection(coll, coll_node)
+        var = body.temp("v")
+        item_nullable = not (coll.type in ("zone", "list[zone]", "list[play]") or coll.code.startswith("_fn_range(")
+                             or coll.is_const and None not in coll.const)
+        inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
+        result = body.temp()
+        body.loops += 1
         try:
-            ef, et, elem_test = self._item_expr(elem, inner, defs, slot)
-            pf, _, test = self._item_expr(cond, inner, defs, slot) if cond is not None else (None, None, None)
-            kf = self._expr(key, inner, defs)[0] if key is not None else None
+            loop: list = []
+            saved = body.lines
+            body.lines = loop
+            try:
+                if cond is not None:
+                    p = self._expr(cond, inner, defs)
+                    self._emit(f"if not ({self._code(p)}):")
+                    body.lines.append(["continue"])
+                else:
+                    p = None
+                parts = [p] if p is not None else []
+                if name in ("highest", "lowest", "sorted"):
+                    k = self._expr(key, inner, defs)
+                    parts.append(k)
+                if name in ("highest", "lowest"):
+                    best, best_key, kt = body.temp(), body.temp(), body.temp()
+                    better = ">" if name == "highest" else "<"
+                    self._emit(f"{kt} = {self._code(k)}")
+                    self._emit(f"if {kt} is not None and ({best} is _MISS or {kt} {better} {best_key}):")
+                    body.lines.append([f"{best} = {var}", f"{best_key} = {kt}"])
+                    init = [f"{best} = _MISS", f"{best_key} = None"]
+                    e = None
+                elif name == "count":  # the element is checked, never computed
+                    e, _ = self._capture(lambda: self._expr(elem, inner, defs))
+                    self._emit(f"{result} += 1")
+                    init = [f"{result} = 0"]
+                elif name == "sorted":
+                    e = self._expr(elem, inner, defs)
+                    parts.append(e)
+                    self._emit(f"{result}.append(({self._code(k)}, {self._code(e)}))")
+                    init = [f"{result} = []"]
+                else:
+                    e = self._expr(elem, inner, defs)
+                    parts.append(e)
+                    init = self._aggregate_step(name, result, self._code(e))
+            finally:
+                body.lines = saved
         finally:
-            self._loop_depth -= 1
-        scope.absorb(inner)
-        fast = A.FastParts(elem=self._item_getter(elem, inner, slot), test=test,
-                           key=self._item_getter(key, inner, slot, identity=False), elem_test=elem_test)
-        fn = A.make(name, cf, slot, ef, pf, kf, fast)
-        if self.memoised:  # the loop body has state-only parts: compute them once per loop
-            fn = _with_cache(fn)
-        self.memoised = self.memoised or memoised_before
-        return fn, _agg_type(agg, et)
+            body.loops -= 1
+            if outermost:
+                body.hoist = None
+        for line in init:
+            self._emit(line)
+        self._emit(f"for {var} in {items if name != 'last' else items + '[::-1]'}:")
+        body.lines.append(loop)
+        if name in ("highest", "lowest"):
+            self._emit(f"if {best} is _MISS:")
+            body.lines.append([f"{result} = None"])
+            self._emit("else:")
+            # the element of the best item, with the item bound again (loop code may be hoisted)
+            branch: list = [f"{var} = {best}"]
+            saved = body.lines
+            body.lines = branch
+            try:
+                e = self._expr(elem, inner, defs)
+                self._emit(f"{result} = {self._code(e)}")
+            finally:
+                body.lines = saved
+            body.lines.append(branch)
+            parts.append(e)
+        elif name == "sorted":
+            self._emit(f"{result} = _sort_keyed({result})")
+        free = coll.free.union(*(v.free for v in parts)) - {var}
+        state = coll.state or any(v.state for v in parts)
+        typ = _agg_type(agg, e.type)
+        nullable = name in ("min", "max", "first", "last", "highest", "lowest")
+        return Val(result, typ, nullable=nullable, state=state, free=free)
 
-    def _item_getter(self, node, scope, slot, identity=True):
-        """A `trickkit.dsl.aggregates.Getter` when ``node`` is the loop item or one of its
-        attributes (``p``, ``p.rank``, ``p.seat``), else None."""
-        if not isinstance(node, lark.Tree):
-            return None
-        if node.data == "name":
-            local = scope.lookup(str(node.children[0]))
-            return A.IDENTITY if identity and local is not None and local.slot == slot else None
-        if node.data != "attr":
-            return None
-        base, attr = node.children
-        if not (isinstance(base, lark.Tree) and base.data == "name"):
-            return None
-        local = scope.lookup(str(base.children[0]))
-        if local is None or local.slot != slot:
-            return None
-        attr = str(attr)
-        if local.type == "card":
-            table = self.ns.card_attrs.get(attr)
-            return None if table is None else (lambda x: None if x is None else table[x])
-        if local.type != "play":
-            return None
-        field = {"seat": 0, "card": 1, "order": 3}.get(attr)
-        if field is not None:
-            return lambda x: None if x is None else x[field]
-        if attr == "mode":
-            modes = self.ns.face_mode
-            return lambda x: None if x is None else modes[x[2]]
-        table = self.ns.face_attrs.get(attr)
-        return None if table is None else (lambda x: None if x is None else table[x[2]])
-
-    def _item_expr(self, node, scope, defs, slot):
-        """Compile an aggregate's element or condition: ``(closure, type, test)``, where
-        ``test`` is an `trickkit.dsl.aggregates.ItemTest` when ``node`` compares an attribute
-        of the loop item with a value that does not depend on the item (``p.kind == 'pirate'``),
-        else None. Each part is compiled once (nested aggregates stay linear to compile)."""
-        if isinstance(node, lark.Tree) and node.data in ("compare", "contains"):
-            if node.data == "contains":
-                (left, right), op = node.children, "in"
-            else:
-                left, op_tok, right = node.children
-                op = str(op_tok)
-            getter, value_on_right, test_op = self._item_getter(left, scope, slot, identity=False), True, op
-            if getter is None and op != "in":
-                getter, value_on_right, test_op = self._item_getter(right, scope, slot, identity=False), False, _FLIPPED[op]
-            if getter is not None:
-                self._nodes += 1  # what _expr counts for this node (it reads the item: no folding, no memo)
-                mark = len(self._reads)
-                a = self._expr(left, scope, defs)
-                middle = len(self._reads)
-                b = self._expr(right, scope, defs)
-                fn, typ = self._contains(node, a, b) if op == "in" else self._compare(node, op, a, b)
-                value, value_reads = (b[0], self._reads[middle:]) if value_on_right else (a[0], self._reads[mark:middle])
-                test = A.ItemTest(getter, test_op, value) if slot not in value_reads else None
-                return fn, typ, test
-        fn, typ = self._expr(node, scope, defs)
-        return fn, typ, None
+    def _aggregate_step(self, name, result, ec) -> list[str]:
+        """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
+        body = self.body
+        if name == "any":
+            self._emit(f"if {ec}:")
+            body.lines.append([f"{result} = True", "break"])
+            return [f"{result} = False"]
+        if name == "all":
+            self._emit(f"if not ({ec}):")
+            body.lines.append([f"{result} = False", "break"])
+            return [f"{result} = True"]
+        if name == "sum":
+            self._emit(f"{result} += {ec}")
+            return [f"{result} = 0"]
+        if name == "list":
+            self._emit(f"{result}.append({ec})")
+            return [f"{result} = []"]
+        if name in ("min", "max"):
+            t = body.temp()
+            better = "<" if name == "min" else ">"
+            self._emit(f"{t} = {ec}")
+            self._emit(f"if {t} is not None and ({result} is None or {t} {better} {result}):")
+            body.lines.append([f"{result} = {t}"])
+            return [f"{result} = None"]
+        if name in ("first", "last"):
+            self._emit(f"{result} = {ec}")
+            self._emit("break")
+            return [f"{result} = None"]
+        raise AssertionError(name)  # pragma: no cover
 
     def _e_if_expr(self, node, scope, defs):
-        c, a, b = (self._expr(x, scope, defs) for x in node.children)
-        cf, af, bf = c[0], a[0], b[0]
-        t = _unify(a[1], b[1])
-        if _is_const(cf):  # a parameter decides the branch once and for all
-            return (af if cf.const_value else bf), t
-        return (lambda s, fr: af(s, fr) if cf(s, fr) else bf(s, fr)), t
+        c = self._expr(node.children[0], scope, defs)
+        if c.is_const:  # a parameter decides the branch once and for all
+            chosen = self._expr(node.children[1 if c.const else 2], scope, defs)
+            other = self._dry(node.children[2 if c.const else 1], scope, defs)
+            return attrs.evolve(chosen, type=_unify(chosen.type, other.type))
+        a, alines = self._capture(lambda: self._expr(node.children[1], scope, defs))
+        b, blines = self._capture(lambda: self._expr(node.children[2], scope, defs))
+        t = _unify(a.type, b.type)
+        state = c.state or a.state or b.state
+        free = c.free | a.free | b.free
+        nullable = a.nullable or b.nullable
+        if not alines and not blines:
+            return Val(f"({self._code(a)} if {self._code(c)} else {self._code(b)})", t, nullable=nullable,
+                       state=state, free=free)
+        r = self.body.temp()
+        self._emit(f"if {self._code(c)}:")
+        self.body.lines.append(alines + [f"{r} = {self._code(a)}"])
+        self._emit("else:")
+        self.body.lines.append(blines + [f"{r} = {self._code(b)}"])
+        return Val(r, t, nullable=nullable, state=state, free=free)
 
     def _e_coalesce(self, node, scope, defs):
-        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
+        a = self._expr(node.children[0], scope, defs)
+        if a.is_const and a.const is not None:
+            b = self._dry(node.children[1], scope, defs)
+            return attrs.evolve(a, type=_unify(a.type, b.type))
+        b, blines = self._capture(lambda: self._expr(node.children[1], scope, defs))
+        t = _unify(a.type, b.type)
+        state, free = a.state or b.state, a.free | b.free
+        if a.is_const:  # null ?? b
+            self.body.lines.extend(blines)
+            return attrs.evolve(b, type=t)
+        x = self._simple(a)
+        if not blines:
+            return Val(f"({self._code(b)} if {x.code} is None else {x.code})", t, nullable=b.nullable,
+                       state=state, free=free)
+        r = self.body.temp()
+        self._emit(f"{r} = {x.code}")
+        self._emit(f"if {r} is None:")
+        self.body.lines.append(blines + [f"{r} = {self._code(b)}"])
+        return Val(r, t, nullable=b.nullable, state=state, free=free)
 
-        def coalesce(s, fr):
-            v = af(s, fr)
-            return bf(s, fr) if v is None else v
-        return coalesce, _unify(at, bt)
+    def _logic(self, node, scope, defs, op: str) -> Val:
+        a = self._expr(node.children[0], scope, defs)
+        if a.is_const and bool(a.const) == (op == "or"):  # expressions have no side effects: fold
+            self._dry(node.children[1], scope, defs)
+            return Val(repr(op == "or"), "bool", op == "or", False)
+        b, blines = self._capture(lambda: self._expr(node.children[1], scope, defs))
+        if a.is_const:
+            self.body.lines.extend(blines)
+            return self._as_bool(b)
+        if b.is_const and not blines:
+            if bool(b.const) == (op == "or"):
+                return Val(repr(op == "or"), "bool", op == "or", False)
+            return self._as_bool(a)
+        state, free = a.state or b.state, a.free | b.free
+        if not blines:
+            code = f"({self._code(a)} {op} {self._code(b)})"
+            if not (_is_bool(a) and _is_bool(b)):
+                code = f"(True if {code} else False)"
+            return Val(code, "bool", nullable=False, state=state, free=free)
+        r = self.body.temp()
+        self._emit(f"{r} = {self._bool_code(a)}")
+        self._emit(f"if {'' if op == 'and' else 'not '}{r}:")
+        self.body.lines.append(blines + [f"{r} = {self._bool_code(b)}"])
+        return Val(r, "bool", nullable=False, state=state, free=free)
+
+    def _as_bool(self, v: Val) -> Val:
+        if v.is_const:
+            return Val(repr(bool(v.const)), "bool", bool(v.const), False)
+        return Val(self._bool_code(v), "bool", nullable=False, state=v.state, free=v.free)
+
+    def _bool_code(self, v: Val) -> str:
+        code = self._code(v)
+        return code if _is_bool(v) else f"(True if {code} else False)"
 
     def _e_or_(self, node, scope, defs):
-        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
-        for f, g in ((af, bf), (bf, af)):  # expressions have no side effects: fold constants away
-            if _is_const(f):
-                return (_constant(True) if f.const_value else (lambda s, fr: bool(g(s, fr)))), "bool"
-        return (lambda s, fr: True if af(s, fr) or bf(s, fr) else False), "bool"
+        return self._logic(node, scope, defs, "or")
 
     def _e_and_(self, node, scope, defs):
-        (af, at), (bf, bt) = (self._expr(x, scope, defs) for x in node.children)
-        for f, g in ((af, bf), (bf, af)):
-            if _is_const(f):
-                return ((lambda s, fr: bool(g(s, fr))) if f.const_value else _constant(False)), "bool"
-        return (lambda s, fr: True if af(s, fr) and bf(s, fr) else False), "bool"
+        return self._logic(node, scope, defs, "and")
 
     def _e_not_(self, node, scope, defs):
-        af, _ = self._expr(node.children[0], scope, defs)
-        return (lambda s, fr: not af(s, fr)), "bool"
+        a = self._expr(node.children[0], scope, defs)
+        if a.is_const:
+            return Val(repr(not a.const), "bool", not a.const, False)
+        return Val(f"(not {self._code(a)})", "bool", nullable=False, state=a.state, free=a.free)
 
     def _e_neg(self, node, scope, defs):
-        af, t = self._expr(node.children[0], scope, defs)
-        _need_number(node, t, "-")
-        return (lambda s, fr: -af(s, fr)), "int"
+        a = self._expr(node.children[0], scope, defs)
+        _need_number(node, a.type, "-")
+        if a.is_const and isinstance(a.const, int):
+            return Val(repr(-a.const), "int", -a.const, False)
+        return Val(f"(-{self._code(a)})", "int", nullable=False, state=a.state, free=a.free)
 
     def _e_compare(self, node, scope, defs):
         left, op_tok, right = node.children
         return self._compare(node, str(op_tok), self._expr(left, scope, defs), self._expr(right, scope, defs))
 
-    def _compare(self, node, op, a, b):
-        """The closure of ``left OP right`` from its compiled sides ``(closure, type)``."""
+    def _compare(self, node, op, a: Val, b: Val) -> Val:
         left, _, right = node.children
-        (af, at), (bf, bt) = a, b
-        if op in _COMPARE:
-            _check_comparable(node, at, bt, op)
-            if _is_const(bf) or _is_const(af):  # the common `x == 'pip'`: one closure call, no operator call
-                g, v = (af, bf.const_value) if _is_const(bf) else (bf, af.const_value)
-                if op == "==":
-                    return (lambda s, fr: g(s, fr) == v), "bool"
-                return (lambda s, fr: g(s, fr) != v), "bool"
-            f = _COMPARE[op]
-            return (lambda s, fr: f(af(s, fr), bf(s, fr))), "bool"
-        for t, side in ((at, left), (bt, right)):
+        state, free = a.state or b.state, a.free | b.free
+        if op in ("==", "!="):
+            _check_comparable(node, a.type, b.type, op)
+            if a.is_const and b.is_const:
+                v = (a.const == b.const) == (op == "==")
+                return Val(repr(v), "bool", v, False)
+            return Val(f"({self._code(a)} {op} {self._code(b)})", "bool", nullable=False, state=state, free=free)
+        for t, side in ((a.type, left), (b.type, right)):
             if t not in ("int", "any", "null", "str"):
                 raise _err(side, f"cannot order {t} values with {op!r}")
-        if {at, bt} == {"int", "str"}:
+        if {a.type, b.type} == {"int", "str"}:
             raise _err(node, f"cannot order an int and a str with {op!r}")
-        f = _ORDER[op]
-        if _is_const(bf) and bf.const_value is not None:
-            v = bf.const_value
-
-            def ordered_const(s, fr):
-                a = af(s, fr)
-                return a is not None and f(a, v)
-            return ordered_const, "bool"
-
-        def ordered(s, fr):
-            a = af(s, fr)
-            if a is None:
-                return False
-            b = bf(s, fr)
-            return b is not None and f(a, b)
-        return ordered, "bool"
+        if a.is_const and a.const is None or b.is_const and b.const is None:
+            return Val("False", "bool", False, False)
+        x = a if not a.nullable else self._simple(a)
+        y = b if not b.nullable else self._simple(b)
+        tests = [f"{v.code} is not None" for v in (x, y) if v.nullable]
+        tests.append(f"{self._code(x)} {op} {self._code(y)}")
+        code = " and ".join(tests)
+        return Val(f"({code})", "bool", nullable=False, state=state, free=free)
 
     def _e_contains(self, node, scope, defs):
-        return self._contains(node, *(self._expr(x, scope, defs) for x in node.children))
+        a, b = (self._expr(x, scope, defs) for x in node.children)
+        return self._contains(node, a, b)
 
-    def _contains(self, node, a, b):
-        """The closure of ``elem in list`` from its compiled sides ``(closure, type)``."""
-        (af, _), (bf, bt) = a, b
-        if not (is_list(bt) or bt == "null"):
-            raise _err(node.children[1], f"'in' needs a list on the right, got {bt}")
-        return (lambda s, fr: (c := bf(s, fr)) is not None and af(s, fr) in c), "bool"
+    def _contains(self, node, a: Val, b: Val) -> Val:
+        if not (is_list(b.type) or b.type == "null"):
+            raise _err(node.children[1], f"'in' needs a list on the right, got {b.type}")
+        state, free = a.state or b.state, a.free | b.free
+        if not b.nullable:
+            return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
+        y = self._simple(b)
+        return Val(f"({y.code} is not None and {self._code(a)} in {y.code})", "bool", nullable=False,
+                   state=state, free=free)
 
     def _e_not_contains(self, node, scope, defs):
-        f, t = self._e_contains(node, scope, defs)
-        return (lambda s, fr: not f(s, fr)), t
+        v = self._e_contains(node, scope, defs)
+        return attrs.evolve(v, code=f"(not {v.code})")
 
     def _e_binop(self, node, scope, defs):
         left, op_tok, right = node.children
-        (af, at), (bf, bt) = self._expr(left, scope, defs), self._expr(right, scope, defs)
+        a, b = self._expr(left, scope, defs), self._expr(right, scope, defs)
         op = str(op_tok)
-        if op == "+" and at == "str" or bt == "str" and op == "+":
-            return (lambda s, fr: f"{af(s, fr)}{bf(s, fr)}"), "str"
-        if op == "+" and is_list(at) and is_list(bt) and "any" not in (at, bt):
-            return (lambda s, fr: list(af(s, fr)) + list(bf(s, fr))), "list[card]" if at == "zone" else at
-        _need_number(left, at, op)
-        _need_number(right, bt, op)
-        if _is_const(bf) and isinstance(bf.const_value, int) and op in ("+", "-"):  # `row - 1`: one call fewer
-            k = bf.const_value
-            if op == "+":
-                return (lambda s, fr: af(s, fr) + k), "int"
-            return (lambda s, fr: af(s, fr) - k), "int"
-        if op == "+":
-            return (lambda s, fr: af(s, fr) + bf(s, fr)), "int"
-        if op == "-":
-            return (lambda s, fr: af(s, fr) - bf(s, fr)), "int"
-        if op == "*":
-            return (lambda s, fr: af(s, fr) * bf(s, fr)), "int"
-        if op == "//":
-            return (lambda s, fr: af(s, fr) // bf(s, fr)), "int"
-        return (lambda s, fr: af(s, fr) % bf(s, fr)), "int"
+        state, free = a.state or b.state, a.free | b.free
+        if op == "+" and (a.type == "str" or b.type == "str"):
+            return Val(f"_cat({self._code(a)}, {self._code(b)})", "str", nullable=False, state=state, free=free)
+        if op == "+" and is_list(a.type) and is_list(b.type) and "any" not in (a.type, b.type):
+            typ = "list[card]" if a.type == "zone" else a.type
+            return Val(f"_join({self._code(a)}, {self._code(b)})", typ, nullable=False, state=state, free=free)
+        _need_number(left, a.type, op)
+        _need_number(right, b.type, op)
+        if a.is_const and b.is_const and isinstance(a.const, int) and isinstance(b.const, int):
+            try:
+                v = _ARITH[op](a.const, b.const)
+            except ZeroDivisionError:  # left to fail, located, at play time
+                v = None
+            if v is not None and v.bit_length() <= MAX_FOLDED_INT_BITS:
+                return Val(repr(v), "int", v, False)
+        return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
 
     # -- statements -------------------------------------------------------------------
-    def _stmt(self, node, scope) -> Closure:
+    def _stmt(self, node, scope) -> None:
         if node.data == "assign":
             return self._assign(node, scope)
         if node.data == "call_stmt":
             return self._effect(node, scope)
+        body = self.body
         if node.data == "for_stmt":
-            var_tok, coll, *body = node.children
-            cf, ct = self._expr(coll, scope, ())
-            cf = _charged(cf)
-            if not is_list(ct):
-                raise _err(coll, f"can only iterate over a list, got {ct}")
-            inner = scope.child(str(var_tok), elem_type(ct))
-            slot = inner.lookup(str(var_tok)).slot
-            run = _seq([self._stmt(b, inner) for b in body])
-            scope.absorb(inner)
-
-            def for_stmt(s, fr):
-                for x in list(cf(s, fr)):
-                    fr[slot] = x
-                    run(s, fr)
-            return for_stmt
+            var_tok, coll_node, *stmts = node.children
+            coll = self._expr(coll_node, scope, ())
+            t = self._collection(coll, coll_node)
+            var = body.temp("v")
+            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
+            self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
+            loop: list = []
+            saved, body.lines = body.lines, loop
+            try:
+                for s in stmts:
+                    self._stmt(s, inner)
+                if not loop:
+                    loop.append("pass")
+            finally:
+                body.lines = saved
+            body.lines.append(loop)
+            return None
         if node.data == "if_stmt":
             cond, *rest = node.children
-            branches = []
-            body = []
-            else_body = None
+            branches, then, else_body = [(cond, [])], [], None
             for part in rest:
                 if isinstance(part, lark.Tree) and part.data == "elif_part":
                     c, *b = part.children
-                    branches.append((self._expr(c, scope, ())[0], _seq([self._stmt(x, scope) for x in b])))
+                    branches.append((c, [x for x in b if x is not None]))
                 elif isinstance(part, lark.Tree) and part.data == "else_part":
-                    else_body = _seq([self._stmt(x, scope) for x in part.children])
+                    else_body = [x for x in part.children if x is not None]
                 elif part is not None:
-                    body.append(self._stmt(part, scope))
-            branches.insert(0, (self._expr(cond, scope, ())[0], _seq(body)))
-
-            def if_stmt(s, fr):
-                for c, b in branches:
-                    if c(s, fr):
-                        b(s, fr)
-                        return
-                if else_body is not None:
-                    else_body(s, fr)
-            return if_stmt
+                    then.append(part)
+            branches[0] = (cond, then)
+            self._if_chain(branches, else_body, scope)
+            return None
         raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
 
-    def _effect(self, node, scope) -> Closure:
+    def _if_chain(self, branches, else_body, scope) -> None:
+        body = self.body
+        (cond, stmts), rest = branches[0], branches[1:]
+        c = self._expr(cond, scope, ())
+        self._emit(f"if {self._code(c)}:")
+        block: list = []
+        saved, body.lines = body.lines, block
+        try:
+            for s in stmts:
+                self._stmt(s, scope)
+            if not block:
+                block.append("pass")
+        finally:
+            body.lines = saved
+        body.lines.append(block)
+        if not rest and else_body is None:
+            return
+        self._emit("else:")
+        block = []
+        saved, body.lines = body.lines, block
+        try:
+            if rest:
+                self._if_chain(rest, else_body, scope)
+            else:
+                for s in else_body:
+                    self._stmt(s, scope)
+            if not block:
+                block.append("pass")
+        finally:
+            body.lines = saved
+        body.lines.append(block)
+
+    def _effect(self, node, scope) -> None:
         name_tok, *args = node.children
         args = [a for a in args if a is not None]
         name = str(name_tok)
@@ -809,234 +1220,75 @@ class Compiler:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
-        fns = []
+        codes = []
         for p, a in zip(spec.params, args):
-            f, t = self._expr(a, scope, ())
-            if p == "zone" and t not in ("zone", "any"):
-                raise _err(a, f"{name}() needs a zone here (a zone name, or a member of a zone family), got {t}")
-            if p == "card" and t not in ("card", "any", "null"):
-                raise _err(a, f"{name}() needs a card here, got {t}")
-            fns.append(f)
+            v = self._expr(a, scope, ())
+            if p == "zone" and v.type not in ("zone", "any"):
+                raise _err(a, f"{name}() needs a zone here (a zone name, or a member of a zone family), got {v.type}")
+            if p == "card" and v.type not in ("card", "any", "null"):
+                raise _err(a, f"{name}() needs a card here, got {v.type}")
+            codes.append(self._code(v))  # a helper's arguments are all read before anything moves
         if name in ("move", "move_front"):
-            cf, src, dst = fns
-            front = name == "move_front"
+            self._emit(f"_move({codes[0]}, {codes[1]}, {codes[2]}, {name == 'move_front'!r}, {name!r})")
+        elif name == "move_all":
+            self._emit(f"_move_all({codes[0]}, {codes[1]})")
+        elif name == "swap":
+            self._emit(f"_swap({codes[0]}, {codes[1]})")
+        elif name == "move_random":
+            self._emit(f"_move_random(s, {codes[0]}, {codes[1]})")
+        elif name == "end_turn":
+            self._emit("s.turn_over = True")
+        else:
+            self._emit("_end_game()")
 
-            def move(s, fr):
-                c, frm, to = cf(s, fr), src(s, fr), dst(s, fr)  # all read before anything moves
-                if c is None or frm is None or c not in frm:
-                    raise ValueError(f"{name}(): the card is not in the zone it is moved from")
-                if to is None:
-                    raise ValueError(f"{name}(): no zone to move to")
-                frm.remove(c)
-                if front:
-                    to.insert(0, c)
-                else:
-                    to.append(c)
-            return move
-        if name == "move_all":
-            src, dst = fns
-
-            def move_all(s, fr):
-                frm, to = src(s, fr), dst(s, fr)
-                if frm is not to:
-                    to.extend(frm)
-                    frm.clear()
-            return move_all
-        if name == "swap":
-            af, bf = fns
-
-            def swap(s, fr):
-                a, b = af(s, fr), bf(s, fr)
-                a[:], b[:] = list(b), list(a)
-            return swap
-        if name == "move_random":
-            src, dst = fns
-
-            def move_random(s, fr):
-                frm = src(s, fr)
-                if frm:
-                    c = frm.pop(s._generator().randrange(len(frm)))
-                    dst(s, fr).append(c)
-            return move_random
-        if name == "end_turn":
-            def end_turn(s, fr):
-                s.turn_over = True
-            return end_turn
-
-        def end_game(s, fr):
-            raise GameEnded()
-        return end_game
-
-    def _assign(self, node, scope) -> Closure:
+    def _assign(self, node, scope) -> None:
         target, op_tok, value = node.children
-        vf, vt = self._expr(value, scope, ())
+        v = self._expr(value, scope, ())
         op = str(op_tok)
         name_tok = target.children[0]
         name = str(name_tok)
         sym = self.ns.symbols.get(name)
         if op != "=":
-            _need_number(value, vt, op)
+            _need_number(value, v.type, op)
         if target.data == "target_index":
             if sym is None or sym.kind != "seat_var":
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
-            i = sym.value
-            xf, _ = self._expr(target.children[1], scope, ())
-            if op == "=":
-                def set_seat(s, fr):
-                    s.seat_vars[i][xf(s, fr)] = vf(s, fr)
-                return set_seat
-            sign = 1 if op == "+=" else -1
-
-            def add_seat(s, fr):
-                s.seat_vars[i][xf(s, fr)] += sign * vf(s, fr)
-            return add_seat
+            x = self._expr(target.children[1], scope, ())
+            vs = self._simple(v)
+            self._emit(f"s.seat_vars[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
+            return
         if sym is None or sym.kind != "table_var":
             if sym is not None and sym.kind == "seat_var":
                 raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
-        i = sym.value
-        if op == "=":
-            def set_table(s, fr):
-                s.table_vars[i] = vf(s, fr)
-            return set_table
-        sign = 1 if op == "+=" else -1
+        self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
 
-        def add_table(s, fr):
-            s.table_vars[i] += sign * vf(s, fr)
-        return add_table
-
-
-class _Scope:
-    """Compile-time frame layout: context names first, then loop variables."""
-
-    def __init__(self, context=(), _parent=None):
-        self._names: dict[str, Local] = {}
-        self._parent = _parent
-        self._context = tuple(context)
-        self.used = False  # did compiled code read a frame slot through this scope?
-        if _parent is None:
-            self._next = [0]
-            for name, typ in context:
-                self._names[name] = Local(self._next[0], typ)
-                self._next[0] += 1
-        else:
-            self._next = _parent._next
-
-    @property
-    def size(self) -> int:
-        return self._next[0]
-
-    def lookup(self, name):
-        scope = self
-        while scope is not None:
-            if name in scope._names:
-                self.mark_used()
-                return scope._names[name]
-            scope = scope._parent
-        return None
-
-    def mark_used(self):
-        """Record that compiled code reads a frame slot, in this scope and every enclosing one."""
-        scope = self
-        while scope is not None:
-            scope.used = True
-            scope = scope._parent
-
-    def names(self):
-        out, scope = [], self
-        while scope is not None:
-            out += list(scope._names)
-            scope = scope._parent
-        return out
-
-    def child(self, name, typ) -> "_Scope":
-        inner = _Scope(_parent=self)
-        inner._names[name] = Local(self._next[0], typ)
-        self._next[0] += 1
-        return inner
-
-    def absorb(self, inner):  # slots are shared through _next; nothing else to merge
-        pass
-
-    def globals_only(self) -> "_Scope":
-        """The scope a definition sees: the hook's context names but no loop variables."""
-        root = self
-        while root._parent is not None:
-            root = root._parent
-        view = _Scope()
-        view._names = dict(root._names)
-        view._next = root._next
-        return view
-
-
-_STATE = -1
-"""Marker in the compiler's read log: the code reads the game state (not a frame slot)."""
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
-_ALWAYS_MEMO = {"aggregate"}
-_MEMO_MIN_NODES = 6
-"""Smallest state-only subtree worth memoising: below it the cache costs more than it saves."""
 
 
-def _constant(value) -> Closure:
-    def const(s, fr):
-        return value
-    const.const_value = value
-    return const
+def _size(node) -> int:
+    """Number of tree nodes under ``node`` (to decide whether memoising pays)."""
+    n, stack = 0, [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, lark.Tree):
+            n += 1
+            stack.extend(x.children)
+    return n
 
 
-def _is_const(fn) -> bool:
-    return hasattr(fn, "const_value")
+def _is_bool(v: Val) -> bool:
+    return v.type == "bool" and not v.nullable
 
 
-def _memoised(key, fn: Closure) -> Closure:
-    """Cache a state-only expression in ``state._cache`` while the engine has one open.
-
-    The engine opens a cache (a dict) only while it reads a state it does not change, such
-    as testing every card of a hand for legality, so a test like "the led suit" or "no
-    trick has been led yet" is computed once per decision instead of once per card.
-    """
-    def memo(s, fr):
-        cache = s._cache
-        if cache is None:
-            return fn(s, fr)
-        try:
-            return cache[key]
-        except KeyError:
-            value = cache[key] = fn(s, fr)
-            return value
-    memo.memo_of = fn
-    return memo
-
-
-def _with_cache(fn: Closure) -> Closure:
-    """Open a memo cache on the state (if none is open) while ``fn`` runs.
-
-    An expression never changes the state, so the state-only parts of a loop body that
-    ``fn`` memoises (``lead.rank`` in ``any(p.rank < lead.rank for p in trick)``) are
-    computed once instead of once per item: loop-invariant code, hoisted.
-    """
-    def cached(s, fr):
-        if s._cache is not None:
-            return fn(s, fr)
-        s._cache = {}
-        try:
-            return fn(s, fr)
-        finally:
-            s._cache = None
-    return cached
-
-
-def _seq(stmts: list[Closure]) -> Closure:
-    if not stmts:
-        return lambda s, fr: None
-    if len(stmts) == 1:
-        return stmts[0]
-
-    def seq(s, fr):
-        for st in stmts:
-            st(s, fr)
-    return seq
+def card_filter(compiler: Compiler, text: str, context) -> tuple[Callable, int] | None:
+    """``(filter, frame_size)`` for a card test (see `Compiler.card_filter`), or None when
+    the test does not compile (its error is reported where the rule itself is compiled)."""
+    try:
+        return compiler.card_filter(parse(str(text), "expr"), context)
+    except (DSLSyntaxError, DSLCompileError):
+        return None
 
 
 def _agg_type(agg, et):
@@ -1090,4 +1342,5 @@ def _suggest(name, ns, kind):
     return did_you_mean(name, [k for k, s in ns.symbols.items() if s.kind == kind])
 
 
-__all__ = ["Compiler", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS"]
+__all__ = ["Compiler", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS", "card_filter",
+           "GameEnded", "EvaluationLimit", "EVALUATION_BUDGET", "Budget"]

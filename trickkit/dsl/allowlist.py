@@ -1,0 +1,106 @@
+"""The AST allow-list every generated module must pass before it is compiled.
+
+The code generator (`trickkit.dsl.compiler`) writes Python only from a checked DSL tree,
+with names of its own and literals written by ``repr()``. This check is the second line:
+it parses the generated source and refuses anything the generator does not emit, so a
+generator bug can never turn ruleset text into arbitrary Python.
+
+Allowed: function definitions named by the generator, assignments, ``if``/``for``/
+``break``/``continue``/``return``, arithmetic, comparisons, boolean logic, conditional
+expressions, subscripts and slices, list and tuple displays, literal constants (int, str,
+bool, None), a fixed set of state attributes, and calls of the generator's helpers only.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.If, ast.For,
+    ast.Break, ast.Continue, ast.Pass, ast.Expr, ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute,
+    ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
+    ast.Call, ast.And, ast.Or, ast.Not, ast.USub, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Eq,
+    ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.ListComp,
+    ast.comprehension,
+)
+
+STATE_ATTRIBUTES = frozenset({
+    "trick", "round", "dealer", "current", "turn_player", "window", "seat_vars", "table_vars", "seat_zones",
+    "table_zones", "budget", "memo", "turn_over",
+})
+"""Attributes of the state generated code may read (and, for ``turn_over``/``budget``, write)."""
+
+_METHODS = frozenset({"append"})
+"""Methods generated code may call (on its own lists)."""
+
+LOCAL_NAME = re.compile(r"^(s|fr|cards|out|[atvhpqm][0-9]+)$")
+"""Names of locals and arguments the generator makes."""
+
+GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfckT][0-9]+)$")
+"""Names of module-level functions, constants, tables and helpers the generator makes."""
+
+_FUNCTION_NAME = re.compile(r"^_[rdfc][0-9]+$")
+
+
+class UnsafeCode(Exception):
+    """Generated code outside the allow-list: a generator bug, never a ruleset author's."""
+
+
+def check(source: str, known_globals) -> ast.Module:
+    """Parse ``source`` and check every node against the allow-list.
+
+    Args:
+        source: a generated module.
+        known_globals: the names the module's namespace defines (helpers, constants,
+            tables and the functions generated so far).
+
+    Returns:
+        The parsed module, ready for ``compile()``.
+
+    Raises:
+        UnsafeCode: a node, name, attribute, call or constant that the generator never emits.
+        SyntaxError, RecursionError, MemoryError: the source nests too deeply for Python.
+    """
+    tree = ast.parse(source, mode="exec")
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise UnsafeCode(f"generated code uses {type(node).__name__}")
+        if isinstance(node, ast.FunctionDef):
+            if not _FUNCTION_NAME.match(node.name) or node.decorator_list or node.returns:
+                raise UnsafeCode(f"generated function {node.name!r}")
+        elif isinstance(node, ast.arguments):
+            if node.vararg or node.kwarg or node.kwonlyargs or node.defaults or node.kw_defaults or node.posonlyargs:
+                raise UnsafeCode("generated function with special arguments")
+        elif isinstance(node, ast.arg):
+            if not LOCAL_NAME.match(node.arg) or node.annotation:
+                raise UnsafeCode(f"generated argument {node.arg!r}")
+        elif isinstance(node, ast.Name):
+            if not (LOCAL_NAME.match(node.id) or
+                    GLOBAL_NAME.match(node.id) and (node.id in known_globals or node.id in defined)):
+                raise UnsafeCode(f"generated code names {node.id!r}")
+            if isinstance(node.ctx, ast.Store) and not LOCAL_NAME.match(node.id):
+                raise UnsafeCode(f"generated code assigns {node.id!r}")
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("_") or node.attr not in STATE_ATTRIBUTES | _METHODS:
+                raise UnsafeCode(f"generated code reads attribute {node.attr!r}")
+            if node.attr in STATE_ATTRIBUTES and not (isinstance(node.value, ast.Name) and node.value.id == "s"):
+                raise UnsafeCode(f"attribute {node.attr!r} of something other than the state")
+        elif isinstance(node, ast.Call):
+            if node.keywords:
+                raise UnsafeCode("generated call with keywords")
+            f = node.func
+            if isinstance(f, ast.Name):
+                if not GLOBAL_NAME.match(f.id):
+                    raise UnsafeCode(f"generated code calls {f.id!r}")
+            elif not (isinstance(f, ast.Attribute) and f.attr in _METHODS and isinstance(f.value, ast.Name)
+                      and LOCAL_NAME.match(f.value.id)):
+                raise UnsafeCode("generated code calls something other than a helper")
+        elif isinstance(node, ast.Constant):
+            if not (node.value is None or isinstance(node.value, (bool, int, str))):
+                raise UnsafeCode(f"generated constant of type {type(node.value).__name__}")
+    return tree
+
+
+__all__ = ["UnsafeCode", "check", "STATE_ATTRIBUTES"]

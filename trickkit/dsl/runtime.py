@@ -1,0 +1,135 @@
+"""The helpers generated rule code may call, and the limits it runs under.
+
+Generated modules (see `trickkit.dsl.compiler`) run with no Python built-ins at all: the
+only names they can reach are their own functions, constants and tables, and the helpers
+in `HELPERS`. Everything that touches the game beyond reading it (moving cards, drawing
+from the generator, ending the game) goes through a helper written here.
+"""
+
+from __future__ import annotations
+
+
+class GameEnded(Exception):
+    """Raised by the ``end_game()`` effect: the game stops at once; the engine catches it."""
+
+
+class EvaluationLimit(Exception):
+    """A rule ran over its evaluation budget (too many items iterated) or built a huge range."""
+
+
+EVALUATION_BUDGET = 5_000_000
+"""Most list items all the rules may iterate over (aggregates, ``for``) while the engine
+answers one call (an action, the legal actions, an observation): a runaway rule fails with
+a located error instead of hanging."""
+
+MAX_RANGE = 100_000
+"""Longest list ``range(a, b)`` may build."""
+
+MISSING = object()
+"""Marks a hoisted or memoised value not computed yet (``_MISS`` in generated code)."""
+
+
+class Budget:
+    """Stands for the state where a constant is computed at load time: it carries only the
+    evaluation budget, so a runaway constant (nested aggregates over ranges) stops too."""
+
+    __slots__ = ("budget", "memo")
+
+    def __init__(self):
+        self.budget = EVALUATION_BUDGET
+        self.memo = None
+
+
+def over_budget():
+    raise EvaluationLimit(f"evaluation budget of {EVALUATION_BUDGET} items exceeded")
+
+
+def null_iteration():
+    raise TypeError("cannot iterate over null")
+
+
+def dsl_range(a: int, b: int) -> list[int]:
+    if b - a > MAX_RANGE:
+        raise EvaluationLimit(f"range({a}, {b}) would hold {b - a} numbers (limit {MAX_RANGE})")
+    return list(range(a, b))
+
+
+def dsl_str(v) -> str:
+    return "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def index(seq, i):
+    """``seq[i]``; null when either is null or ``i`` is out of range (negative counts from the end)."""
+    if i is None or seq is None or not -len(seq) <= i < len(seq):
+        return None
+    return seq[i]
+
+
+def join_text(a, b) -> str:
+    return f"{a}{b}"
+
+
+def join_lists(a, b) -> list:
+    return list(a) + list(b)
+
+
+def sort_keyed(keyed: list) -> list:
+    """The values of ``[(key, value), ...]`` ordered by key, null keys last, ties in order."""
+    order = sorted(range(len(keyed)), key=lambda i: (keyed[i][0] is None,
+                                                     keyed[i][0] if keyed[i][0] is not None else 0, i))
+    return [keyed[i][1] for i in order]
+
+
+def move(c, frm, to, front: bool, name: str) -> None:
+    if c is None or frm is None or c not in frm:
+        raise ValueError(f"{name}(): the card is not in the zone it is moved from")
+    if to is None:
+        raise ValueError(f"{name}(): no zone to move to")
+    frm.remove(c)
+    if front:
+        to.insert(0, c)
+    else:
+        to.append(c)
+
+
+def move_all(frm, to) -> None:
+    if frm is not to:
+        to.extend(frm)
+        frm.clear()
+
+
+def swap(a, b) -> None:
+    a[:], b[:] = list(b), list(a)
+
+
+def move_random(s, frm, to) -> None:
+    if frm:
+        c = frm.pop(s._generator().randrange(len(frm)))
+        to.append(c)
+
+
+def end_game() -> None:
+    raise GameEnded()
+
+
+def can(s, kind: str) -> bool:
+    return s.can(kind)
+
+
+def attr_of_any(v, card_table, face_table, field):
+    """An attribute of a value whose type is known only at play time (a card or a play)."""
+    if v is None:
+        return None
+    if isinstance(v, tuple):  # a play
+        return v[field] if field is not None else face_table[v[2]] if face_table else None
+    return card_table[v] if card_table is not None else None
+
+
+HELPERS = {
+    "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
+    "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
+    "_move_all": move_all, "_swap": swap, "_move_random": move_random, "_end_game": end_game, "_can": can,
+    "_attr_any": attr_of_any,
+}
+"""The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
+``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""
