@@ -61,7 +61,7 @@ def test_aggregates_over_a_trick():
     assert ev("count(p for p in trick if p.kind != 'suit')", s) == 2
     assert ev("highest(p.seat for p in trick by p.order)", s) == 2
     assert ev("lowest(p.seat for p in trick if p.rank != null by p.rank)", s) == 1
-    assert ev("first(p for p in trick if p.kind == 'mermaid') ?? trick[0]", s) == trick[0]
+    assert ev("first(p for p in trick if p.seat == 7) ?? trick[0]", s) == trick[0]
     assert ev("all(p.order < 3 for p in trick)", s) is True
     assert ev("sum(p.order for p in trick)", s) == 3
 
@@ -99,6 +99,10 @@ def test_definitions_are_inlined_and_see_the_hook_context():
     ("any(p for p in 3)", "can only iterate over a list, got int"),
     ("lenn(trick)", "unknown function 'lenn' (did you mean 'len'?)"),
     ("round == 'two'", "comparing int with str using '==' is always false"),
+    ("any(p.suit == 'blak' for p in trick)", "no card has suit 'blak' (did you mean 'black'?)"),
+    ("first(p.kind for p in trick) == 'mermaid'", "no card has kind 'mermaid'"),
+    ("any(c.kind in ['pirate', 'pirat'] for c in hand[0])", "no card has kind 'pirat' (did you mean 'pirate'?)"),
+    ("seat_holding([hand[0]], 'G7')", "seat_holding() expects a card, got a text"),
 ])
 def test_compile_errors_are_caught_at_load(text, message):
     with pytest.raises(DSLCompileError) as err:

@@ -85,10 +85,16 @@ def test_a_list_replaces_the_parents_list_whole(tmp_path):
         extends: skull_king
         name: sk_child
         deck:
-          - {suit: {R: red}, rank: {from: 1, to: 3}, text: "{suit}{rank}", kind: suit}
+          - {suit: {B: black}, rank: {from: 1, to: 3}, text: "{suit}{rank}", kind: suit}
           - {text: escape, kind: escape, copies: 2}
+          - {text: pirate, kind: pirate}
+          - {text: mermaid, kind: mermaid}
+          - {text: skull_king, kind: skull_king}
+          - {text: tigress, kind: tigress}
     """)
-    assert trickkit.load_game(child).cards == ("R1", "R2", "R3", "escape", "escape")
+    # (the parent's rules name every kind above: a deck without one of them would not load)
+    assert trickkit.load_game(child).cards == ("B1", "B2", "B3", "escape", "escape", "pirate", "mermaid",
+                                               "skull_king", "tigress")
 
 
 def test_null_is_a_value_not_a_deletion(tmp_path):
@@ -137,7 +143,7 @@ def test_deck_list_operations_apply_in_place(tmp_path):
         extends: skull_king
         name: sk_child
         deck:
-          $remove: [tigress, 2]
+          $remove: [1]
           $change:
             "{suit}{rank}": {rank: {to: 14}}
             mermaid: {copies: 1}
@@ -150,8 +156,8 @@ def test_deck_list_operations_apply_in_place(tmp_path):
     """)
     game = trickkit.load_game(child)
     suits = [f"{s}{r}" for s in "GYPB" for r in range(1, 15)]
-    assert game.cards == ("first", *suits, "escape", "escape", "escape", "escape", "escape",
-                          "mermaid", "kraken", "skull_king", "whale", "loot")
+    assert game.cards == ("first", *suits, "pirate", "pirate", "pirate", "pirate", "pirate",
+                          "mermaid", "kraken", "skull_king", "whale", "tigress", "loot")
 
 
 def test_changing_a_step_merges_into_its_settings(tmp_path):

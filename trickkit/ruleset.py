@@ -61,6 +61,8 @@ class VariableSpec:
     """True when reset at the start of every round."""
     per_turn: bool = False
     """True when reset at the start of every turn (in a turns step)."""
+    type: str = "any"
+    """Its DSL type: declared with ``type:``, else the type of ``initial`` (``any`` for null)."""
 
 
 @attrs.frozen
@@ -241,9 +243,16 @@ class RulesetCompiler:
         try:
             deck = build_deck(groups, self.problem)
             self.deck_built = deck
+            # the texts each attribute can take with every optional group in: a rule may name a
+            # card that only some parameter values put in the deck (a Kraken, a Loot card)
+            every = build_deck(doc["deck"], self.problem) if len(groups) < len(doc["deck"]) else deck
         except _Located as e:
             self.add(e.path, e.message)
             raise RulesetError(self.problems) from None
+        attr_values: dict[str, frozenset] = {}
+        for attr, table in list(every.attrs.items()) + list(every.face_attrs.items()):  # printed or as played
+            attr_values[attr] = attr_values.get(attr, frozenset()) | {v for v in table if isinstance(v, str)}
+        attr_values["mode"] = frozenset(v for v in every.face_mode if isinstance(v, str))
         zones = self._zones(n, params)
         seat_vars, table_vars = self._variables("seat_variables"), self._variables("table_variables")
         self.zones = zones
@@ -262,7 +271,9 @@ class RulesetCompiler:
         kinds, choice_context = self._action_kind_names()
         self.ns = Namespace(symbols=symbols, card_attrs=deck.attrs, face_attrs=deck.face_attrs,
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
-                            action_kinds=frozenset(kinds), definition_params=def_params)
+                            action_kinds=frozenset(kinds), definition_params=def_params,
+                            attr_aliases={"suit": self._suit_codes()}, attr_values=attr_values,
+                            variable_nullable=frozenset(v.name for v in seat_vars + table_vars if v.initial is None))
         self.compiler = Compiler(self.ns)
         for key in (doc.get("definitions") or {}):
             self.compiler.definition_where[_definition_head(key)[0]] = _expr_where(self.loc, ("definitions", key))
@@ -363,13 +374,26 @@ class RulesetCompiler:
             self.add(path, f"{type(e).__name__}: {e} in {' '.join(_text(text).split())!r}")
             return None
 
+    def _suit_codes(self) -> dict[str, str]:
+        """Suit code -> suit name of the deck's groups (``H`` -> ``hearts``), for suggestions."""
+        codes = {}
+        for group in self.doc.get("deck") or []:
+            suits = group.get("suit") if isinstance(group, dict) else None
+            if isinstance(suits, dict):
+                codes.update({str(k): v for k, v in suits.items() if isinstance(v, str)})
+        return codes
+
     def _variables(self, key) -> tuple[VariableSpec, ...]:
         out = []
         for i, (name, spec) in enumerate((self.doc.get(key) or {}).items()):
             if not isinstance(spec, dict):
                 spec = {"initial": spec}
             reset = spec.get("reset", "game")
-            out.append(VariableSpec(name, i, spec.get("initial", 0), reset == "round", reset == "turn"))
+            initial = spec.get("initial", 0)
+            typ = VARIABLE_TYPES.get(spec.get("type"), _vtype(initial))
+            if "type" in spec and initial is not None and not _assignable_initial(initial, typ):
+                self.add((key, name, "initial"), f"initial value {initial!r} is not of the declared type {spec['type']!r}")
+            out.append(VariableSpec(name, i, initial, reset == "round", reset == "turn", typ))
         return tuple(out)
 
     def _symbols(self, n, params, zones, seat_vars, table_vars) -> dict[str, Symbol]:
@@ -402,9 +426,9 @@ class RulesetCompiler:
             else:
                 put(z.name, Symbol("seat_zone" if z.per_seat else "table_zone", "zone", z.index, "zone"), ("zones", z.name))
         for v in seat_vars:
-            put(v.name, Symbol("seat_var", _vtype(v.initial), v.index, "seat variable"), ("seat_variables", v.name))
+            put(v.name, Symbol("seat_var", v.type, v.index, "seat variable"), ("seat_variables", v.name))
         for v in table_vars:
-            put(v.name, Symbol("table_var", _vtype(v.initial), v.index, "table variable"), ("table_variables", v.name))
+            put(v.name, Symbol("table_var", v.type, v.index, "table variable"), ("table_variables", v.name))
         return symbols
 
     def expr(self, path, context, want, default=None, memoise=False) -> Hook | None:
@@ -431,7 +455,8 @@ class RulesetCompiler:
         hook = make_hook(fn, size, len(context), where, text)
         hook.type = typ
         hook.elem_type = elem_type(typ)
-        if want in _RESULT_CHECKS and not (typ == want and (want == "play" or not getattr(fn, "nullable", True))):
+        if want == "list[int]" or \
+                want in _RESULT_CHECKS and not (typ == want and (want == "play" or not getattr(fn, "nullable", True))):
             hook = _checked(hook, want)  # the engine relies on the type: check it where the rule is named
         return hook
 
@@ -487,7 +512,7 @@ class RulesetCompiler:
             if var is None:
                 self.add(p + ("variable",), f"unknown seat variable {spec['variable']!r}"
                          f"{did_you_mean(spec['variable'], [v.name for v in self._all_seat_vars()])}")
-            return BidStep(var, self.expr(p + ("options",), (), None),
+            return BidStep(var, self.expr(p + ("options",), (), "list[int]"),
                            self.expr(p + ("first",), (), "int", "left_of(dealer)"),
                            spec.get("simultaneous", True))
         if kind == "turns":
@@ -532,7 +557,7 @@ class RulesetCompiler:
             wp = p + ("reactions", wname)
             windows.append(ReactionWindow(
                 name=wname,
-                responders=self.expr(wp + ("responders",), (), "list") if "responders" in w else None,
+                responders=self.expr(wp + ("responders",), (), "list[int]") if "responders" in w else None,
                 kinds=self._action_kinds(wp, w["actions"], []),
                 resolve=self.block(wp + ("resolve",), ()) if "resolve" in w else None))
         return TurnStep(first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
@@ -690,7 +715,14 @@ def _definition_head(key: str) -> tuple[str, tuple[str, ...]]:
     return m.group(1), params
 
 
+def _distinct_ints(v) -> bool:
+    return (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+            and len(set(v)) == len(v))
+
+
 _RESULT_CHECKS = {
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "list[int]": (_distinct_ints, "a list of different numbers"),
     "int": (lambda v: isinstance(v, int), "an int"),
     "list": (lambda v: isinstance(v, list), "a list"),
     "play": (lambda v: v is None or isinstance(v, tuple), "a play or null"),
@@ -722,6 +754,23 @@ def _no_effect(state, *choices):
 
 def _always_true(state, *choices):
     return True
+
+
+VARIABLE_TYPES = {"int": "int", "bool": "bool", "str": "str", "card": "card", "play": "play", "seat": "int",
+                  "list": "list[any]"}
+"""Declarable variable types (``type:``) and their DSL types; a seat is an int."""
+
+
+def _assignable_initial(initial, typ: str) -> bool:
+    if typ == "bool":
+        return isinstance(initial, bool)
+    if typ in ("int", "card"):
+        return isinstance(initial, int) and not isinstance(initial, bool)
+    if typ == "str":
+        return isinstance(initial, str)
+    if typ.startswith("list"):
+        return isinstance(initial, list)
+    return False  # a play cannot be written in YAML: start it at null
 
 
 def _vtype(initial) -> str:

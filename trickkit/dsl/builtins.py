@@ -63,7 +63,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "a list of lists (e.g. every seat's court) joined into one list", "concat(court)"),
     Builtin("index_of", ("list", "any"), "int", lambda xs, x: xs.index(x) if x in xs else None,
             "the position (from 0) of the first item equal to a value, or null", "index_of(['a', 'b'], 'b')"),
-    Builtin("seat_holding", ("list", "any"), "int",
+    Builtin("seat_holding", ("list", "card"), "int",
             lambda zones, card: next((i for i, z in enumerate(zones) if card in z), None),
             "the seat whose zone (of a seat zone such as court) holds the card, or null", "seat_holding(court, card)"),
 ]}

@@ -87,6 +87,13 @@ class Namespace:
     """Seat count, for seat arithmetic."""
     action_kinds: frozenset = frozenset()
     """Names of the ruleset's action kinds, for ``can('kind')``."""
+    attr_aliases: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
+    """Attribute -> {short code: value}, e.g. ``{"suit": {"H": "hearts"}}``, for suggestions."""
+    attr_values: Mapping[str, frozenset] | None = None
+    """Attribute -> every text value it takes in any deck the parameters allow (optional card
+    groups included); None: take them from the tables."""
+    variable_nullable: frozenset = frozenset()
+    """Variables that may be set to null (their initial value is null)."""
 
 
 def elem_type(t: str) -> str:
@@ -148,6 +155,7 @@ class Val:
     nullable: bool = True
     state: bool = False  # reads the game state
     free: frozenset = frozenset()  # locals it reads that it does not bind itself
+    values: tuple | None = None  # (attribute, its text values) when it reads a card attribute
 
     @property
     def is_const(self) -> bool:
@@ -286,7 +294,7 @@ class Compiler:
         """`expression` for a parsed tree."""
         val, fn = self._function(tree, context, memoise, where)
         if want and not _assignable(val.type, want):
-            raise _err(tree, f"expected {want}, got {val.type}")
+            raise _err(tree, f"must be {WANTED.get(want, want)}, got {_describe_type(val.type)}")
         return fn, len(context), val.type
 
     def context_reads(self, tree, context) -> bool:
@@ -633,10 +641,10 @@ class Compiler:
                 self._defs[(name, None, arg_types)] = entry
         if isinstance(entry, Val):  # a constant
             return entry
-        fname, read, typ, nullable = entry
+        fname, read, typ, nullable, values = entry
         ctx_locals = [root.names[n].name for n in read]
         call_args = ["s"] + ctx_locals + [self._code(a) for a in args]
-        return Val(f"{fname}({', '.join(call_args)})", typ, nullable=nullable,
+        return Val(f"{fname}({', '.join(call_args)})", typ, nullable=nullable, values=values,
                    state=True, free=frozenset(ctx_locals).union(*(a.free for a in args)))
 
     def _reads_context(self, name, root: _Scope) -> bool:
@@ -698,7 +706,7 @@ class Compiler:
             lines += _flatten(body.lines)
             lines.append(f"    return {val.code}")
         self._define(fname, lines)
-        return fname, read, val.type, val.nullable
+        return fname, read, val.type, val.nullable, val.values
 
     def _e_attr(self, node, scope, defs):
         base, attr_tok = node.children
@@ -736,14 +744,40 @@ class Compiler:
                 args = [self._code(b), self._table(ctable) if ctable is not None else "None",
                         self._table(ftable) if ftable is not None else "None", repr(_PLAY_INDEX.get(attr))]
                 return Val(f"_attr_any({', '.join(args)})", "any", state=b.state, free=b.free)
+            values = self._attr_values(attr, bt)
             if b.is_const and b.const is None:
                 return Val("None", result_type, None, True)
             if not b.nullable:
-                return Val(read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free)
+                return Val(read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free,
+                           values=values)
             x = self._simple(b)
             return Val(f"(None if {x.code} is None else {read(x.code)})", result_type,
-                       state=b.state, free=b.free)
+                       state=b.state, free=b.free, values=values)
         raise _err(attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)")
+
+    def _attr_values(self, attr: str, base_type: str) -> tuple | None:
+        """``(attr, texts)``: the text values a card attribute takes (to check literals against)."""
+        if attr == "mode":
+            table = self.ns.face_mode
+        else:
+            table = (self.ns.card_attrs if base_type == "card" else self.ns.face_attrs).get(attr)
+        if table is None or _attr_type(table) != "str":
+            return None
+        if self.ns.attr_values is not None and attr in self.ns.attr_values:
+            return attr, self.ns.attr_values[attr]
+        return attr, frozenset(v for v in table if v is not None)
+
+    def _check_literal(self, node, attr_val: Val, lit) -> None:
+        """A text literal compared with a card attribute must be one of its values."""
+        if attr_val.values is None or not isinstance(lit, str) or isinstance(lit, bool):
+            return
+        attr, values = attr_val.values
+        if lit in values:
+            return
+        alias = self.ns.attr_aliases.get(attr, {}).get(lit)
+        hint = f" (did you mean {alias!r}?)" if alias in values else did_you_mean(lit, sorted(values))
+        shown = ", ".join(repr(v) for v in sorted(values)[:12]) + (" ..." if len(values) > 12 else "")
+        raise _err(node, f"no card has {attr} {lit!r}{hint}; the values are {shown}")
 
     def _e_index(self, node, scope, defs):
         base, idx = node.children
@@ -839,6 +873,9 @@ class Compiler:
                 raise _err(a, f"{name}() expects a list, got {t}")
             if p == "int" and t not in ("int", "any", "null", "bool"):
                 raise _err(a, f"{name}() expects an int, got {t}")
+            if p == "card" and t not in ("card", "any", "null"):
+                hint = " (name a card by a card value, e.g. a loop variable over a zone)" if t == "str" else ""
+                raise _err(a, f"{name}() expects a card, got {_describe_type(t)}{hint}")
 
     def _collection(self, coll: Val, node) -> str:
         """Emit the evaluation of a list to iterate over, charged to the budget; its temp."""
@@ -944,7 +981,8 @@ class Compiler:
         state = coll.state or any(v.state for v in parts)
         typ = _agg_type(agg, e.type)
         nullable = name in ("min", "max", "first", "last", "highest", "lowest")
-        return Val(result, typ, nullable=nullable, state=state, free=free)
+        values = e.values if agg.result == "elem" else None
+        return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
 
     def _aggregate_step(self, name, result, ec) -> list[str]:
         """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
@@ -988,15 +1026,16 @@ class Compiler:
         state = c.state or a.state or b.state
         free = c.free | a.free | b.free
         nullable = a.nullable or b.nullable
+        values = _union_values(a, b)
         if not alines and not blines:
             return Val(f"({self._code(a)} if {self._code(c)} else {self._code(b)})", t, nullable=nullable,
-                       state=state, free=free)
+                       state=state, free=free, values=values)
         r = self.body.temp()
         self._emit(f"if {self._code(c)}:")
         self.body.lines.append(alines + [f"{r} = {self._code(a)}"])
         self._emit("else:")
         self.body.lines.append(blines + [f"{r} = {self._code(b)}"])
-        return Val(r, t, nullable=nullable, state=state, free=free)
+        return Val(r, t, nullable=nullable, state=state, free=free, values=values)
 
     def _e_coalesce(self, node, scope, defs):
         a = self._expr(node.children[0], scope, defs)
@@ -1010,14 +1049,15 @@ class Compiler:
             self.body.lines.extend(blines)
             return attrs.evolve(b, type=t)
         x = self._simple(a)
+        values = _union_values(a, b)
         if not blines:
             return Val(f"({self._code(b)} if {x.code} is None else {x.code})", t, nullable=b.nullable,
-                       state=state, free=free)
+                       state=state, free=free, values=values)
         r = self.body.temp()
         self._emit(f"{r} = {x.code}")
         self._emit(f"if {r} is None:")
         self.body.lines.append(blines + [f"{r} = {self._code(b)}"])
-        return Val(r, t, nullable=b.nullable, state=state, free=free)
+        return Val(r, t, nullable=b.nullable, state=state, free=free, values=values)
 
     def _logic(self, node, scope, defs, op: str) -> Val:
         a = self._expr(node.children[0], scope, defs)
@@ -1081,6 +1121,10 @@ class Compiler:
         state, free = a.state or b.state, a.free | b.free
         if op in ("==", "!="):
             _check_comparable(node, a.type, b.type, op)
+            if b.is_const:
+                self._check_literal(node, a, b.const)
+            if a.is_const:
+                self._check_literal(node, b, a.const)
             if a.is_const and b.is_const:
                 v = (a.const == b.const) == (op == "==")
                 return Val(repr(v), "bool", v, False)
@@ -1106,6 +1150,9 @@ class Compiler:
     def _contains(self, node, a: Val, b: Val) -> Val:
         if not (is_list(b.type) or b.type == "null"):
             raise _err(node.children[1], f"'in' needs a list on the right, got {b.type}")
+        if b.is_const and isinstance(b.const, list):
+            for item in b.const:
+                self._check_literal(node, a, item)
         state, free = a.state or b.state, a.free | b.free
         if not b.nullable:
             return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
@@ -1137,6 +1184,24 @@ class Compiler:
             if v is not None and v.bit_length() <= MAX_FOLDED_INT_BITS:
                 return Val(repr(v), "int", v, False)
         return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
+
+    def _check_assignment(self, node, name: str, sym: Symbol, v: Val, op: str) -> None:
+        """A variable keeps the type of its initial value (or its declared ``type``)."""
+        want, t = sym.type, v.type
+        if op != "=":
+            if want not in ("int", "any"):
+                raise _err(node, f"{name!r} holds {want} values: it cannot be added to")
+            return
+        if want == "any" or t == "any":
+            return
+        if t == "null":
+            if name in self.ns.variable_nullable:
+                return
+            raise _err(node, f"{name!r} holds {want} values and cannot be null "
+                             f"(give it initial: null or a declared type to allow null)")
+        if want.startswith("list[") and is_list(t) or t == want:
+            return
+        raise _err(node, f"{name!r} holds {want} values (the type of its initial value), not {t}")
 
     # -- statements -------------------------------------------------------------------
     def _stmt(self, node, scope) -> None:
@@ -1250,6 +1315,8 @@ class Compiler:
         sym = self.ns.symbols.get(name)
         if op != "=":
             _need_number(value, v.type, op)
+        if sym is not None and sym.kind in ("seat_var", "table_var"):
+            self._check_assignment(value, name, sym, v, op)
         if target.data == "target_index":
             if sym is None or sym.kind != "seat_var":
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
@@ -1276,6 +1343,17 @@ def _size(node) -> int:
             n += 1
             stack.extend(x.children)
     return n
+
+
+def _union_values(a: Val, b: Val) -> tuple | None:
+    """The attribute values either branch may take, when both read the same attribute."""
+    if a.values and b.values and a.values[0] == b.values[0]:
+        return a.values[0], a.values[1] | b.values[1]
+    if a.values and (b.is_const and b.const is None):
+        return a.values
+    if b.values and (a.is_const and a.const is None):
+        return b.values
+    return None
 
 
 def _is_bool(v: Val) -> bool:
@@ -1334,8 +1412,26 @@ def _check_comparable(node, at, bt, op):
         raise _err(node, f"comparing {at} with {bt} using {op!r} is always {'false' if op == '==' else 'true'}")
 
 
-def _assignable(t, want):
-    return t == want or (want == "list" and is_list(t)) or t in ("any", "null") or (want == "bool") or (want == "int" and t == "bool")
+WANTED = {"bool": "true or false (a bool)", "int": "a number (an int)", "play": "a play (a card in the trick)",
+          "list": "a list", "list[int]": "a list of numbers"}
+"""How a rule's required type is named in errors."""
+
+
+def _describe_type(t: str) -> str:
+    return {"null": "null", "str": "a text (str)", "int": "a number (int)", "bool": "a bool",
+            "card": "a card", "play": "a play", "zone": "a zone"}.get(t, t)
+
+
+def _assignable(t: str, want: str) -> bool:
+    """Can a rule whose static type is ``t`` stand where a ``want`` is needed? ``any`` is
+    checked when the rule runs; everything else must match here, at load."""
+    if t == "any":
+        return True
+    if want == "list":
+        return is_list(t)
+    if want == "list[int]":
+        return t in ("list[int]", "list[any]")
+    return t == want
 
 
 def _suggest(name, ns, kind):
