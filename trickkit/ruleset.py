@@ -62,6 +62,8 @@ class VariableSpec:
     """True when reset at the start of every round."""
     per_turn: bool = False
     """True when reset at the start of every turn (in a turns step)."""
+    internal: bool = False
+    """True for the rules' own bookkeeping, not shown to players (``trickkit play``, transcripts)."""
 
 
 @attrs.frozen
@@ -100,6 +102,8 @@ class TrickStep:
     after_trick: Hook | None
     hand: ZoneSpec
     no_winner_to: ZoneSpec | None = None
+    why: Hook | None = None
+    """Text saying why the winner took the trick (for players; the engine never runs it)."""
     kind: str = "tricks"
 
 
@@ -134,6 +138,8 @@ class ActionKind:
     """Index of the reaction window this action opens once its effect has run, or None."""
     guard: Hook | None = None
     """The conditions of ``allowed`` that do not depend on the choices (checked once per decision)."""
+    description: str = ""
+    """What the action means, in words, for players (``trickkit play``)."""
     choice_test: Hook | None = None
     """The conditions of ``allowed`` that name a choice: with ``guard`` passed, ``allowed``
     holds exactly when this does (None: test ``allowed`` itself)."""
@@ -365,7 +371,8 @@ class RulesetCompiler:
             if not isinstance(spec, dict):
                 spec = {"initial": spec}
             reset = spec.get("reset", "game")
-            out.append(VariableSpec(name, i, spec.get("initial", 0), reset == "round", reset == "turn"))
+            out.append(VariableSpec(name, i, spec.get("initial", 0), reset == "round", reset == "turn",
+                                    spec.get("internal") is True))
         return tuple(out)
 
     def _symbols(self, n, params, zones, seat_vars, table_vars) -> dict[str, Symbol]:
@@ -499,6 +506,7 @@ class RulesetCompiler:
                 after_trick=self.block(p + ("after_trick",), winner) if "after_trick" in spec else None,
                 hand=self.zone(p, spec.get("hand", "hand"), True),
                 no_winner_to=self.zone(p + ("no_winner_to",), spec["no_winner_to"], False) if "no_winner_to" in spec else None,
+                why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
@@ -566,6 +574,7 @@ class RulesetCompiler:
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                 guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
+                description=str(a.get("description", "")),
             ))
         return tuple(kinds)
 

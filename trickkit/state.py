@@ -26,7 +26,7 @@ class State:
 
     __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
+                 "tricks_total", "last_trick", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "_cache", "_depth", "_budget", "_slow")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
@@ -48,6 +48,7 @@ class State:
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
         self.tricks_done = self.tricks_total = self.acted = 0
+        self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
         self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
         self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
@@ -215,6 +216,7 @@ class State:
         c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
+        c.last_trick = self.last_trick
         c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
         c.turn_player, c.window, c.responders = self.turn_player, self.window, list(self.responders)
         c._history = history
@@ -233,8 +235,25 @@ class State:
         """
         return json.dumps(self.game.record(self), sort_keys=True)
 
-    def __str__(self) -> str:
-        return json.dumps(self.observation_all(), indent=1)
+    def transcript(self, seat: Seat) -> str:
+        """The game so far as a person would tell it, from ``seat``'s view: the cards that
+        seat was dealt, every action as it saw it, each trick and who took it (and why),
+        bids and the scores of each round. Never shows a card hidden from ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        from .view import transcript
+
+        return transcript(self, seat)
+
+    def __repr__(self) -> str:
+        # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
+        where = "game over" if self._terminal else f"seat {self.current} to act"
+        return (f"<State {self.rules.name} round {self.round}, {len(self._history)} actions, {where}, "
+                f"scores {self.scores()}>")
+
+    __str__ = __repr__
 
     def observation_all(self) -> dict:
         """Everything, hidden cards included (for debugging and tests; not for agents)."""
