@@ -380,6 +380,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         counts[result.status] += 1
         if not result.ok or args.verbose:
             out.print(f"{args.file}:{result.line}: {result.status}: {result.message}", markup=False)
+        if args.show and result.state is not None:
+            from trickkit.view import clean
+
+            if not 0 <= args.seat < result.state.game.num_players:
+                raise _UsageError(f"--seat must be 0..{result.state.game.num_players - 1}, got {args.seat}")
+            out.print(f"--- {args.file}:{result.line} ---")
+            for line in result.state.transcript(args.seat).splitlines():
+                out.print(clean(line))
     out.print(f"{counts['confirmed']} confirmed, {counts['diverged']} diverged, {counts['refused']} refused",
               markup=False)
     if not results:
@@ -450,6 +458,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default=None, metavar="GAME",
                    help="load this ruleset (name or path) instead of the one each record names")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the confirmed records")
+    p.add_argument("--show", action="store_true",
+                   help="tell each confirmed game as a person would, from one seat's view (see --seat)")
+    p.add_argument("--seat", type=int, default=0, help="the seat whose view --show tells (default 0)")
     p.set_defaults(func=_cmd_replay)
     return parser
 
