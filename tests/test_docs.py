@@ -198,3 +198,51 @@ def test_mkdocs_build_strict(tmp_path):
     assert "WARNING" not in proc.stderr, proc.stderr
     for page in ("reference/ruleset", "reference/dsl", "reference/cli", "reference/api", "tutorial"):
         assert (site / page / "index.html").exists(), page
+
+
+# (g) what a new user tripped over
+def test_home_page_lists_every_shipped_game():
+    home = (DOCS / "index.md").read_text("utf-8")
+    for name in trickkit.list_games():
+        assert f"| `{name}` |" in home, name
+
+
+def test_schema_reference_names_the_required_keys():
+    page = docgen.schema_reference()
+    line = next(line for line in page.splitlines() if line.startswith("Required top-level keys"))
+    assert "`name`" in line and "`deck`" in line and "`round`" in line and "keys: ." not in line
+
+
+def test_scenario_reference_lists_every_key():
+    from trickkit.scenarios import EXPECT_KEYS, SCENARIO_KEYS
+
+    page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
+    for key in (*SCENARIO_KEYS, *EXPECT_KEYS):
+        assert f"| `{key}` |" in page, key
+
+
+def test_scenario_reference_example_passes(tmp_path):
+    page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
+    example = page.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.yaml"
+    path.write_text(example, "utf-8")
+    results = run_scenario_file(path)
+    assert results and all(r.passed for r in results), [r.message for r in results]
+
+
+def test_observation_reference_has_an_example_per_game():
+    import json
+
+    page = docgen.observation_reference()
+    for name in trickkit.list_games():
+        assert f"## `{name}`" in page, name
+        block = page.split(f"## `{name}`", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+        assert json.loads(block) == trickkit.load_game(name).new_initial_state(seed=1).observation(0)
+    for key in trickkit.load_game("sarkophag").new_initial_state(seed=1).observation(0):
+        assert f"| `{key}` |" in page, key
+
+
+def test_license_and_readme():
+    assert "MIT License" in (ROOT / "LICENSE").read_text("utf-8")
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "mkdocs build" in readme and '.[docs]' in readme
