@@ -65,10 +65,13 @@ def test_docs_have_code_blocks():
 
 # (a) every python block runs
 @pytest.mark.parametrize("file,line,code,skip", PYTHON_BLOCKS, ids=_ids(PYTHON_BLOCKS))
-def test_python_block_runs(file, line, code, skip, monkeypatch):
+def test_python_block_runs(file, line, code, skip, monkeypatch, tmp_path):
     if skip:
         pytest.skip(f"marked {NO_TEST}")
     monkeypatch.chdir(ROOT)
+    if file.endswith("tutorial.md"):  # the tutorial works on the reader's my_games/ folder
+        _my_games(tmp_path)
+        monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__docs__"}
     exec(compile(code, f"{file}:{line}", "exec"), namespace)
 
@@ -84,6 +87,15 @@ def test_ruleset_block_validates(file, line, code, skip, tmp_path):
     game = trickkit.load_game(target)
     state = game.new_initial_state(seed=0)
     assert state.legal_actions()
+
+
+def _my_games(folder: Path) -> Path:
+    """The tutorial's my_games/ folder, as a reader has it after following the steps."""
+    mine = folder / "my_games"
+    mine.mkdir()
+    for f in TUTORIAL.glob("*.yaml"):
+        (mine / f.name).write_text(f.read_text("utf-8"), "utf-8")
+    return mine
 
 
 # (c) the tutorial's files
@@ -246,3 +258,40 @@ def test_license_and_readme():
     assert "MIT License" in (ROOT / "LICENSE").read_text("utf-8")
     readme = (ROOT / "README.md").read_text("utf-8")
     assert "mkdocs build" in readme and '.[docs]' in readme
+
+
+def test_tutorial_needs_no_checkout():
+    """A reader with only `pip install trickkit` has no docs/ and no rulesets/ folder."""
+    page = (DOCS / "tutorial.md").read_text("utf-8")
+    assert "trickkit show sarkophag > my_games/sarkophag_open_leads.yaml" in page
+    commands = [code for file, _, code, _ in _blocks("sh") if file.endswith("tutorial.md")]
+    commands += [code for file, _, code, _ in PYTHON_BLOCKS if file.endswith("tutorial.md")]
+    assert commands
+    for code in commands:
+        assert "docs/" not in code and "rulesets/" not in code, code
+
+
+def test_tutorial_prints_the_whole_scenario_file():
+    page = (DOCS / "tutorial.md").read_text("utf-8")
+    shipped = (TUTORIAL / "sarkophag_open_leads_scenarios.yaml").read_text("utf-8")
+    body = shipped[shipped.index("- name:"):]
+    assert f"```yaml\n{body}```" in page
+
+
+def test_tutorial_from_an_install(tmp_path, capsys, monkeypatch):
+    """Follow the tutorial's first step with the command line, then check the finished folder."""
+    from trickkit.cli import main
+
+    assert main(["show", "sarkophag"]) == 0
+    copied = capsys.readouterr().out
+    assert trickkit.load_game("sarkophag").content_hash == trickkit.load_game(
+        _write(tmp_path / "copy.yaml", copied)).content_hash
+    mine = _my_games(tmp_path)
+    assert main(["check", str(mine)]) == 0
+    out = capsys.readouterr().out
+    assert "2 passed, 0 failed, 0 errors (1 ruleset file skipped)" in out
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, "utf-8")
+    return path
