@@ -295,3 +295,22 @@ def test_tutorial_from_an_install(tmp_path, capsys, monkeypatch):
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, "utf-8")
     return path
+
+
+def test_nested_lists_are_indented_four_spaces():
+    """Python-Markdown nests a list item only at 4 spaces: at 2 it flattens it into its parent."""
+    bad = []
+    for path in sorted(DOCS.rglob("*.md")):
+        fence = None
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            m = FENCE.match(line)
+            if m and fence is None:
+                fence = m["fence"]
+                continue
+            if fence is not None:
+                if line.strip().startswith(fence):
+                    fence = None
+                continue
+            if re.match(r"^ {1,3}([-*+]|\d+\.) ", line):
+                bad.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:40]}")
+    assert not bad, bad
