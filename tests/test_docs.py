@@ -314,3 +314,21 @@ def test_nested_lists_are_indented_four_spaces():
             if re.match(r"^ {1,3}([-*+]|\d+\.) ", line):
                 bad.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:40]}")
     assert not bad, bad
+
+
+def test_observation_type_matches_real_observations():
+    import typing
+
+    from trickkit.observation import Observation
+
+    keys = set(typing.get_type_hints(Observation))
+    for name in trickkit.list_games():
+        assert set(trickkit.load_game(name).new_initial_state(seed=0).observation(0)) == keys, name
+    assert typing.get_type_hints(trickkit.State.observation)["return"] is Observation
+
+
+def test_api_reference_hides_engine_internals():
+    page = (DOCS / "reference" / "api.md").read_text("utf-8")
+    for internal in ("face_play", "first_copy", "observe", "kind_available"):
+        assert f'"!^{internal}$"' in page, internal
+    assert "::: trickkit.observation.Observation" in page

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
+from .observation import Observation
 
 TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
@@ -150,8 +151,12 @@ class State:
         """Texts of every action applied so far, in order."""
         return [t for _, t in self._history]
 
-    def observation(self, seat: Seat) -> dict:
-        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts).
+    def observation(self, seat: Seat) -> "Observation":
+        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
+        an `trickkit.observation.Observation`, e.g. ``obs["zones"]["hand"][seat]["cards"]``.
+
+        Returns:
+            Observation: a new dict each call (changing it changes nothing in the game).
 
         Raises:
             ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
@@ -255,8 +260,12 @@ class State:
 
     __str__ = __repr__
 
-    def observation_all(self) -> dict:
-        """Everything, hidden cards included (for debugging and tests; not for agents)."""
+    def observation_all(self) -> "Observation":
+        """Everything, hidden cards included (for debugging and tests; not for agents).
+
+        Returns:
+            Observation: with ``seat`` None and every zone's cards shown.
+        """
         return self.game.observe(self, None)
 
     # -- engine internals ------------------------------------------------------------------
