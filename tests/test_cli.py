@@ -419,3 +419,42 @@ def test_clean_escapes_every_control_character():
     assert clean("a\x1b[31mb\rc\x9bd\u202ee\ud800") == "a\\x1b[31mb\\x0dc\\x9bd\\u202ee\\ud800"
     for code in [*range(0, 32), *range(127, 160)]:
         assert clean(chr(code)).startswith("\\x")
+
+
+# ------------------------------------------------------------------ diff
+
+
+def test_diff_shows_long_expressions_as_line_diffs(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "101")
+    code, out, err = run(capsys, "diff", "skull_king", "skull_king_2021")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    at = lines.index("definition led_suit changed:")
+    assert lines[at + 1:at + 3] == ["    - first(p.suit for p in trick if p.kind == 'suit')",
+                                    "    + first(p.suit for p in trick if p.kind not in ['escape', 'loot'])"]
+    at = lines.index("round[2] tricks winner changed:")
+    assert "    + outcome(trick)" in lines[at + 1:at + 3]
+    assert "    - ?? first(p for p in trick if p.kind == 'pirate')" in lines[at + 1:at + 12]
+    # short changes stay on one line
+    assert "round[2] tricks count changed: round -> cards_dealt" in lines
+
+
+def test_readable_keeps_every_word():
+    from trickkit.diff import Change, diff_rulesets, readable
+
+    sentences = diff_rulesets("skull_king", "skull_king_2021")
+    changes = [c for c in sentences if isinstance(c, Change) and len(c) > 60]
+    others = [c for c in sentences if not isinstance(c, Change)]
+    assert changes and others
+    # a wrapped sentence keeps its words in order
+    assert " ".join(readable(others, 60)).split() == " ".join(others).split()
+    for change in changes:
+        rows = readable([change], 60)
+        assert rows[0] == f"{change.head} changed:"
+        old = [r[6:] for r in rows[1:] if r.startswith(("    - ", "      "))]
+        new = [r[6:] for r in rows[1:] if r.startswith(("    + ", "      "))]
+        before, after = change.split(" changed: ", 1)[1].split(" -> ", 1) if " -> " in change else (None, None)
+        if before is not None and " -> " not in before + after:
+            assert " ".join(old).split() == before.split()
+            assert " ".join(new).split() == after.split()

@@ -356,12 +356,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from trickkit.diff import diff_rulesets
+    import shutil
+
+    from trickkit.diff import diff_rulesets, readable
+    from trickkit.view import clean
 
     out = _console()
     lines = diff_rulesets(args.a, args.b)
-    for line in lines:
-        out.print(line, markup=False)
+    width = max(min(shutil.get_terminal_size((100, 24)).columns - 1, 120), 40)
+    for line in readable(lines, width):  # long expressions as line diffs, not 900-character lines
+        out.print(clean(line), markup=False)
     if not lines:
         out.print(f"no differences between {args.a} and {args.b}", markup=False)
     return 0
