@@ -92,7 +92,7 @@ class State:
         if not isinstance(text, str):
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
-            raise IllegalActionError(f"illegal action {text!r}: the game is over")
+            raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
         history = self._history
         if len(history) >= self.rules.max_actions:
             raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
@@ -109,8 +109,9 @@ class State:
             norm = f"{verb.lower()} {rest}" if rest else verb.lower()
             chosen = next((a for a in legal if a.text == norm), None)
             if chosen is None:
-                raise IllegalActionError(
-                    f"illegal action {text!r} for seat {self.current}: {self.game.step_explain(self, norm)}")
+                raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
+                    f"illegal action {quote_action(text)} for seat {self.current}: "
+                    f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}")
         # _perform, inlined: this is the engine's hottest path
         history.append((self.current, chosen.text))
         self._legal = None
@@ -318,6 +319,18 @@ def fresh(value):
     if value.__class__ is list:
         return [fresh(v) if v.__class__ is list else v for v in value]
     return value
+
+
+QUOTE_LIMIT = 120
+"""The longest action text an error message quotes in full; longer ones are cut (`quote_action`)."""
+
+
+def quote_action(text: str) -> str:
+    """``repr(text)``, cut to `QUOTE_LIMIT` characters with the full length said, so a refusal
+    of a megabyte of text is one short line: ``'play xxxx…' (1048576 characters)``."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
 def describe_unknown(word: str, known) -> str:
