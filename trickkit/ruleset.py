@@ -210,6 +210,17 @@ class Rules:
     description: str = ""
 
 
+def step_where(step) -> str:
+    """``'file.yaml:124:14: $.round[2].turns'``: where a compiled step is written, for errors
+    raised while it runs (found from the position of one of its rules)."""
+    for name in ("until", "winner", "options", "count", "block", "first", "leader"):
+        where = getattr(getattr(step, name, None), "where", None)
+        if isinstance(where, str) and ": " in where:
+            at, path = where.split(": ", 1)
+            return f"{at}: {path.rsplit('.', 1)[0] if path.endswith('.' + name) else path}"
+    return f"a {getattr(step, 'kind', '?')} step"
+
+
 def _expr_where(loc: Locator, path) -> str:
     # through problem(), so a rule inherited from a parent ruleset names the parent's file
     p = loc.problem(tuple(path), "")
@@ -257,7 +268,10 @@ class RulesetCompiler:
         for key, text in (doc.get("definitions") or {}).items():
             name, head_params = _definition_head(key)
             if name in symbols:
-                self.add(("definitions", key), f"definition {name!r} hides a built-in name; choose another")
+                sym = symbols[name]  # say what it hides: a built-in, or the ruleset's own zone, variable, ...
+                what = ("a built-in name" if sym.kind in ("const", "state") and sym.doc != "parameter"
+                        else f"the {sym.doc} {name!r} of this ruleset")
+                self.add(("definitions", key), f"definition {name!r} hides {what}; choose another name")
             if head_params:
                 def_params[name] = head_params
             try:

@@ -102,9 +102,12 @@ class RandomAgent:
         """
         actions = state.legal_actions()
         if not actions:
-            raise TrickkitError(
-                f"seat {state.current_player()} has no legal action in a non-terminal state"
-            )
+            from trickkit.ruleset import step_where
+
+            rules = getattr(state, "rules", None)  # name the step and its file when the engine can
+            where = f"{step_where(rules.steps[state.step])}: " if rules is not None else ""
+            raise TrickkitError(f"{where}seat {state.current_player()} has no legal action in a non-terminal "
+                                f"state: the ruleset leaves the seat stuck")
         return self.rng.choice(actions)
 
 

@@ -1,0 +1,97 @@
+"""Error messages a new user met: each says what is wrong, where, and nothing false."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import trickkit
+from trickkit.simulation import RandomAgent
+
+STUCK = """\
+format: 1
+name: stuck
+title: Stuck
+players: {min: 2, max: 2}
+deck:
+  - rank: {from: 1, to: 4}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+round:
+  - deal: {count: 2}
+  - turns:
+      until: "false"
+      actions:
+        go:
+          text: "go"
+          allowed: ALLOWED
+          effect: move(hand[current_player][0], hand[current_player], stock)
+game_over: true
+score: "0"
+"""
+
+
+def _write(tmp_path, text, name="g.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), "utf-8")
+    return path
+
+
+def test_definition_hiding_the_rulesets_own_name_says_so(tmp_path):
+    path = _write(tmp_path, "extends: sarkophag\nname: h\ndefinitions:\n  hand: 3\n  round: 2\n  limit: 4\n")
+    messages = [p.message for p in trickkit.validate(path)]
+    assert "definition 'hand' hides the zone 'hand' of this ruleset; choose another name" in messages
+    assert "definition 'limit' hides the parameter 'limit' of this ruleset; choose another name" in messages
+    assert "definition 'round' hides a built-in name; choose another name" in messages
+    assert not any("'hand' hides a built-in" in m for m in messages)
+
+
+def test_seat_stuck_after_an_action_names_the_step_and_file(tmp_path):
+    path = _write(tmp_path, STUCK.replace("ALLOWED", "len(hand[current_player]) == 2"))
+    state = trickkit.load_game(path).new_initial_state(seed=0)
+    with pytest.raises(trickkit.DSLRuntimeError) as info:
+        state.apply_action("go")
+    assert str(info.value).startswith(f"{path}:14:14: $.round[1].turns: seat 1 has no legal action")
+
+
+def test_seat_stuck_from_the_start_names_the_step_and_file(tmp_path):
+    path = _write(tmp_path, STUCK.replace("ALLOWED", "len(hand[current_player]) > 5"))
+    state = trickkit.load_game(path).new_initial_state(seed=0)
+    try:
+        actions = state.legal_actions()
+    except trickkit.TrickkitError as exc:  # the engine may refuse already
+        assert "$.round[1].turns" in str(exc)
+        return
+    assert actions == []
+    with pytest.raises(trickkit.TrickkitError) as info:
+        RandomAgent().step(state)
+    assert str(info.value).startswith(f"{path}:14:14: $.round[1].turns: seat 1 has no legal action")
+
+
+@pytest.mark.parametrize("game,before,text,expected", [
+    ("trumps", [], "choose clubs",
+     "'clubs' is not a suit you can choose now (legal now: choose swords, choose cups, choose wands, "
+     "choose pentacles)"),
+    ("saqqara", [], "take 9", "'9' is not a pile you can choose now (legal now: take 1, take 2, take 3"),
+    ("trumps", ["choose swords", "choose cups", "choose wands", "choose pentacles", "draw"], "play T21",
+     "'T21' is not a card you can choose now (legal now: play "),
+])
+def test_turns_refusal_of_a_right_form_names_the_wrong_choice(game, before, text, expected):
+    state = trickkit.load_game(game).new_initial_state(seed=1)
+    for action in before:
+        state.apply_action(action)
+    with pytest.raises(trickkit.IllegalActionError) as info:
+        state.apply_action(text)
+    message = str(info.value)
+    assert expected in message
+    assert "the form is" not in message
+
+
+def test_turns_refusal_of_a_wrong_form_gives_the_form():
+    state = trickkit.load_game("trumps").new_initial_state(seed=1)
+    with pytest.raises(trickkit.IllegalActionError) as info:
+        state.apply_action("choose swords now")
+    assert "no such 'choose' action now (the form is 'choose {suit}')" in str(info.value)
