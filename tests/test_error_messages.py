@@ -95,3 +95,56 @@ def test_turns_refusal_of_a_wrong_form_gives_the_form():
     with pytest.raises(trickkit.IllegalActionError) as info:
         state.apply_action("choose swords now")
     assert "no such 'choose' action now (the form is 'choose {suit}')" in str(info.value)
+
+
+FOLDED = """\
+extends: sarkophag
+name: fold
+definitions:
+  lead: trick[0]
+  a: >-
+    first(p for p in trick if p.rank > 2)
+    ?? first(p for p in trick
+    if p.rank >> 2)
+  b: |
+    1 +
+
+    (2 *
+      3 +) # comment
+  c: >
+    first(p for p in trick
+          if p.rank >> 2)
+  d: "1 +)"
+round:
+  $change:
+    tricks:
+      winner: >-
+        if lower != broken
+        then lowest(p for p in trick by p.rank)
+        else highest(p for p in trick by p.rank +)
+"""
+
+
+def test_errors_inside_block_scalars_point_at_the_line_of_the_mistake(tmp_path):
+    path = _write(tmp_path, FOLDED)
+    found = {p.path: (p.line, p.column) for p in trickkit.validate(path)}
+    lines = FOLDED.splitlines()
+
+    def at(line, text, offset=0):  # 1-based column of ``text`` (plus offset) on that line
+        return line, lines[line - 1].index(text) + 1 + offset
+
+    assert found["$.definitions.a"] == at(8, ">>", 1)  # the second '>' is the unexpected one
+    assert found["$.definitions.b"] == at(13, ")")
+    assert found["$.definitions.c"] == at(16, ">>", 1)  # a more-indented line in a folded block
+    assert found["$.definitions.d"] == at(17, '"')  # a quoted value: its start, as before
+    assert found["$.round[1].tricks.winner"] == at(24, "+)", 1)
+
+
+def test_block_position_refuses_to_guess(tmp_path):
+    from trickkit.textpos import block_position
+
+    path = _write(tmp_path, "a: |\n  x +\n  y\nb: |2\n   z\n")
+    assert block_position(str(path), 1, 4, "x +\ny\n", 2, 1) == (3, 3)
+    assert block_position(str(path), 1, 4, "something else", 2, 1) is None  # not this text
+    assert block_position(str(path), 4, 4, " z\n", 1, 1) is None  # explicit indentation
+    assert block_position(str(tmp_path / "gone.yaml"), 1, 4, "x +\ny\n", 2, 1) is None

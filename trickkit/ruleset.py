@@ -22,6 +22,7 @@ from .dsl.staging import card_filter
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
 from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
+from .textpos import block_position
 
 
 class _Located(Exception):
@@ -242,6 +243,15 @@ class RulesetCompiler:
     def add(self, path, message):
         self.problems.append(self.loc.problem(tuple(path), message))
 
+    def add_dsl(self, path, error, text: str, message: str) -> None:
+        """A DSL error, located at the line of the mistake inside a ``|``/``>`` block when it can be."""
+        problem = self.loc.problem(tuple(path), message)
+        if getattr(error, "line", 0) and problem.line:
+            at = block_position(problem.file, problem.line, problem.column, text, error.line, error.column)
+            if at is not None:
+                problem = attrs.evolve(problem, line=at[0], column=at[1])
+        self.problems.append(problem)
+
     def compile(self) -> Rules:
         doc = self.doc
         pl = doc["players"]
@@ -277,7 +287,7 @@ class RulesetCompiler:
             try:
                 definitions[name] = parse(_text(text), "expr")
             except DSLSyntaxError as e:
-                self.add(("definitions", key), _dsl_message(e, _text(text)))
+                self.add_dsl(("definitions", key), e, _text(text), _dsl_message(e, _text(text)))
         kinds, choice_context = self._action_kind_names()
         self.ns = Namespace(symbols=symbols, card_attrs=deck.attrs, face_attrs=deck.face_attrs,
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
@@ -440,7 +450,7 @@ class RulesetCompiler:
         try:
             fn, size, typ = self.compiler.expression(text, context, want, memoise)
         except (DSLSyntaxError, DSLCompileError) as e:
-            self.add(path, _dsl_message(e, text))
+            self.add_dsl(path, e, text, _dsl_message(e, text))
             return None
         hook = make_hook(fn, size, len(context), _expr_where(self.loc, path), text)
         hook.type = typ
