@@ -148,3 +148,42 @@ def test_block_position_refuses_to_guess(tmp_path):
     assert block_position(str(path), 1, 4, "something else", 2, 1) is None  # not this text
     assert block_position(str(path), 4, 4, " z\n", 1, 1) is None  # explicit indentation
     assert block_position(str(tmp_path / "gone.yaml"), 1, 4, "x +\ny\n", 2, 1) is None
+
+
+ALIASED = """\
+extends: sarkophag
+name: al
+round:
+  - deal: {count: hand_size, to: hand, rest: stock}
+  - &t
+    tricks:
+      count: 1
+      KEY
+      leader: left_of(dealer)
+      winner: highest(p for p in trick by p.rnk)
+      taken_to: taken
+  - *t
+  - *t
+"""
+
+
+@pytest.mark.parametrize("key,path,message", [
+    ("", "$.round[1].tricks.winner", "plays have no attribute 'rnk'"),
+    ("cuont: 2", "$.round[1].tricks.cuont", "unknown key 'cuont'"),
+])
+def test_a_step_reused_through_aliases_reports_its_error_once(tmp_path, key, path, message):
+    problems = trickkit.validate(_write(tmp_path, ALIASED.replace("KEY", key)))
+    mine = [p for p in problems if message in p.message]
+    assert len(mine) == 1, problems
+    assert mine[0].path == path
+    others = path.replace("round[1]", "round[2]") + ", " + path.replace("round[1]", "round[3]")
+    assert f"(also used at {others}, through a YAML alias)" in mine[0].message
+
+
+def test_distinct_problems_are_all_kept():
+    from trickkit.errors import Problem, RulesetError
+
+    problems = [Problem("f.yaml", 3, 4, "$.a", "bad"), Problem("f.yaml", 3, 4, "$.a", "worse"),
+                Problem("f.yaml", 5, 4, "$.b", "bad"), Problem("f.yaml", 0, 0, "$.c", "bad"),
+                Problem("f.yaml", 0, 0, "$.d", "bad")]
+    assert RulesetError(problems).problems == problems
