@@ -190,9 +190,9 @@ def test_schema_reference_mentions_every_described_property():
 
 def test_cli_reference_lists_every_subcommand():
     page = docgen.cli_reference()
-    for command in ("list", "validate", "simulate", "check", "play"):
+    for command in ("list", "show", "validate", "simulate", "check", "play", "diff", "replay"):
         assert f"## `trickkit {command}`" in page
-    assert "--games" in page and "--seat" in page
+    assert "--games" in page and "--seat" in page and "--version" in page and "--show" in page
 
 
 # (f) the site builds without warnings
