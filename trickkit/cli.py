@@ -300,9 +300,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         for line in render(state.observation(me), me, titles, unit, hidden):
             say(line)
 
-    def perform(seat: int, action: Any, shown: str) -> None:
+    def perform(seat: int, action: Any, shown: str | None) -> None:
         before = narrator.snapshot(state) if narrator else None
         state.apply_action(action)
+        shown = state.history()[-1] if shown is None else shown  # your own move, as the engine spells it
         say(f"seat {seat}{' (you)' if seat == me else ''}: {shown}")
         for line in narrator.tell(before, state) if narrator else ():
             say(line)
@@ -338,7 +339,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             else:
                 choice = answer
             try:
-                perform(me, choice, str(choice))
+                perform(me, choice, None)
             except IllegalActionError as exc:
                 say(f"not allowed: {exc}")
                 continue
