@@ -458,3 +458,21 @@ def test_readable_keeps_every_word():
         if before is not None and " -> " not in before + after:
             assert " ".join(old).split() == before.split()
             assert " ".join(new).split() == after.split()
+
+
+def test_play_on_an_ascii_terminal_does_not_crash(tmp_path):
+    import os
+    import subprocess
+
+    from trickkit.loader import ruleset_text
+
+    path = tmp_path / "accents.yaml"
+    path.write_text(ruleset_text("sarkophag").replace("title: Sarkophag", 'title: "Sarkophag \\u00e9t\\u00e9 \\e[1m"'),
+                    "utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="ascii", COLUMNS="80")
+    proc = subprocess.run([sys.executable, "-m", "trickkit.cli", "play", str(path), "--seed", "3"],
+                          input="1\n" * 20, capture_output=True, text=True, encoding="ascii", errors="replace",
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout.startswith("Sarkophag \\xe9t\\xe9 \\x1b[1m: you are seat 0")

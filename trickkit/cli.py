@@ -484,6 +484,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit code: 0 ok, 1 failed validation/checks, 2 usage or load errors.
     """
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show is escaped, never a crash
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream that cannot change: leave it
+                pass
     parser = _parser()
     try:
         args = parser.parse_args(argv)
