@@ -476,3 +476,11 @@ def test_play_on_an_ascii_terminal_does_not_crash(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stdout.startswith("Sarkophag \\xe9t\\xe9 \\x1b[1m: you are seat 0")
+
+
+def test_simulation_summary_text_never_reads_markup():
+    import attrs
+
+    summary = trickkit.simulate(trickkit.load_game("sarkophag"), 2, seed=1)
+    odd = attrs.evolve(summary, params={"x": "[bold]y[/bold] :100:"})
+    assert "x='[bold]y[/bold] :100:'" in odd.to_text()

@@ -237,8 +237,10 @@ class SimulationSummary:
             f"{self.games_per_s:.1f} games/s, {self.actions_per_s:.0f} actions/s\n"
             f"mean game length {self.mean_length:.1f} actions"
         )
-        table = Table(
-            title=f"{self.game} ({params})" if params else self.game,
+        from rich.text import Text
+
+        table = Table(  # Text: a name or parameter value is never read as rich markup or an emoji code
+            title=Text(f"{self.game} ({params})" if params else self.game),
             caption=caption,
             min_width=48,
         )
