@@ -90,3 +90,31 @@ def test_cli_replay_show(tmp_path, capsys):
     assert f"--- {out_file}:1 ---" in out and f"--- {out_file}:2 ---" in out
     assert "takes it (" in out and "seat 2 (you): play " in out
     assert main(["replay", str(out_file), "--show", "--seat", "7"]) == 2
+
+
+def test_transcript_of_a_game_whose_generator_was_drawn_from_does_not_raise():
+    game = trickkit.load_game("skull_king", players=3, rounds=3)
+    state = game.new_initial_state(seed=2)
+    rng = random.Random(2)
+    while state.round == 1:
+        state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(50):
+        state.rng.random()  # the caller draws: the engine's later shuffles are not the seed's any more
+    while state.round == 2:
+        state.apply_action(rng.choice(state.legal_actions()))
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = state.transcript(0)
+    assert text.splitlines()[0] == "Skull King, told from seat 0 of 3"
+    last = text.splitlines()[-1]
+    assert last.startswith(("game over.", "(the rest cannot be told: replaying from the seed refused")), last
+
+
+def test_repr_never_raises(monkeypatch):
+    state = trickkit.load_game("sarkophag").new_initial_state(seed=1)
+
+    def broken(self):
+        raise trickkit.DSLRuntimeError("a score rule that fails")
+
+    monkeypatch.setattr(trickkit.State, "scores", broken)
+    assert repr(state) == "<State sarkophag round 1, 0 actions, seat 1 to act, scores ?>"

@@ -256,8 +256,12 @@ class State:
     def __repr__(self) -> str:
         # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
         where = "game over" if self._terminal else f"seat {self.current} to act"
+        try:
+            scores = self.scores()
+        except Exception:  # a repr must never raise (it is used in tracebacks and debuggers)
+            scores = "?"
         return (f"<State {self.rules.name} round {self.round}, {len(self._history)} actions, {where}, "
-                f"scores {self.scores()}>")
+                f"scores {scores}>")
 
     __str__ = __repr__
 

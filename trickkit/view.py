@@ -280,11 +280,18 @@ def transcript(state: Any, seat: int) -> str:
     replay = game.new_initial_state(seed=state.seed, deals=state.deals)
     lines = [f"{clean(game.rules.title)}, told from seat {seat} of {state._n}",
              f"round {replay.round} (dealer seat {replay.dealer}): {narrator.hand_line(replay)}"]
+    from .errors import TrickkitError
+
     for text in state.history():
         actor = replay.current_player()
         shown = replay.action_seen_by(text, seat)
         before = narrator.snapshot(replay)
-        replay.apply_action(text)
+        try:
+            replay.apply_action(text)
+        except TrickkitError as exc:  # e.g. the caller drew from state.rng, so the deals differ now
+            lines.append(f"(the rest cannot be told: replaying from the seed refused {clean(text)!r}: "
+                         f"{clean(exc)})")
+            return "\n".join(lines)
         lines.append(narrator.action_line(actor, shown))
         lines += narrator.tell(before, replay)
         if replay.round != before[0] and not replay.is_terminal():
