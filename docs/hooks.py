@@ -14,6 +14,7 @@ GENERATED = {
     "reference/ruleset.md": docgen.schema_reference,
     "reference/dsl.md": docgen.dsl_reference,
     "reference/cli.md": docgen.cli_reference,
+    "reference/observation.md": docgen.observation_reference,
 }
 
 

@@ -65,10 +65,13 @@ def test_docs_have_code_blocks():
 
 # (a) every python block runs
 @pytest.mark.parametrize("file,line,code,skip", PYTHON_BLOCKS, ids=_ids(PYTHON_BLOCKS))
-def test_python_block_runs(file, line, code, skip, monkeypatch):
+def test_python_block_runs(file, line, code, skip, monkeypatch, tmp_path):
     if skip:
         pytest.skip(f"marked {NO_TEST}")
     monkeypatch.chdir(ROOT)
+    if file.endswith("tutorial.md"):  # the tutorial works on the reader's my_games/ folder
+        _my_games(tmp_path)
+        monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__docs__"}
     exec(compile(code, f"{file}:{line}", "exec"), namespace)
 
@@ -84,6 +87,15 @@ def test_ruleset_block_validates(file, line, code, skip, tmp_path):
     game = trickkit.load_game(target)
     state = game.new_initial_state(seed=0)
     assert state.legal_actions()
+
+
+def _my_games(folder: Path) -> Path:
+    """The tutorial's my_games/ folder, as a reader has it after following the steps."""
+    mine = folder / "my_games"
+    mine.mkdir()
+    for f in TUTORIAL.glob("*.yaml"):
+        (mine / f.name).write_text(f.read_text("utf-8"), "utf-8")
+    return mine
 
 
 # (c) the tutorial's files
@@ -178,9 +190,9 @@ def test_schema_reference_mentions_every_described_property():
 
 def test_cli_reference_lists_every_subcommand():
     page = docgen.cli_reference()
-    for command in ("list", "validate", "simulate", "check", "play"):
+    for command in ("list", "show", "validate", "simulate", "check", "play", "diff", "replay"):
         assert f"## `trickkit {command}`" in page
-    assert "--games" in page and "--seat" in page
+    assert "--games" in page and "--seat" in page and "--version" in page and "--show" in page
 
 
 # (f) the site builds without warnings
@@ -198,3 +210,125 @@ def test_mkdocs_build_strict(tmp_path):
     assert "WARNING" not in proc.stderr, proc.stderr
     for page in ("reference/ruleset", "reference/dsl", "reference/cli", "reference/api", "tutorial"):
         assert (site / page / "index.html").exists(), page
+
+
+# (g) what a new user tripped over
+def test_home_page_lists_every_shipped_game():
+    home = (DOCS / "index.md").read_text("utf-8")
+    for name in trickkit.list_games():
+        assert f"| `{name}` |" in home, name
+
+
+def test_schema_reference_names_the_required_keys():
+    page = docgen.schema_reference()
+    line = next(line for line in page.splitlines() if line.startswith("Required top-level keys"))
+    assert "`name`" in line and "`deck`" in line and "`round`" in line and "keys: ." not in line
+
+
+def test_scenario_reference_lists_every_key():
+    from trickkit.scenarios import EXPECT_KEYS, SCENARIO_KEYS
+
+    page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
+    for key in (*SCENARIO_KEYS, *EXPECT_KEYS):
+        assert f"| `{key}` |" in page, key
+
+
+def test_scenario_reference_example_passes(tmp_path):
+    page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
+    example = page.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.yaml"
+    path.write_text(example, "utf-8")
+    results = run_scenario_file(path)
+    assert results and all(r.passed for r in results), [r.message for r in results]
+
+
+def test_observation_reference_has_an_example_per_game():
+    import json
+
+    page = docgen.observation_reference()
+    for name in trickkit.list_games():
+        assert f"## `{name}`" in page, name
+        block = page.split(f"## `{name}`", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+        assert json.loads(block) == trickkit.load_game(name).new_initial_state(seed=1).observation(0)
+    for key in trickkit.load_game("sarkophag").new_initial_state(seed=1).observation(0):
+        assert f"| `{key}` |" in page, key
+
+
+def test_license_and_readme():
+    assert "MIT License" in (ROOT / "LICENSE").read_text("utf-8")
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "mkdocs build" in readme and '.[docs]' in readme
+
+
+def test_tutorial_needs_no_checkout():
+    """A reader with only `pip install trickkit` has no docs/ and no rulesets/ folder."""
+    page = (DOCS / "tutorial.md").read_text("utf-8")
+    assert "trickkit show sarkophag > my_games/sarkophag_open_leads.yaml" in page
+    commands = [code for file, _, code, _ in _blocks("sh") if file.endswith("tutorial.md")]
+    commands += [code for file, _, code, _ in PYTHON_BLOCKS if file.endswith("tutorial.md")]
+    assert commands
+    for code in commands:
+        assert "docs/" not in code and "rulesets/" not in code, code
+
+
+def test_tutorial_prints_the_whole_scenario_file():
+    page = (DOCS / "tutorial.md").read_text("utf-8")
+    shipped = (TUTORIAL / "sarkophag_open_leads_scenarios.yaml").read_text("utf-8")
+    body = shipped[shipped.index("- name:"):]
+    assert f"```yaml\n{body}```" in page
+
+
+def test_tutorial_from_an_install(tmp_path, capsys, monkeypatch):
+    """Follow the tutorial's first step with the command line, then check the finished folder."""
+    from trickkit.cli import main
+
+    assert main(["show", "sarkophag"]) == 0
+    copied = capsys.readouterr().out
+    assert trickkit.load_game("sarkophag").content_hash == trickkit.load_game(
+        _write(tmp_path / "copy.yaml", copied)).content_hash
+    mine = _my_games(tmp_path)
+    assert main(["check", str(mine)]) == 0
+    out = capsys.readouterr().out
+    assert "2 passed, 0 failed, 0 errors (1 ruleset file skipped)" in out
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_nested_lists_are_indented_four_spaces():
+    """Python-Markdown nests a list item only at 4 spaces: at 2 it flattens it into its parent."""
+    bad = []
+    for path in sorted(DOCS.rglob("*.md")):
+        fence = None
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            m = FENCE.match(line)
+            if m and fence is None:
+                fence = m["fence"]
+                continue
+            if fence is not None:
+                if line.strip().startswith(fence):
+                    fence = None
+                continue
+            if re.match(r"^ {1,3}([-*+]|\d+\.) ", line):
+                bad.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:40]}")
+    assert not bad, bad
+
+
+def test_observation_type_matches_real_observations():
+    import typing
+
+    from trickkit.observation import Observation
+
+    keys = set(typing.get_type_hints(Observation))
+    for name in trickkit.list_games():
+        assert set(trickkit.load_game(name).new_initial_state(seed=0).observation(0)) == keys, name
+    assert typing.get_type_hints(trickkit.State.observation)["return"] is Observation
+
+
+def test_api_reference_hides_engine_internals():
+    page = (DOCS / "reference" / "api.md").read_text("utf-8")
+    for internal in ("face_play", "first_copy", "observe", "kind_available"):
+        assert f'"!^{internal}$"' in page, internal
+    assert "::: trickkit.observation.Observation" in page

@@ -35,7 +35,10 @@ def _api() -> Any:
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True)
+    # No user text (file names, card texts, titles) may go through rich markup or emoji
+    # codes: ``n.yaml:100:15:`` must not become ``n.yaml💯15:``.
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True,
+                   markup=False, emoji=False)
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
@@ -69,6 +72,11 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
     return params
 
 
+def _check_seed(seed: int | None) -> None:
+    if seed is not None and seed < 0:
+        raise _UsageError(f"--seed must be a non-negative integer, got {seed}")
+
+
 def _load(game: str, players: int | None, params: dict[str, Any]) -> Any:
     kwargs = dict(params)
     if players is not None:
@@ -95,6 +103,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_show(args: argparse.Namespace) -> int:
+    from trickkit.loader import ruleset_text
+
+    sys.stdout.write(ruleset_text(args.game))  # as shipped: no markup, no wrapping
+    sys.stdout.flush()
+    return 0
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     out = _console()
     failed = 0
@@ -103,6 +119,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             _api().load_game(file)
         except RulesetError as exc:
             failed += 1
+            if _looks_like_scenarios(file):
+                out.print(f"{file}: this is a scenario file, not a ruleset: run it with 'trickkit check {file}'")
+                continue
             for problem in exc.problems or [f"{file}: invalid"]:
                 out.print(str(problem), markup=False)
         except TrickkitError as exc:
@@ -120,55 +139,92 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise _UsageError(f"--games must be >= 0, got {args.games}")
     if args.jobs < 1:
         raise _UsageError(f"--jobs must be >= 1, got {args.jobs}")
+    _check_seed(args.seed)
+    if args.out is not None:
+        _check_out(args.out)
     game = _load(args.game, args.players, parse_params(args.param))
     show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
             console=_console(stderr=True), transient=True,
         ) as bar:
             task = bar.add_task(f"simulating {game.name}", total=args.games)
-            summary = simulate(
+            summary = _write_guard(args.out, lambda: simulate(
                 game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
                 backend=args.backend, address=args.address,
                 progress=lambda done, total: bar.update(task, completed=done),
-            )
+            ))
     else:
-        summary = simulate(game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
-                           backend=args.backend, address=args.address)
+        summary = _write_guard(args.out, lambda: simulate(game, args.games, seed=args.seed, jobs=args.jobs,
+                                                          out=args.out, backend=args.backend,
+                                                          address=args.address))
     _console().print(summary.to_table())
     if args.out:
         _console().print(f"wrote {summary.games} games to {args.out}", markup=False)
     return 0
 
 
-def _scenario_files(paths: Sequence[str]) -> list[str]:
-    files: list[str] = []
+def _check_out(out: str) -> None:
+    """Refuse an ``--out`` path that cannot be written, before any game is played."""
+    if os.path.isdir(out):
+        raise _UsageError(f"--out {out}: is a directory (give a file name such as games.jsonl)")
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise _UsageError(f"--out {out}: no such folder {folder}")
+
+
+def _write_guard(out: str | None, run):
+    """Run ``run()``; an OSError while writing ``out`` (a full disk, a vanished folder) is a usage error."""
+    try:
+        return run()
+    except OSError as exc:
+        if out is None:
+            raise
+        raise _UsageError(f"cannot write --out {out}: {exc.strerror or exc}") from None
+
+
+def _scenario_files(paths: Sequence[str]) -> list[tuple[str, bool]]:
+    """``(file, found in a directory)`` for every scenario file to run, in order."""
+    files: list[tuple[str, bool]] = []
     for path in paths:
         if os.path.isdir(path):
             found = []
             for root, dirs, names in os.walk(path):
                 dirs.sort()
                 found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))
-            files.extend(sorted(found))
+            files.extend((f, True) for f in sorted(found))
         elif os.path.exists(path):
-            files.append(path)
+            files.append((path, False))
         else:
             raise _UsageError(f"{path}: no such file or directory")
     return files
 
 
-def _looks_like_ruleset(file) -> bool:
-    """True for a YAML mapping with a ruleset's keys (deck, round), given to ``check`` by mistake."""
+def _yaml_file(file) -> Any:
+    """The YAML document in ``file``, or None when it cannot be read (the caller's error says why)."""
     try:
-        import yaml
+        if os.path.getsize(file) > 5 * 1024 * 1024 or not os.path.isfile(file):
+            return None
         with open(file, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
-    except Exception:  # unreadable or not YAML: the scenario error says why
-        return False
+            return yaml.safe_load(f)
+    except Exception:  # unreadable or not YAML
+        return None
+
+
+def _looks_like_ruleset(file) -> bool:
+    """True for a YAML mapping with a ruleset's keys (deck, round, extends)."""
+    data = _yaml_file(file)
     return isinstance(data, dict) and ("deck" in data or "round" in data or "extends" in data)
+
+
+def _looks_like_scenarios(file) -> bool:
+    """True for a YAML list of mappings with a scenario's keys (game, actions)."""
+    data = _yaml_file(file)
+    return (isinstance(data, list) and bool(data)
+            and all(isinstance(d, dict) and ("actions" in d or "game" in d) for d in data))
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -176,11 +232,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     out = _console()
     files = _scenario_files(args.paths)
-    passed = failed = errors = 0
-    for file in files:
+    passed = failed = errors = skipped = 0
+    for file, in_folder in files:
         try:
             results = run_scenario_file(file)
         except ScenarioError as exc:
+            if in_folder and _looks_like_ruleset(file):
+                skipped += 1  # the ruleset a folder's scenarios test, kept beside them
+                continue
             errors += 1
             lines = str(exc).splitlines() or [file]
             out.print(f"ERROR {file}", markup=False)
@@ -198,8 +257,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 failed += 1
                 where = f"{file}:{result.line}" if result.line else file
                 out.print(f"FAIL {where}: {result.name}: {result.message}", markup=False)
-    out.print(f"{passed} passed, {failed} failed, {errors} errors", markup=False)
-    if not files:
+    tail = f" ({skipped} ruleset file{'s' if skipped != 1 else ''} skipped)" if skipped else ""
+    out.print(f"{passed} passed, {failed} failed, {errors} errors{tail}", markup=False)
+    if len(files) == skipped:
         out.print("no scenario files found", markup=False)
         return 1
     return 1 if failed or errors else 0
@@ -207,83 +267,106 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     import random
+    import shutil
 
     from trickkit.simulation import RandomAgent
-    from trickkit.view import render
+    from trickkit.view import Narrator, clean, columns, fit, render
 
+    _check_seed(args.seed)
     game = _load(args.game, args.players, parse_params(args.param))
     if not 0 <= args.seat < game.num_players:
         raise _UsageError(f"--seat must be 0..{game.num_players - 1}, got {args.seat}")
     out = _console()
+    width = max(shutil.get_terminal_size((80, 24)).columns - 1, 20)
+
+    def say(line: str = "") -> None:  # escaped, and broken into lines no wider than the terminal
+        for part in fit(clean(line), width):
+            out.print(part, markup=False, emoji=False)
+
+    # The seed fixes every hidden card and every opponent move: it is shown only at the end.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = game.new_initial_state(seed=seed)
     agent = RandomAgent(random.Random(f"trickkit:play:{seed}"))
     me = args.seat
     rules = getattr(game, "rules", None)
-    titles = {t: str(v) for t, v in zip(game.cards, rules.deck.attrs.get("title", ())) if v is not None} if rules else {}
+    narrator = Narrator(game, me) if rules is not None else None
+    titles = narrator.titles if narrator else {}
+    hidden = narrator.hidden if narrator else frozenset()
     unit = getattr(game, "score_unit", "points")
     best = "lowest" if rules is not None and not rules.winners_highest else "highest"
 
     def show(title: str) -> None:
-        out.print(f"--- {title} ---", markup=False)
-        for line in render(state.observation(me), me, titles, unit):
-            out.print(line, markup=False)
+        say(f"--- {title} ---")
+        for line in render(state.observation(me), me, titles, unit, hidden):
+            say(line)
 
-    out.print(f"{game.title}: you are seat {me} of {game.num_players} (seed {seed}; "
-              f"replay this game with --seed {seed}). Scores count {unit}; {best} wins.", markup=False)
+    def perform(seat: int, action: Any, shown: str | None) -> None:
+        before = narrator.snapshot(state) if narrator else None
+        state.apply_action(action)
+        shown = state.history()[-1] if shown is None else shown  # your own move, as the engine spells it
+        say(f"seat {seat}{' (you)' if seat == me else ''}: {shown}")
+        for line in narrator.tell(before, state) if narrator else ():
+            say(line)
+
+    say(f"{game.title}: you are seat {me} of {game.num_players}. Scores count {unit}; {best} wins.")
     while not state.is_terminal():
         seat = state.current_player()
         if seat != me:
             action = agent.step(state)
-            shown = state.action_seen_by(action, me)  # simultaneous bids stay hidden until all have bid
-            state.apply_action(action)
-            out.print(f"seat {seat}: {shown}", markup=False)
+            perform(seat, action, state.action_seen_by(action, me))  # hidden bids show as 'bid ?'
             continue
         show(f"seat {me} (you) to act")
         actions = state.legal_actions()
-        for i, action in enumerate(actions, start=1):
-            out.print(f"  {i:>3}. {action}", markup=False)
+        for line in columns([f"{i}. {clean(a)}" for i, a in enumerate(actions, start=1)], width):
+            say(line)
+        for line in narrator.meanings(actions) if narrator else ():
+            say(line)
         while True:
             try:
                 answer = input("your move (number or text)> ").strip()
             except EOFError:
-                out.print("\nbye", markup=False)
+                say()
+                say(f"bye (this was seed {seed})")
                 return 0
             if not answer:
                 continue
             if answer.isdigit():
                 index = int(answer)
                 if not 1 <= index <= len(actions):
-                    out.print(f"pick 1..{len(actions)} or type an action", markup=False)
+                    say(f"pick 1..{len(actions)} or type an action")
                     continue
                 choice: Any = actions[index - 1]
             else:
                 choice = answer
             try:
-                state.apply_action(choice)
+                perform(me, choice, None)
             except IllegalActionError as exc:
-                out.print(f"not allowed: {exc}", markup=False)
+                say(f"not allowed: {exc}")
                 continue
-            out.print(f"seat {me} (you): {choice}", markup=False)
             break
     show("final position")
     scores = state.scores()
     winners = state.winners()
-    out.print("final scores:", markup=False)
+    say("final scores:")
     for seat, score in enumerate(scores):
         mark = " (you)" if seat == me else ""
         won = "  winner" if seat in winners else ""
-        out.print(f"  seat {seat}{mark}: {score} {unit}{won}", markup=False)
+        say(f"  seat {seat}{mark}: {score} {unit}{won}")
+    say(f"seed {seed}: play this deal again with --seed {seed}")
     return 0
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from trickkit.diff import diff_rulesets
+    import shutil
+
+    from trickkit.diff import diff_rulesets, readable
+    from trickkit.view import clean
 
     out = _console()
     lines = diff_rulesets(args.a, args.b)
-    for line in lines:
-        out.print(line, markup=False)
+    width = max(min(shutil.get_terminal_size((100, 24)).columns - 1, 120), 40)
+    for line in readable(lines, width):  # long expressions as line diffs, not 900-character lines
+        out.print(clean(line), markup=False)
     if not lines:
         out.print(f"no differences between {args.a} and {args.b}", markup=False)
     return 0
@@ -310,6 +393,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         counts[result.status] += 1
         if not result.ok or args.verbose:
             out.print(f"{args.file}:{result.line}: {result.status}: {result.message}", markup=False)
+        if args.show and result.state is not None:
+            from trickkit.view import clean
+
+            if not 0 <= args.seat < result.state.game.num_players:
+                raise _UsageError(f"--seat must be 0..{result.state.game.num_players - 1}, got {args.seat}")
+            out.print(f"--- {args.file}:{result.line} ---")
+            for line in result.state.transcript(args.seat).splitlines():
+                out.print(clean(line))
     out.print(f"{counts['confirmed']} confirmed, {counts['diverged']} diverged, {counts['refused']} refused",
               markup=False)
     if not results:
@@ -325,19 +416,24 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trickkit", description="Card games as YAML rulesets, played by one engine."
     )
+    parser.add_argument("--version", action="version", version=f"trickkit {_api().__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("list", help="list the shipped games")
     p.set_defaults(func=_cmd_list)
 
+    p = sub.add_parser("show", help="write a shipped ruleset's YAML to standard output, to copy and edit")
+    p.add_argument("game", metavar="GAME", help="shipped game name (see 'trickkit list')")
+    p.set_defaults(func=_cmd_show)
+
     p = sub.add_parser("validate", help="load rulesets and report every problem")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(func=_cmd_validate)
 
-    def game_args(p: argparse.ArgumentParser) -> None:
+    def game_args(p: argparse.ArgumentParser, seed_help: str = "seed (default 0)") -> None:
         p.add_argument("game", metavar="GAME", help="shipped game name or path to a ruleset .yaml")
         p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+        p.add_argument("--seed", type=int, default=0, help=seed_help)
         p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="override a game parameter (repeatable)")
 
@@ -358,8 +454,9 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("play", help="play one seat in the terminal against random agents")
-    game_args(p)
-    p.add_argument("--seat", type=int, required=True, help="the seat you play (0-based)")
+    game_args(p, seed_help="seed of the deal and of the other seats' moves (default: a fresh random "
+                           "seed, shown when the game ends)")
+    p.add_argument("--seat", type=int, default=0, help="the seat you play, 0-based (default 0)")
     p.set_defaults(func=_cmd_play, seed=None)  # a fresh deal each time unless --seed is given
 
     p = sub.add_parser("diff", help="the differences between two rulesets in plain words (after extends)")
@@ -380,6 +477,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default=None, metavar="GAME",
                    help="load this ruleset (name or path) instead of the one each record names")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the confirmed records")
+    p.add_argument("--show", action="store_true",
+                   help="tell each confirmed game as a person would, from one seat's view (see --seat)")
+    p.add_argument("--seat", type=int, default=0, help="the seat whose view --show tells (default 0)")
     p.set_defaults(func=_cmd_replay)
     return parser
 
@@ -398,6 +498,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit code: 0 ok, 1 failed validation/checks, 2 usage or load errors.
     """
+    for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show is escaped, never a crash
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream that cannot change: leave it
+                pass
     parser = _parser()
     try:
         args = parser.parse_args(argv)

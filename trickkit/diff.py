@@ -11,9 +11,10 @@ from __future__ import annotations
 import collections
 import difflib
 import os
+import re
 from typing import Any
 
-__all__ = ["diff_rulesets", "diff_documents"]
+__all__ = ["diff_rulesets", "diff_documents", "readable", "Change"]
 
 _METADATA = ("name", "title", "description", "source", "score_unit", "winners", "max_actions", "format")
 _STEP_TEXT_KEYS = {  # the settings of each step kind that are DSL texts
@@ -32,6 +33,73 @@ def _norm(text: Any) -> str:
     lines = [line.split("#", 1)[0] if "'" not in line and '"' not in line else line
              for line in str(text).splitlines()]
     return " ".join(" ".join(lines).split())
+
+
+class Change(str):
+    """One changed DSL text: the one-line sentence ``'<where> changed: old -> new'`` (the
+    string itself), which also keeps the texts as written, for `readable`.
+
+    Attributes:
+        head: what changed, e.g. ``'definition led_suit'``.
+        old: the text before, as written.
+        new: the text after, as written.
+    """
+
+    head: str
+    old: str
+    new: str
+
+
+def _changed(head: str, old: Any, new: Any) -> Change:
+    change = Change(f"{head} changed: {_norm(old)} -> {_norm(new)}")
+    change.head, change.old, change.new = head, str(old), str(new)
+    return change
+
+
+def _lines(text: str, width: int) -> list[str]:
+    """A DSL text as lines to compare: comments dropped, spaces normalised, long lines wrapped."""
+    import textwrap
+
+    out = []
+    for line in text.splitlines():
+        code = line.split("#", 1)[0] if "'" not in line and '"' not in line else line
+        code = " ".join(code.split())
+        if len(code) > width:  # one long line (a folded YAML text): a line per alternative
+            code = re.sub(r" (?=else |\?\? )", "\n", code)
+            out += _lines(code, width) if "\n" in code else textwrap.wrap(code, width, subsequent_indent="  ")
+            continue
+        if code:
+            out += textwrap.wrap(code, width, subsequent_indent="  ", break_on_hyphens=False) or [code]
+    return out
+
+
+def readable(lines: list[str], width: int = 100) -> list[str]:
+    """`diff_rulesets` sentences laid out for a person: a changed DSL text longer than
+    ``width`` becomes a line diff (``-`` old lines, ``+`` new lines, indented under its
+    heading), and any other long sentence is wrapped with a hanging indent.
+
+    Args:
+        lines: the sentences, as `diff_rulesets` returns them.
+        width: the widest line wanted.
+
+    Returns:
+        The lines to print, none longer than ``width`` (bar single words longer than that).
+    """
+    import textwrap
+
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+        elif isinstance(line, Change):
+            out.append(f"{line.head} changed:")
+            inner = max(width - 6, 20)
+            for row in difflib.ndiff(_lines(line.old, inner), _lines(line.new, inner)):
+                if row[:1] in ("-", "+", " "):
+                    out.append(f"    {row}")
+        else:
+            out += textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False)
+    return out
 
 
 def _show(value: Any) -> str:
@@ -135,7 +203,7 @@ def diff_documents(a: dict, b: dict) -> list[str]:
     out += _diff_steps(a["round"], b["round"])
     for key in ("game_over", "score"):
         if _norm(a[key]) != _norm(b[key]):
-            out.append(f"{key} changed: {_norm(a[key])} -> {_norm(b[key])}")
+            out.append(_changed(key, a[key], b[key]))
     return out
 
 
@@ -203,7 +271,7 @@ def _diff_definitions(da: dict, db: dict) -> list[str]:
             out.append(f"definition removed: {name} (was {_norm(da[name])})")
     for name in da:
         if name in db and _norm(da[name]) != _norm(db[name]):
-            out.append(f"definition {name} changed: {_norm(da[name])} -> {_norm(db[name])}")
+            out.append(_changed(f"definition {name}", da[name], db[name]))
     return out
 
 
@@ -240,7 +308,7 @@ def _diff_step(i: int, j: int, sa: dict, sb: dict) -> list[str]:
     where = f"round[{i}] {kind}" if i == j else f"round[{i}] {kind} (now round[{j}])"
     ba, bb = sa[kind], sb[kind]
     if not isinstance(ba, dict) or not isinstance(bb, dict):  # an effect: one DSL block
-        return [] if _norm(ba) == _norm(bb) else [f"{where} changed: {_norm(ba)} -> {_norm(bb)}"]
+        return [] if _norm(ba) == _norm(bb) else [_changed(where, ba, bb)]
     out = []
     texts = _STEP_TEXT_KEYS.get(kind, ())
     for key in dict.fromkeys([*ba, *bb]):
@@ -256,7 +324,7 @@ def _diff_step(i: int, j: int, sa: dict, sb: dict) -> list[str]:
         elif vb is None:
             out.append(f"{where} {key} removed (was {_norm(va) if isinstance(va, (str, int)) else _show(va)})")
         elif isinstance(va, (str, int, bool)) and isinstance(vb, (str, int, bool)):
-            out.append(f"{where} {key} changed: {_norm(va)} -> {_norm(vb)}")
+            out.append(_changed(f"{where} {key}", va, vb))
         else:
             out.append(f"{where} {key} changed: {_show(va)} -> {_show(vb)}")
     return out

@@ -10,6 +10,8 @@ The mkdocs build calls these from ``docs/hooks.py``; the tests parse every DSL e
 
 from __future__ import annotations
 
+import re
+
 import argparse
 import json
 from importlib import resources
@@ -138,6 +140,19 @@ def schema_properties(schema: dict[str, Any] | None = None) -> list[tuple[str, d
     return list(_children(schema, schema, "", ()))
 
 
+def _required_sentence(schema: dict) -> str:
+    """Which top-level keys a ruleset must have: a full ruleset and a variant (``extends``) differ."""
+    def keys(node) -> str:
+        return ", ".join(f"`{k}`" for k in (node or {}).get("required", ()))
+
+    if schema.get("required"):
+        return f"Required top-level keys: {keys(schema)}."
+    if "if" in schema and "extends" in schema["if"].get("required", ()):
+        return (f"Required top-level keys: {keys(schema.get('else'))}; a variant that says `extends` "
+                f"needs only {keys(schema.get('then'))} (the rest comes from its parent).")
+    return "No top-level key is required."
+
+
 def schema_reference() -> str:
     """Markdown reference of the ruleset format: every property path with its type, default,
     description and examples, from ``schemas/ruleset.schema.json``."""
@@ -150,7 +165,7 @@ def schema_reference() -> str:
         "`schemas/ruleset.schema.json` (see [Editor support](../editors.md)). "
         "This page is generated from that schema. Paths use `.` between keys, `[]` for the items "
         "of a list and `<name>` for keys you choose (parameter, zone or variable names).", "",
-        "Required top-level keys: " + ", ".join(f"`{k}`" for k in schema.get("required", ())) + ".", "",
+        _required_sentence(schema), "",
     ]
     for path, node, required in schema_properties(schema):
         depth = path.count(".") + path.count("[]")
@@ -390,3 +405,51 @@ def cli_reference() -> str:
                 lines += [helps[name][0].upper() + helps[name][1:] + ".", ""]
             lines += ["```text", _help(sub), "```", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+_OBSERVATION_FIELDS = [
+    ("game", "the game's name"),
+    ("seat", "the seat this view is for"),
+    ("round", "the round (deal) number, from 1"),
+    ("dealer", "the dealer's seat"),
+    ("phase", "the kind of the current step: `bid`, `tricks`, `turns` ... or `over`"),
+    ("current_player", "the seat to act (negative once the game is over)"),
+    ("zones", "zone name -> a view; a seat zone gives one view per seat, a zone family one per "
+              "member. A view is `{count, cards}` when the seat may see the cards, `{count, top}` "
+              "when only the top card shows, and `{count}` when the cards are hidden"),
+    ("trick", "the cards on the table in this trick, in play order: `{seat, card}`"),
+    ("variables", "variable name -> value; a seat variable gives one value per seat (`null` "
+                  "for a simultaneous bid not yet revealed to this seat)"),
+    ("seat_zones", "which `zones` are per seat"),
+    ("seat_variables", "which `variables` are per seat"),
+    ("scores", "each seat's score so far"),
+    ("terminal", "true once the game is over"),
+]
+
+
+def observation_reference() -> str:
+    """The Markdown page describing `State.observation`, with a real example per shipped game."""
+    import json
+
+    from trickkit import list_games, load_game
+
+    lines = [
+        "# Observations", "",
+        "`state.observation(seat)` is what one seat may see, as a JSON-serialisable dict: agents "
+        "and interfaces read it instead of the state. Hidden cards appear only as counts. This page "
+        "is generated from the shipped games at build time.", "",
+        "| key | meaning |", "| --- | --- |",
+        *[f"| `{k}` | {v} |" for k, v in _OBSERVATION_FIELDS], "",
+        "Variables declared `internal: true` (the rules' own bookkeeping) are in observations too; "
+        "`trickkit play` and transcripts do not show them.", "",
+    ]
+    for name in list_games():
+        game = load_game(name)
+        obs = game.new_initial_state(seed=1).observation(0)
+        text = json.dumps(obs, indent=1, ensure_ascii=False)
+        # lists of plain values on one line: a hand is one line, not ten
+        text = re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + " ".join(m[1].split()) + "]", text)
+        text = re.sub(r"\{\s*([^{}]*?)\s*\}", lambda m: "{" + " ".join(m[1].split()) + "}", text)
+        lines += [f"## `{name}`", "", f"Seat 0 at the start of a {game.num_players}-player game "
+                  f"({game.title}, seed 1):", "", "```json", text, "```", ""]
+    return "\n".join(lines)

@@ -42,8 +42,31 @@ class RulesetError(TrickkitError):
     """
 
     def __init__(self, problems: Sequence[Problem]):
-        self.problems = list(problems)
+        self.problems = _once(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def _once(problems: Sequence[Problem]) -> list[Problem]:
+    """Each problem once: a node reused through YAML aliases (``*step``) is checked at every
+    place it is used, but its mistake is written once, so it is reported once, naming the
+    other places."""
+    first: dict = {}
+    also: dict = {}
+    for p in problems:
+        key = (p.file, p.line, p.column, p.message) if p.line else id(p)
+        if key in first:
+            if p.path != first[key].path:
+                also.setdefault(key, []).append(p.path)
+        else:
+            first[key] = p
+    out = []
+    for key, p in first.items():
+        if key in also:
+            head, sep, rest = p.message.partition("\n")
+            p = attrs.evolve(p, message=f"{head} (also used at {', '.join(dict.fromkeys(also[key]))}, "
+                                        f"through a YAML alias){sep}{rest}")
+        out.append(p)
+    return out
 
 
 class IllegalActionError(TrickkitError, ValueError):

@@ -41,6 +41,8 @@ class ReplayResult:
     status: str
     message: str
     action: int | None = None
+    state: Any = attrs.field(default=None, repr=False, eq=False)
+    """The replayed `trickkit.State` of a confirmed record (for ``trickkit replay --show``)."""
 
     @property
     def ok(self) -> bool:
@@ -149,8 +151,8 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
     if problems:
         return result("diverged", "; ".join(problems))
     note = " (content hash differs; replayed with --force)" if record["ruleset_sha256"] != game.content_hash else ""
-    return result("confirmed", f"{game.name} seed {record['seed']}: {len(actions)} actions, scores {scores}, "
-                               f"winners {winners}{note}")
+    return ReplayResult(line, "confirmed", f"{game.name} seed {record['seed']}: {len(actions)} actions, "
+                                           f"scores {scores}, winners {winners}{note}", state=state)
 
 
 def replay_records(path: str | os.PathLike, *, force: bool = False, ruleset: str | None = None) -> list[ReplayResult]:

@@ -21,6 +21,7 @@ from .dsl.parser import DSLSyntaxError, parse
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
 from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
+from .textpos import block_position
 
 
 class _Located(Exception):
@@ -63,6 +64,8 @@ class VariableSpec:
     """True when reset at the start of every turn (in a turns step)."""
     type: str = "any"
     """Its DSL type: declared with ``type:``, else the type of ``initial`` (``any`` for null)."""
+    internal: bool = False
+    """True for the rules' own bookkeeping, not shown to players (``trickkit play``, transcripts)."""
 
 
 @attrs.frozen
@@ -101,6 +104,8 @@ class TrickStep:
     after_trick: Hook | None
     hand: ZoneSpec
     no_winner_to: ZoneSpec | None = None
+    why: Hook | None = None
+    """Text saying why the winner took the trick (for players; the engine never runs it)."""
     kind: str = "tricks"
 
 
@@ -135,6 +140,8 @@ class ActionKind:
     """Index of the reaction window this action opens once its effect has run, or None."""
     guard: Hook | None = None
     """The conditions of ``allowed`` that do not depend on the choices (checked once per decision)."""
+    description: str = ""
+    """What the action means, in words, for players (``trickkit play``)."""
     choice_test: Hook | None = None
     """The conditions of ``allowed`` that name a choice: with ``guard`` passed, ``allowed``
     holds exactly when this does (None: test ``allowed`` itself)."""
@@ -207,6 +214,17 @@ class Rules:
     """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
 
 
+def step_where(step) -> str:
+    """``'file.yaml:124:14: $.round[2].turns'``: where a compiled step is written, for errors
+    raised while it runs (found from the position of one of its rules)."""
+    for name in ("until", "winner", "options", "count", "block", "first", "leader"):
+        where = getattr(getattr(step, name, None), "where", None)
+        if isinstance(where, str) and ": " in where:
+            at, path = where.split(": ", 1)
+            return f"{at}: {path.rsplit('.', 1)[0] if path.endswith('.' + name) else path}"
+    return f"a {getattr(step, 'kind', '?')} step"
+
+
 def _expr_where(loc: Locator, path) -> str:
     # through problem(), so a rule inherited from a parent ruleset names the parent's file
     p = loc.problem(tuple(path), "")
@@ -227,6 +245,15 @@ class RulesetCompiler:
 
     def add(self, path, message):
         self.problems.append(self.loc.problem(tuple(path), message))
+
+    def add_dsl(self, path, error, text: str, message: str) -> None:
+        """A DSL error, located at the line of the mistake inside a ``|``/``>`` block when it can be."""
+        problem = self.loc.problem(tuple(path), message)
+        if getattr(error, "line", 0) and problem.line:
+            at = block_position(problem.file, problem.line, problem.column, text, error.line, error.column)
+            if at is not None:
+                problem = attrs.evolve(problem, line=at[0], column=at[1])
+        self.problems.append(problem)
 
     def compile(self) -> Rules:
         doc = self.doc
@@ -261,13 +288,16 @@ class RulesetCompiler:
         for key, text in (doc.get("definitions") or {}).items():
             name, head_params = _definition_head(key)
             if name in symbols:
-                self.add(("definitions", key), f"definition {name!r} hides a built-in name; choose another")
+                sym = symbols[name]  # say what it hides: a built-in, or the ruleset's own zone, variable, ...
+                what = ("a built-in name" if sym.kind in ("const", "state") and sym.doc != "parameter"
+                        else f"the {sym.doc} {name!r} of this ruleset")
+                self.add(("definitions", key), f"definition {name!r} hides {what}; choose another name")
             if head_params:
                 def_params[name] = head_params
             try:
                 definitions[name] = parse(_text(text), "expr")
             except DSLSyntaxError as e:
-                self.add(("definitions", key), _dsl_message(e, _text(text)))
+                self.add_dsl(("definitions", key), e, _text(text), _dsl_message(e, _text(text)))
         kinds, choice_context = self._action_kind_names()
         self.ns = Namespace(symbols=symbols, card_attrs=deck.attrs, face_attrs=deck.face_attrs,
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
@@ -393,7 +423,8 @@ class RulesetCompiler:
             typ = VARIABLE_TYPES.get(spec.get("type"), _vtype(initial))
             if "type" in spec and initial is not None and not _assignable_initial(initial, typ):
                 self.add((key, name, "initial"), f"initial value {initial!r} is not of the declared type {spec['type']!r}")
-            out.append(VariableSpec(name, i, initial, reset == "round", reset == "turn", typ))
+            out.append(VariableSpec(name, i, initial, reset == "round", reset == "turn", typ,
+                                    internal=spec.get("internal") is True))
         return tuple(out)
 
     def _symbols(self, n, params, zones, seat_vars, table_vars) -> dict[str, Symbol]:
@@ -450,7 +481,7 @@ class RulesetCompiler:
         try:
             fn, size, typ = self.compiler.expression(text, context, want, memoise, where)
         except (DSLSyntaxError, DSLCompileError) as e:
-            self.add(path, _dsl_message(e, text))
+            self.add_dsl(path, e, text, _dsl_message(e, text))
             return None
         hook = make_hook(fn, size, len(context), where, text)
         hook.type = typ
@@ -532,6 +563,7 @@ class RulesetCompiler:
                 after_trick=self.block(p + ("after_trick",), winner) if "after_trick" in spec else None,
                 hand=self.zone(p, spec.get("hand", "hand"), True),
                 no_winner_to=self.zone(p + ("no_winner_to",), spec["no_winner_to"], False) if "no_winner_to" in spec else None,
+                why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
@@ -599,6 +631,7 @@ class RulesetCompiler:
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                 guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
+                description=str(a.get("description", "")),
             ))
         return tuple(kinds)
 

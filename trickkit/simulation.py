@@ -102,9 +102,12 @@ class RandomAgent:
         """
         actions = state.legal_actions()
         if not actions:
-            raise TrickkitError(
-                f"seat {state.current_player()} has no legal action in a non-terminal state"
-            )
+            from trickkit.ruleset import step_where
+
+            rules = getattr(state, "rules", None)  # name the step and its file when the engine can
+            where = f"{step_where(rules.steps[state.step])}: " if rules is not None else ""
+            raise TrickkitError(f"{where}seat {state.current_player()} has no legal action in a non-terminal "
+                                f"state: the ruleset leaves the seat stuck")
         return self.rng.choice(actions)
 
 
@@ -234,8 +237,10 @@ class SimulationSummary:
             f"{self.games_per_s:.1f} games/s, {self.actions_per_s:.0f} actions/s\n"
             f"mean game length {self.mean_length:.1f} actions"
         )
-        table = Table(
-            title=f"{self.game} ({params})" if params else self.game,
+        from rich.text import Text
+
+        table = Table(  # Text: a name or parameter value is never read as rich markup or an emoji code
+            title=Text(f"{self.game} ({params})" if params else self.game),
             caption=caption,
             min_width=48,
         )

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
+from .observation import Observation
 
 TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
@@ -26,7 +27,7 @@ class State:
 
     __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
+                 "tricks_total", "last_trick", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "memo", "_depth", "budget")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
@@ -48,6 +49,7 @@ class State:
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
         self.tricks_done = self.tricks_total = self.acted = 0
+        self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
         self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
         self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
@@ -89,7 +91,7 @@ class State:
         if not isinstance(text, str):
             raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
         if self._terminal:
-            raise IllegalActionError(f"illegal action {text!r}: the game is over")
+            raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
         history = self._history
         if len(history) >= self.rules.max_actions:
             raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
@@ -106,8 +108,9 @@ class State:
             norm = f"{verb.lower()} {rest}" if rest else verb.lower()
             chosen = next((a for a in legal if a.text == norm), None)
             if chosen is None:
-                raise IllegalActionError(
-                    f"illegal action {text!r} for seat {self.current}: {self.game.step_explain(self, norm)}")
+                raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
+                    f"illegal action {quote_action(text)} for seat {self.current}: "
+                    f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}")
         # _perform, inlined: this is the engine's hottest path
         history.append((self.current, chosen.text))
         self._legal = None
@@ -148,8 +151,12 @@ class State:
         """Texts of every action applied so far, in order."""
         return [t for _, t in self._history]
 
-    def observation(self, seat: Seat) -> dict:
-        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts).
+    def observation(self, seat: Seat) -> "Observation":
+        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
+        an `trickkit.observation.Observation`, e.g. ``obs["zones"]["hand"][seat]["cards"]``.
+
+        Returns:
+            Observation: a new dict each call (changing it changes nothing in the game).
 
         Raises:
             ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
@@ -214,6 +221,7 @@ class State:
         c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
+        c.last_trick = self.last_trick
         c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
         c.turn_player, c.window, c.responders = self.turn_player, self.window, list(self.responders)
         c._history = history
@@ -231,11 +239,36 @@ class State:
         """
         return json.dumps(self.game.record(self), sort_keys=True)
 
-    def __str__(self) -> str:
-        return json.dumps(self.observation_all(), indent=1)
+    def transcript(self, seat: Seat) -> str:
+        """The game so far as a person would tell it, from ``seat``'s view: the cards that
+        seat was dealt, every action as it saw it, each trick and who took it (and why),
+        bids and the scores of each round. Never shows a card hidden from ``seat``.
 
-    def observation_all(self) -> dict:
-        """Everything, hidden cards included (for debugging and tests; not for agents)."""
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        from .view import transcript
+
+        return transcript(self, seat)
+
+    def __repr__(self) -> str:
+        # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
+        where = "game over" if self._terminal else f"seat {self.current} to act"
+        try:
+            scores = self.scores()
+        except Exception:  # a repr must never raise (it is used in tracebacks and debuggers)
+            scores = "?"
+        return (f"<State {self.rules.name} round {self.round}, {len(self._history)} actions, {where}, "
+                f"scores {scores}>")
+
+    __str__ = __repr__
+
+    def observation_all(self) -> "Observation":
+        """Everything, hidden cards included (for debugging and tests; not for agents).
+
+        Returns:
+            Observation: with ``seat`` None and every zone's cards shown.
+        """
         return self.game.observe(self, None)
 
     # -- engine internals ------------------------------------------------------------------
@@ -288,6 +321,18 @@ def fresh(value):
     if value.__class__ is list:
         return [fresh(v) if v.__class__ is list else v for v in value]
     return value
+
+
+QUOTE_LIMIT = 120
+"""The longest action text an error message quotes in full; longer ones are cut (`quote_action`)."""
+
+
+def quote_action(text: str) -> str:
+    """``repr(text)``, cut to `QUOTE_LIMIT` characters with the full length said, so a refusal
+    of a megabyte of text is one short line: ``'play xxxx…' (1048576 characters)``."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
 def describe_unknown(word: str, known) -> str:

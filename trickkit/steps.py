@@ -202,6 +202,7 @@ def _end_trick(game, s, step: TrickStep) -> bool:
         s.seat_zones[step.taken_to.index][winner[0]].extend(p[1] for p in s.trick)
     else:
         s.table_zones[game.pool_zone].extend(p[1] for p in s.trick)
+    s.last_trick = (s.step, s.trick, winner)  # for transcripts: the plays, and who took them
     s.trick = []
     s.tricks_done += 1
     if s.tricks_done >= s.tricks_total or not any(s.seat_zones[step.hand.index]):

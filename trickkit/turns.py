@@ -164,8 +164,10 @@ def _after_action(game, s, step) -> bool:
             return True
     legal = legal_turns(game, step, s)
     if not legal:
-        raise DSLRuntimeError(f"seat {s.current} has no legal action and the turns step has not ended "
-                              f"(its 'until' is false): the ruleset leaves the seat stuck")
+        from .ruleset import step_where
+
+        raise DSLRuntimeError(f"{step_where(step)}: seat {s.current} has no legal action and this turns "
+                              f"step has not ended (its 'until' is false): the ruleset leaves the seat stuck")
     s._legal = legal  # computed anyway: the next legal_actions() call reuses it
     return False
 
@@ -218,4 +220,24 @@ def explain_turns(game, s, step, text: str) -> str:
             if kind.reason is not None:
                 return str(kind.reason(s, *combo))
             return f"{verb!r} is not allowed now"
-    return f"no such {verb!r} action now (the form is {kind.template!r})"
+    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {kind.template!r})"
+
+
+def _wrong_choice(s, kind, text: str) -> str | None:
+    """For a text of the right form, which choice has no such value now (e.g. a card not held)."""
+    import re
+
+    parts = re.split(r"\{(\w+)\}", kind.template)  # literal, name, literal, name, ...
+    match = re.fullmatch("".join(re.escape(p) if i % 2 == 0 else r"(\S+)" for i, p in enumerate(parts)), text)
+    if match is None:
+        return None
+    texts = s.rules.deck.texts
+    for name, typ, values, given in zip(kind.choice_names, kind.choice_types, _domains(s, kind), match.groups()):
+        shown = {str(texts[v] if typ == "card" and v is not None else v) for v in values}
+        if given not in shown:
+            # offer only the legal actions (the seat may see those), never the raw choice values,
+            # which may come from zones the seat cannot see
+            legal = [a.text for a in s.legal_actions() if a.verb == kind.name]
+            offer = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
+            return f"{given!r} is not a {name} you can choose now" + (f" (legal now: {offer})" if legal else "")
+    return None

@@ -1,0 +1,68 @@
+"""The shape of an observation: what `trickkit.State.observation` returns for one seat.
+
+These are `typing.TypedDict` types: at run time an observation is a plain,
+JSON-serialisable ``dict`` with exactly these keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, TypedDict, Union
+
+__all__ = ["Observation", "PlayView", "ZoneView"]
+
+
+class ZoneView(TypedDict, total=False):
+    """One zone as a seat sees it.
+
+    ``count`` is always there. ``cards`` (card texts, bottom to top) is there when the
+    seat may see the cards; ``top`` (the top card's text, or ``None`` when the zone is
+    empty) when only the top card shows. A hidden zone has only its ``count``.
+    """
+
+    count: int
+    cards: List[str]
+    top: Union[str, None]
+
+
+class PlayView(TypedDict):
+    """One card on the table in the current trick."""
+
+    seat: int
+    card: str
+
+
+class Observation(TypedDict):
+    """What one seat may see of a game (see the Observations reference page for examples).
+
+    Attributes:
+        game: the game's name, e.g. ``"skull_king"``.
+        seat: the seat this view is for (``None`` only in `trickkit.State.observation_all`).
+        round: the round (deal) number, from 1.
+        dealer: the dealer's seat.
+        phase: the kind of the current step (``"bid"``, ``"tricks"``, ``"turns"``,
+            ``"deal"``, ``"effect"``), or ``"over"``.
+        current_player: the seat to act (`trickkit.TERMINAL` once the game is over).
+        zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
+            for a seat zone (see ``seat_zones``), one per member for a zone family.
+        trick: the cards played to the current trick, in play order.
+        variables: variable name -> value; a seat variable holds one value per seat
+            (``None`` for a simultaneous bid this seat may not see yet).
+        seat_zones: the names of the per-seat zones.
+        seat_variables: the names of the per-seat variables.
+        scores: each seat's score so far.
+        terminal: True once the game is over.
+    """
+
+    game: str
+    seat: Union[int, None]
+    round: int
+    dealer: int
+    phase: str
+    current_player: int
+    zones: dict[str, Union[ZoneView, List[ZoneView]]]
+    trick: List[PlayView]
+    variables: dict[str, Any]
+    seat_zones: List[str]
+    seat_variables: List[str]
+    scores: List[int]
+    terminal: bool
