@@ -610,6 +610,10 @@ class RulesetCompiler:
                 if placeholder not in choices:
                     self.add(ap + ("text",), f"placeholder {{{placeholder}}} is not a choice"
                              f"{did_you_mean(placeholder, choices)} (choices: {', '.join(choices) or 'none'})")
+            for c in names:
+                if c not in _placeholders(template):  # two combinations would read the same
+                    self.add(ap + ("choices", c), f"choice {c!r} does not appear in the action text {template!r}: "
+                                                  f"add {{{c}}} to 'text', or two different actions would read the same")
             if template.split(" ")[0] != name:
                 self.add(ap + ("text",), f"the text of action {name!r} must start with its name, got {template!r}")
             domains, types = [], []

@@ -11,6 +11,10 @@ from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
 from .observation import Observation
 
+MAX_STEPS_WITHOUT_DECISION = 10_000
+"""Most steps (deals, effects, empty tricks ...) the engine runs in a row without a seat to ask:
+a ruleset whose rounds never ask anything, and never end, fails instead of hanging."""
+
 TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
 
@@ -78,6 +82,9 @@ class State:
         if self._legal is None:
             self.budget = EVALUATION_BUDGET
             self._legal = [] if self._terminal else self.game._legal_fns[self.step](self)
+            if not self._legal and not self._terminal:
+                self._legal = None
+                self._no_legal_action()
         return list(self._legal)
 
     def apply_action(self, action: Action | str) -> None:
@@ -100,6 +107,9 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self.game._legal_fns[self.step](self)
+            if not legal:
+                self._legal = None
+                self._no_legal_action()
         for chosen in legal:
             if chosen.text == text:
                 break
@@ -112,6 +122,8 @@ class State:
                     f"illegal action {quote_action(text)} for seat {self.current}: "
                     f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}")
         # _perform, inlined: this is the engine's hottest path
+        # a caller holding the generator may have drawn from it: only a full copy restores it
+        backup = self._snapshot() if self._rng_lent else None
         history.append((self.current, chosen.text))
         self._legal = None
         try:
@@ -123,7 +135,8 @@ class State:
         except Exception:
             # A rule failed half-way (a ruleset bug, a given deal that does not fit): rebuild
             # the state as it was by replaying the game so far, then report the error.
-            self._restore(self.game.replay(self.seed, self.deals, self.history()[:-1]))
+            self._restore(backup if backup is not None else
+                          self.game.replay(self.seed, self.deals, self.history()[:-1]))
             raise
 
     def scores(self) -> list[int]:
@@ -290,11 +303,36 @@ class State:
             if getattr(v, scope):
                 self.table_vars[v.index] = fresh(v.initial)
 
+    def _no_legal_action(self):
+        from .ruleset import step_where
+        raise DSLRuntimeError(f"{step_where(self.rules.steps[self.step])}: seat {self.current} has no legal action "
+                              f"(the game is not over, but the rules offer this seat nothing to do)")
+
+    def _snapshot(self) -> "State":
+        """A full copy, its generator included (which copies otherwise share lazily)."""
+        c = self._copy(list(self._history))
+        r = random.Random.__new__(random.Random)
+        r.setstate(self._generator().getstate())
+        c._rng, c._rng_state, c._rng_lent = r, None, True
+        return c
+
     def _enter_step(self) -> None:
-        """Run automatic steps until a seat must decide or the game ends."""
+        """Run automatic steps until a seat must decide or the game ends.
+
+        Raises:
+            DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` steps ran with no seat asked to
+                decide and the game not over (rounds that never ask anything).
+        """
         steps = self.rules.steps
         game = self.game
+        ran = 0
         while True:
+            ran += 1
+            if ran > MAX_STEPS_WITHOUT_DECISION:
+                raise DSLRuntimeError(
+                    f"{self.rules.name}: {MAX_STEPS_WITHOUT_DECISION} steps ran without asking any seat to decide "
+                    f"and game_over never held (round {self.round}): a round needs a step that asks a seat, "
+                    f"or game_over must become true")
             if self.step >= len(steps):
                 if self.rules.game_over(self):
                     self._terminal = True

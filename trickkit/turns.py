@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from .actions import Action
-from .dsl.compiler import GameEnded
+from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, did_you_mean
 
 MAX_LOOKAHEAD_DEPTH = 1
@@ -65,7 +65,16 @@ def _combinations(s, kind):
     """Every (choices, text) of an action kind whose choice-free conditions (its guard) hold."""
     if kind.guard is not None and not kind.guard(s):
         return
-    for combo in itertools.product(*_domains(s, kind)):
+    domains = _domains(s, kind)
+    combinations = 1
+    for values in domains:
+        combinations *= len(values)
+    s.budget -= combinations  # each one is tested: charge them before the first
+    if s.budget < 0:
+        where = kind.domains[0].where.rsplit(".choices", 1)[0]
+        raise DSLRuntimeError(f"{where}: {combinations} combinations of choices to try (the evaluation budget "
+                              f"is {EVALUATION_BUDGET}): offer fewer values per choice")
+    for combo in itertools.product(*domains):
         yield combo, None
 
 

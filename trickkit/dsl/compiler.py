@@ -1183,6 +1183,8 @@ class Compiler:
                 v = None
             if v is not None and v.bit_length() <= MAX_FOLDED_INT_BITS:
                 return Val(repr(v), "int", v, False)
+        if op == "*":  # the one operator that can grow a number fast: bounded
+            return Val(f"_mul({self._code(a)}, {self._code(b)})", "int", nullable=False, state=state, free=free)
         return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
 
     def _check_assignment(self, node, name: str, sym: Symbol, v: Val, op: str) -> None:

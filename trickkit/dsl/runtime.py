@@ -25,6 +25,12 @@ a located error instead of hanging."""
 MAX_RANGE = 100_000
 """Longest list ``range(a, b)`` may build."""
 
+MAX_INT_BITS = 4096
+"""Largest number a rule may compute, in bits (about 1233 digits): a product past it fails."""
+
+MAX_VALUE_LENGTH = 100_000
+"""Longest text or list a rule may build by joining two (``+``)."""
+
 MISSING = object()
 """Marks a hoisted or memoised value not computed yet (``_MISS`` in generated code)."""
 
@@ -66,11 +72,23 @@ def index(seq, i):
 
 
 def join_text(a, b) -> str:
-    return f"{a}{b}"
+    text = f"{a}{b}"
+    if len(text) > MAX_VALUE_LENGTH:
+        raise EvaluationLimit(f"a text of {len(text)} characters (limit {MAX_VALUE_LENGTH})")
+    return text
 
 
 def join_lists(a, b) -> list:
+    if len(a) + len(b) > MAX_VALUE_LENGTH:
+        raise EvaluationLimit(f"a list of {len(a) + len(b)} items (limit {MAX_VALUE_LENGTH})")
     return list(a) + list(b)
+
+
+def multiply(a, b):
+    """``a * b``, refused before it is computed when the product would pass `MAX_INT_BITS`."""
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
+        raise EvaluationLimit(f"a number of more than {MAX_INT_BITS} bits (about {MAX_INT_BITS * 3 // 10} digits)")
+    return a * b
 
 
 def sort_keyed(keyed: list) -> list:
@@ -129,7 +147,7 @@ HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
     "_move_all": move_all, "_swap": swap, "_move_random": move_random, "_end_game": end_game, "_can": can,
-    "_attr_any": attr_of_any,
+    "_attr_any": attr_of_any, "_mul": multiply,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""
