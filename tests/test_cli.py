@@ -21,6 +21,7 @@ from trickkit.simulation import game_seed  # noqa: E402
 def fake(monkeypatch):
     """Make trickkit.load_game / list_games know only the fake "pile" game."""
     monkeypatch.setattr(trickkit, "load_game", fakegame.load_game, raising=False)
+    monkeypatch.setattr(trickkit, "game_info", fakegame.load_game, raising=False)  # has title and seat counts
     monkeypatch.setattr(trickkit, "list_games", fakegame.list_games, raising=False)
 
 
@@ -263,6 +264,7 @@ def test_list_shows_titles_with_brackets_verbatim(capsys, monkeypatch):
     game = fakegame.load_game("pile")
     monkeypatch.setattr(trickkit, "list_games", lambda: ["pile"], raising=False)
     monkeypatch.setattr(trickkit, "load_game", lambda name, **kw: game, raising=False)
+    monkeypatch.setattr(trickkit, "game_info", lambda name: game, raising=False)
     monkeypatch.setattr(game, "title", "[bold]Pile[/bold] :100:", raising=False)
     code, out, err = run(capsys, "list")
     assert code == 0

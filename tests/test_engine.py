@@ -276,3 +276,17 @@ def test_a_zone_cannot_be_a_choice(tmp_path):
           allowed: len(pile) > 0'''))
     with pytest.raises(trickkit.RulesetError, match=r"choices.pile: a choice cannot be a zone; offer its number"):
         trickkit.load_game(path)
+
+
+@pytest.mark.parametrize("name", trickkit.list_games())
+def test_game_info_reads_what_load_game_compiles(name):
+    info, game = trickkit.game_info(name), trickkit.load_game(name)
+    assert (info.name, info.title, info.players_min, info.players_max, info.players_default) == \
+        (game.name, game.title, game.players_min, game.players_max, game.rules.players_default)
+
+
+def test_game_info_of_a_broken_ruleset_is_a_located_error(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("format: 1\nname: bad\ntitle: 3\nplayers: {min: two, max: 4}\n", "utf-8")
+    with pytest.raises(trickkit.RulesetError, match=r"bad\.yaml:\d+:\d+: \$\.players\.min"):
+        trickkit.game_info(path)

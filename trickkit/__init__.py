@@ -16,12 +16,12 @@ from .actions import Action
 from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError, ScenarioError, StateError,
                      TrickkitError)
 from .game import DealError, Game
-from .loader import list_games, load_game, validate
+from .loader import GameInfo, game_info, list_games, load_game, validate
 from .simulation import SimulationSummary, simulate
 from .state import TERMINAL, State
 
 __all__ = [
-    "__version__", "Action", "DealError", "DSLRuntimeError", "Game", "IllegalActionError", "Problem",
+    "__version__", "Action", "DealError", "DSLRuntimeError", "Game", "GameInfo", "game_info", "IllegalActionError", "Problem",
     "RulesetError", "ScenarioError", "SimulationSummary", "State", "StateError", "TERMINAL", "TrickkitError",
     "list_games", "load_game", "simulate", "validate",
 ]

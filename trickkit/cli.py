@@ -96,9 +96,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
     table.add_column("title")
     table.add_column("players", justify="right")
     for name in api.list_games():
-        game = api.load_game(name)
-        lo, hi = game.players_min, game.players_max
-        table.add_row(name, game.title, f"{lo}" if lo == hi else f"{lo}-{hi}")
+        info = api.game_info(name)  # title and seats only: no need to compile the rules
+        lo, hi = info.players_min, info.players_max
+        table.add_row(name, info.title, f"{lo}" if lo == hi else f"{lo}-{hi}")
     _console().print(table)
     return 0
 

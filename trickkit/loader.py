@@ -6,6 +6,8 @@ import os
 from importlib import resources
 from pathlib import Path
 
+import attrs
+
 from .errors import Problem, RulesetError, did_you_mean
 from .game import Game, content_hash
 from .inherit import resolve_extends
@@ -63,16 +65,8 @@ def _shipped_identity(name: str) -> tuple[str, object]:
     return f"shipped:{name}", None
 
 
-def read_document(name_or_path: str | os.PathLike):
-    """Parse a ruleset, resolve its ``extends`` chain and schema-check it. Returns ``(document, locator)``.
-
-    For a variant (a ruleset with ``extends``) the document is the merged one, without
-    ``extends``, and the locator a `trickkit.inherit.MergedLocator` that places every
-    node in the file that wrote it.
-
-    Raises:
-        RulesetError: YAML or schema problems, all of them, located.
-    """
+def _merged_document(name_or_path: str | os.PathLike):
+    """The parsed ruleset with its ``extends`` chain merged in, not yet schema-checked."""
     if isinstance(name_or_path, os.PathLike) or _is_path(str(name_or_path)):
         try:
             doc, loc = load_yaml_file(name_or_path)
@@ -84,7 +78,20 @@ def read_document(name_or_path: str | os.PathLike):
         identity, directory = _shipped_identity(str(name_or_path))
     # variants: merge the child over its parent(s); the merged document (without `extends`) is
     # what the schema checks and what the content hash covers
-    doc, loc = resolve_extends(doc, loc, identity=identity, directory=directory)
+    return resolve_extends(doc, loc, identity=identity, directory=directory)
+
+
+def read_document(name_or_path: str | os.PathLike):
+    """Parse a ruleset, resolve its ``extends`` chain and schema-check it. Returns ``(document, locator)``.
+
+    For a variant (a ruleset with ``extends``) the document is the merged one, without
+    ``extends``, and the locator a `trickkit.inherit.MergedLocator` that places every
+    node in the file that wrote it.
+
+    Raises:
+        RulesetError: YAML or schema problems, all of them, located.
+    """
+    doc, loc = _merged_document(name_or_path)
     problems = check_schema(doc, loc, load_schema("ruleset"))
     if problems:
         raise RulesetError(problems)
@@ -108,6 +115,39 @@ def load_game(name_or_path: str | os.PathLike, players: int | None = None, **par
     doc, loc = read_document(name_or_path)
     rules = RulesetCompiler(doc, loc, players, params).compile()
     return Game(rules, content_hash(doc), str(name_or_path))
+
+
+@attrs.frozen
+class GameInfo:
+    """What a ruleset says about itself, read without compiling its rules (see `game_info`)."""
+
+    name: str
+    title: str
+    players_min: int
+    players_max: int
+    players_default: int
+
+
+def game_info(name_or_path: str | os.PathLike) -> GameInfo:
+    """A ruleset's name, title and seat counts, from its (merged, schema-checked) document only:
+    much cheaper than `load_game`, which also compiles every rule.
+
+    Raises:
+        RulesetError: YAML or schema problems, located.
+    """
+    doc, loc = _merged_document(name_or_path)
+    try:  # the schema check costs more than everything else here: only when the fields look wrong
+        pl = doc["players"]
+        info = GameInfo(doc["name"], doc["title"], pl["min"], pl["max"], pl.get("default", pl["min"]))
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in (info.players_min, info.players_max,
+                                                                         info.players_default)) \
+                and isinstance(info.title, str) and isinstance(info.name, str):
+            return info
+    except (KeyError, TypeError, AttributeError):
+        pass
+    doc, _ = read_document(name_or_path)  # raises the located problems
+    pl = doc["players"]
+    return GameInfo(doc["name"], doc["title"], pl["min"], pl["max"], pl.get("default", pl["min"]))
 
 
 def validate(name_or_path: str | os.PathLike) -> list[Problem]:

@@ -79,9 +79,7 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
     Raises:
         jsonschema.exceptions.SchemaError: when ``schema`` itself is invalid.
     """
-    validator_cls = jsonschema.Draft202012Validator
-    validator_cls.check_schema(schema)
-    validator = validator_cls(schema)
+    validator = _validator(json.dumps(schema, sort_keys=True))
     problems: list[Problem] = []
     seen: set[Problem] = set()
     for error in validator.iter_errors(_json_keys(data)):
@@ -91,6 +89,15 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
                 problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return problems
+
+
+@functools.lru_cache(maxsize=8)
+def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """A validator for a schema (given as canonical JSON text), checked and built once: checking
+    the schema against its meta-schema costs more than validating a ruleset."""
+    schema = json.loads(schema_text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
 
 
 def _json_keys(data: Any) -> Any:

@@ -25,6 +25,8 @@ _NODES = (
     ast.comprehension,
 )
 
+_NODE_SET = frozenset(_NODES)
+
 STATE_ATTRIBUTES = frozenset({
     "trick", "round", "dealer", "current", "turn_player", "window", "seat_vars", "table_vars", "seat_zones",
     "table_zones", "budget", "memo", "turn_over",
@@ -64,30 +66,42 @@ def check(source: str, known_globals) -> ast.Module:
     """
     tree = ast.parse(source, mode="exec")
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    for node in ast.walk(tree):
-        if not isinstance(node, _NODES):
-            raise UnsafeCode(f"generated code uses {type(node).__name__}")
-        if isinstance(node, ast.FunctionDef):
+    names_ok: dict[str, bool] = {}
+    stack: list = [tree]
+    while stack:  # a plain stack walk: ast.walk costs more than the checks (this runs at every load)
+        node = stack.pop()
+        kind = type(node)
+        if kind not in _NODE_SET:
+            raise UnsafeCode(f"generated code uses {kind.__name__}")
+        if kind is ast.Name:
+            ok = names_ok.get(node.id)
+            if ok is None:
+                ok = names_ok[node.id] = bool(LOCAL_NAME.match(node.id) or GLOBAL_NAME.match(node.id) and (
+                    node.id in known_globals or node.id in defined))
+            if not ok:
+                raise UnsafeCode(f"generated code names {node.id!r}")
+            if node.ctx.__class__ is ast.Store and not LOCAL_NAME.match(node.id):
+                raise UnsafeCode(f"generated code assigns {node.id!r}")
+            continue
+        if kind is ast.Constant:
+            if not (node.value is None or isinstance(node.value, (bool, int, str))):
+                raise UnsafeCode(f"generated constant of type {type(node.value).__name__}")
+            continue
+        if kind is ast.FunctionDef:
             if not _FUNCTION_NAME.match(node.name) or node.decorator_list or node.returns:
                 raise UnsafeCode(f"generated function {node.name!r}")
-        elif isinstance(node, ast.arguments):
+        elif kind is ast.arguments:
             if node.vararg or node.kwarg or node.kwonlyargs or node.defaults or node.kw_defaults or node.posonlyargs:
                 raise UnsafeCode("generated function with special arguments")
-        elif isinstance(node, ast.arg):
+        elif kind is ast.arg:
             if not LOCAL_NAME.match(node.arg) or node.annotation:
                 raise UnsafeCode(f"generated argument {node.arg!r}")
-        elif isinstance(node, ast.Name):
-            if not (LOCAL_NAME.match(node.id) or
-                    GLOBAL_NAME.match(node.id) and (node.id in known_globals or node.id in defined)):
-                raise UnsafeCode(f"generated code names {node.id!r}")
-            if isinstance(node.ctx, ast.Store) and not LOCAL_NAME.match(node.id):
-                raise UnsafeCode(f"generated code assigns {node.id!r}")
-        elif isinstance(node, ast.Attribute):
+        elif kind is ast.Attribute:
             if node.attr.startswith("_") or node.attr not in STATE_ATTRIBUTES | _METHODS:
                 raise UnsafeCode(f"generated code reads attribute {node.attr!r}")
             if node.attr in STATE_ATTRIBUTES and not (isinstance(node.value, ast.Name) and node.value.id == "s"):
                 raise UnsafeCode(f"attribute {node.attr!r} of something other than the state")
-        elif isinstance(node, ast.Call):
+        elif kind is ast.Call:
             if node.keywords:
                 raise UnsafeCode("generated call with keywords")
             f = node.func
@@ -97,9 +111,12 @@ def check(source: str, known_globals) -> ast.Module:
             elif not (isinstance(f, ast.Attribute) and f.attr in _METHODS and isinstance(f.value, ast.Name)
                       and LOCAL_NAME.match(f.value.id)):
                 raise UnsafeCode("generated code calls something other than a helper")
-        elif isinstance(node, ast.Constant):
-            if not (node.value is None or isinstance(node.value, (bool, int, str))):
-                raise UnsafeCode(f"generated constant of type {type(node.value).__name__}")
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                stack.extend(value)
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return tree
 
 

@@ -37,6 +37,13 @@ def parse(text: str, start: str = "expr") -> lark.Tree:
         raise DSLSyntaxError(f"expected DSL text, got {type(text).__name__} {text!r}", 0, 0)
     if len(text) > MAX_TEXT:
         raise DSLSyntaxError(f"DSL text too long ({len(text)} characters, limit {MAX_TEXT})", 0, 0)
+    return _parse_cached(text, start)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, start: str) -> lark.Tree:
+    """Parse once per text: a ruleset names the same text in several places, and every game
+    loaded in a process shares the cache. Trees are never changed after parsing."""
     try:
         return _parser().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:
