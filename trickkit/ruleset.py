@@ -711,17 +711,15 @@ class RulesetCompiler:
         split = self._split_allowed(text, context)
         if split is None or not split[0]:
             return None
-        fns = []
-        for term in split[0]:
-            try:
-                fn, size, _ = self.compiler.expression_tree(term, (), None, where=_expr_where(self.loc, path))
-            except (DSLCompileError, RecursionError):
-                return None  # cannot happen: it compiled with the choices in scope and read none
-            fns.append((fn, size))
-
-        def guard(state):
-            return all(fn(state, [None] * size) for fn, size in fns)
-        return make_hook(lambda st, fr: guard(st), 0, 0, _expr_where(self.loc, path), _text(text))
+        tree = split[0][0]
+        for term in split[0][1:]:  # one generated test, evaluated left to right as written
+            tree = lark.Tree("and_", [tree, term])
+        where = _expr_where(self.loc, path)
+        try:
+            fn, size, _ = self.compiler.expression_tree(tree, (), None, memoise=True, where=where)
+        except (DSLCompileError, RecursionError):
+            return None  # cannot happen: it compiled with the choices in scope and read none
+        return make_hook(fn, size, 0, where, _text(text))
 
     def _window_index(self, path, name, window_names):
         if name is None:

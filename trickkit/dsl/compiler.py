@@ -806,6 +806,10 @@ class Compiler:
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+        if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
+            bs, xs = self._simple(b), self._simple(x)
+            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
+                       et, state=state, free=free)
         return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
     def _family(self, node, scope):
