@@ -38,8 +38,7 @@ NO_LEAD = frozenset(_HEADS_BY_COUNT[5])
 
 def deal(rng: random.Random, players: int, hand_size: int) -> list[list[int]]:
     """Each seat's hand (sorted), from one shuffle of the 60 cards."""
-    cards = list(CARDS)
-    rng.shuffle(cards)
+    cards = rng.sample(CARDS, players * hand_size)
     return [sorted(cards[s * hand_size:(s + 1) * hand_size]) for s in range(players)]
 
 

@@ -62,7 +62,7 @@ def card_text(card: int, as_action: bool = False) -> str:
 
 def deal_round(rng: random.Random, players: int, r: int) -> list[list[int]]:
     cards = rng.sample(range(DECK_SIZE), players * r)
-    return [sorted(cards[s * r:(s + 1) * r]) for s in range(players)]
+    return [cards[s * r:(s + 1) * r] for s in range(players)]
 
 
 def playable(hand: list[int], suit: int) -> list[int]:
@@ -78,21 +78,39 @@ def playable(hand: list[int], suit: int) -> list[int]:
 
 def trick_result(actions: list[int]) -> tuple[int, int]:
     """(index of the winning action, bonus) of a complete trick, in play order."""
-    roles = [ROLE[a] for a in actions]
-    if SKULL_KING in roles:
-        if MERMAID in roles:
-            return roles.index(MERMAID), CAPTURE_BONUS
-        pirates = sum(1 for a in actions if ROLE[a] == PIRATE or a == TIGRESS_ESCAPE)
-        return roles.index(SKULL_KING), PIRATE_BONUS * pirates
-    for role in (PIRATE, MERMAID):
-        if role in roles:
-            return roles.index(role), 0
-    suit = next((SUIT_OF[a] for a in actions if a < SUIT_CARDS), -1)
-    if suit < 0:
-        return 0, 0
-    best_suit = BLACK if any(SUIT_OF[a] == BLACK for a in actions) else suit
-    best = max((a for a in actions if SUIT_OF[a] == best_suit))
-    return actions.index(best), 0
+    king = first_pirate = first_mermaid = top_black = top_led = -1
+    led = -1
+    pirates = 0                                    # Scary Mary counts in either role
+    for i, a in enumerate(actions):
+        role = ROLE[a]
+        if role == "suit":
+            suit = SUIT_OF[a]
+            if led < 0:
+                led = suit
+            if suit == BLACK:
+                if top_black < 0 or a > actions[top_black]:
+                    top_black = i
+            elif suit == led and (top_led < 0 or a > actions[top_led]):
+                top_led = i
+        elif role == PIRATE:
+            pirates += 1
+            if first_pirate < 0:
+                first_pirate = i
+        elif role == MERMAID:
+            if first_mermaid < 0:
+                first_mermaid = i
+        elif role == SKULL_KING:
+            king = i
+        elif a == TIGRESS_ESCAPE:
+            pirates += 1
+    if king >= 0:
+        if first_mermaid >= 0:
+            return first_mermaid, CAPTURE_BONUS
+        return king, PIRATE_BONUS * pirates
+    for i in (first_pirate, first_mermaid, top_black, top_led):
+        if i >= 0:
+            return i, 0
+    return 0, 0
 
 
 def round_score(r: int, bid: int, won: int, bonus: int) -> int:
