@@ -9,6 +9,8 @@ model: tests/test_saqqara_model.py.)
 
 import functools
 import random
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -128,3 +130,14 @@ def test_the_references_follow_the_rulebook_examples():
     hand = [card["G3"], card["Y5"], card["pirate"], card["tigress"]]
     assert skull_king.playable(hand, 0) == [card["G3"], card["pirate"], card["tigress"], skull_king.TIGRESS_ESCAPE]
     assert skull_king.playable(hand, 3) == hand + [skull_king.TIGRESS_ESCAPE]
+
+
+@pytest.mark.parametrize("script", ["sarkophag.py", "skull_king.py", "saqqara.py"])
+def test_reference_scripts_report_their_speed(script):
+    """``bench.py --baselines`` runs each reference as a script and reads this line."""
+    path = Path(__file__).parent / "reference" / script
+    out = subprocess.run([sys.executable, str(path), "--games", "3", "--mode", "api", "--players", "3"],
+                         capture_output=True, text=True, check=True).stdout
+    fields = dict(re.findall(r"(\w+)=([0-9.]+)", out))
+    assert set(fields) == {"games_per_s", "actions_per_s"}
+    assert float(fields["games_per_s"]) > 0 and float(fields["actions_per_s"]) > float(fields["games_per_s"])
