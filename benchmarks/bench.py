@@ -3,8 +3,9 @@
 
 For each game: games/s, actions/s, microseconds per legal_actions()+apply_action() step,
 clones/s and peak memory of one game (tracemalloc). With --baselines it also runs the
-hand-coded reference simulators from shared/bench (beside the repository) in api mode and
-prints the ratio trickkit/hand-coded in games/s.
+project's hand-coded reference simulators (tests/reference/, plain Python for one game
+each) in api mode, the same legal_actions()/apply_action() shape, and prints the ratio
+trickkit/hand-coded in games/s.
 
 Usage: python benchmarks/bench.py [--seconds 5] [--baselines] [--games NAME ...]
 """
@@ -22,7 +23,10 @@ from pathlib import Path
 
 import trickkit
 
-BASELINES = {"sarkophag": ("handcoded_sarkophag.py", 5000), "skull_king": ("handcoded_skullking.py", 600)}
+REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "reference"
+# game -> (reference script, games to time); each runs with the game's default seat count
+BASELINES = {"sarkophag": ("sarkophag.py", 5000), "skull_king": ("skull_king.py", 600),
+             "saqqara": ("saqqara.py", 1000)}
 
 
 def bench_game(name: str, seconds: float) -> dict:
@@ -54,23 +58,20 @@ def bench_game(name: str, seconds: float) -> dict:
     tracemalloc.stop()
     return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed,
             "us_per_step": 1e6 * elapsed / max(actions, 1), "clones_per_s": clones_per_s,
-            "peak_kib": peak / 1024, "games": games}
+            "peak_kib": peak / 1024, "games": games, "players": game.num_players}
 
 
-def bench_baseline(script: str, games: int) -> dict | None:
-    """Run a hand-coded reference simulator (api mode); None if shared/bench is not beside the repo."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "bench" / script
-    if not path.exists():
-        return None
-    out = subprocess.run([sys.executable, str(path), "--games", str(games), "--mode", "api"],
-                         capture_output=True, text=True, check=True).stdout
+def bench_baseline(script: str, games: int, players: int) -> dict:
+    """Time a hand-coded reference simulator in api mode (its own process, like a fresh run)."""
+    out = subprocess.run([sys.executable, str(REFERENCE / script), "--games", str(games), "--mode", "api",
+                          "--players", str(players)], capture_output=True, text=True, check=True).stdout
     return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)", out)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
-    ap.add_argument("--baselines", action="store_true", help="also run shared/bench hand-coded simulators")
+    ap.add_argument("--baselines", action="store_true", help="also time the hand-coded reference simulators")
     ap.add_argument("--games", nargs="*", help="only these games (default: every shipped game)")
     args = ap.parse_args()
     print(f"trickkit {trickkit.__version__}, Python {sys.version.split()[0]}")
@@ -81,9 +82,8 @@ def main() -> None:
         line = (f"{name:<16}{r['games_per_s']:>10.1f}{r['actions_per_s']:>11.0f}{r['us_per_step']:>9.1f}"
                 f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}")
         if args.baselines and name in BASELINES:
-            b = bench_baseline(*BASELINES[name])
-            if b:
-                line += f"  {b['games_per_s']:>14.1f}{r['games_per_s'] / b['games_per_s']:>7.2f}"
+            b = bench_baseline(*BASELINES[name], players=r["players"])
+            line += f"  {b['games_per_s']:>14.1f}{r['games_per_s'] / b['games_per_s']:>7.2f}"
         print(line, flush=True)
 
 

@@ -231,15 +231,18 @@ def test_blocked_row_goes_to_discard():
 
 
 # ---------------------------------------------------------------- end of the game
-def test_last_reward_on_first_placement_finishes_the_placement():
-    state = load(2, reward_cards=1, hand_limit=9).new_initial_state(seed=0)
-    for text in ["take 1", "take 2", "take 1", "take 2", "take 1", "take 2",
-                 "take 1", "take 1", "take 1", "take 1", "stop",                  # seat 0: 1-7
-                 "take 2", "take 2", "take 2", "take 2", "take 2", "stop",         # seat 1: 1-8
-                 "place 1 2 right", "place 7 1 right",                            # row 1 [0, 7]
-                 "place 7 1 right"]:                     # seat 1: the last reward, row [0, 7, 7]
-        state.apply_action(text)
-    assert not state.is_terminal(), "the second placement of the turn was cut off"
-    state.apply_action("place 8 1 right")                 # row [0, 7, 7, 8] = 15
-    assert state.is_terminal()
-    assert state.scores() == [0, 5]
+def test_last_reward_on_first_placement_ends_the_game_at_once():
+    """"The game ends immediately" when the last reward is taken: a first placement that
+    takes it is the last action (issue 15, A), in both readings of stop_at_once."""
+    for stop_at_once in (False, True):
+        state = load(2, reward_cards=1, hand_limit=9, stop_at_once=stop_at_once).new_initial_state(seed=0)
+        for text in ["take 1", "take 2", "take 1", "take 2", "take 1", "take 2",
+                     "take 1", "take 1", "take 1", "take 1", "stop",                  # seat 0: 1-7
+                     "take 2", "take 2", "take 2", "take 2", "take 2", "stop",         # seat 1: 1-8
+                     "place 1 2 right", "place 7 1 right",                            # row 1 [0, 7]
+                     "place 7 1 right"]:                     # seat 1: the last reward, row [0, 7, 7]
+            state.apply_action(text)
+        assert state.is_terminal(), "a second placement was offered after the last reward"
+        assert state.legal_actions() == []
+        assert [ranks(r) for r in zones(state)["rows"]] == [[0, 7, 7], [0, 1], [0]]
+        assert state.scores() == [0, 2]  # one reward, no artifacts: it counts 2
