@@ -223,6 +223,8 @@ class _Merger:
             if x is not None:
                 positions.setdefault(x, []).append(i)
 
+        names: list[str] = []  # the items' names for hints, made on the first failure
+
         def select(sel, path) -> int | None:
             if isinstance(sel, int) and not isinstance(sel, bool) and not scalars:
                 if 0 <= sel < len(parent):
@@ -236,7 +238,8 @@ class _Merger:
             if len(found) == 1:
                 return found[0]
             if not found:
-                names = [str(x) for x in ids if x is not None]
+                if not names:  # once, not once per failing selector
+                    names.extend(str(x) for x in ids if x is not None)
                 self.fail(path, f"no item {_short(sel)} in {format_path(pp)}{_hint(str(sel), names)}"
                           f" (items: {_listing(ids)})")
             else:
@@ -411,14 +414,14 @@ def _load_parent(ref: str, child_filename: str, child_dir, where: Problem, root=
         base = os.path.dirname(child_filename) if child_dir is not None else ""
         shown = os.path.normpath(os.path.join(base, ref))
         try:
-            outside = _outside(full, root)
+            # checked before reading: not even whether a file outside exists may be learnt
+            if _outside(full, root):
+                raise refuse(f"the parent ruleset {_short(ref)} is outside the folder of the ruleset being "
+                             f"loaded; 'extends' reaches only files in that folder (and below it) and shipped games")
             raw = read_limited(full)
         except (OSError, ValueError) as e:  # ValueError: a path with a NUL byte
             reason = (e.strerror or e) if isinstance(e, OSError) else e
             raise refuse(f"cannot read the parent ruleset {_short(ref)}: {reason}") from None
-        if outside:
-            raise refuse(f"the parent ruleset {_short(ref)} is outside the folder of the ruleset being loaded; "
-                         f"'extends' reaches only files in that folder (and below it) and shipped games")
         data, loc = _load_bytes_as(raw, shown)
         return data, loc, _identity_of_file(full), os.path.dirname(os.path.abspath(full))
     games = list_games()
