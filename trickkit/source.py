@@ -504,7 +504,7 @@ class _Builder:
         if tag == _BOOL:
             return value.lower() == "true"
         if tag == _INT:
-            digits = len(value.lstrip("+-"))
+            digits = len(value.lstrip("+-")) - (2 if value.startswith(("0x", "0o")) else 0)
             too_large = _Fail(node.start_mark, path, f"integer with {digits} digits is too large"
                                                      f" (at most {MAX_INT_DIGITS} decimal digits)")
             if value.startswith(("0x", "0o")):
