@@ -387,16 +387,19 @@ def test_what_extends_may_reach(kind, outcome):
 
 @PROPERTY
 @given(st.sampled_from(trickkit.list_games()), st.integers(0, 10**6),
-       st.sampled_from(["long_text", "long_list", "big_map"]))
+       st.sampled_from(["long_text", "long_list", "big_map", "long_key", "huge_int"]))
 def test_schema_messages_do_not_quote_huge_content(name, pick, kind):
-    """A huge value in a wrong place is reported in a short message (never the value itself)."""
+    """A huge value (or key) in a wrong place is reported in a short message (never the value itself)."""
     tried("files")
     from trickkit.schema_check import check_schema, load_schema
     doc = yaml.safe_load(ruleset_text(name))
     keys = [k for k in doc if k not in ("extends",)]
     key = keys[pick % len(keys)]
-    doc[key] = {"long_text": "z" * 1_000_000, "long_list": ["z" * 100] * 10_000,
-                "big_map": {f"k{i}": "z" * 100 for i in range(5000)}}[kind]
+    if kind == "long_key":
+        doc["k" * 1_000_000] = 1
+    else:
+        doc[key] = {"long_text": "z" * 1_000_000, "long_list": ["z" * 100] * 10_000,
+                    "big_map": {f"k{i}": "z" * 100 for i in range(5000)}, "huge_int": 10**4299}[kind]  # YAML allows no more
     problems = check_schema(doc, Locator(f"{name}.yaml"), load_schema("ruleset"))
     for p in problems:
         assert len(p.message) < 1000, (key, kind, p.message[:300])
