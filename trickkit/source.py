@@ -194,6 +194,8 @@ def _precount_nodes(text: str) -> None:
     loader_class = getattr(yaml, "CBaseLoader", None)
     if loader_class is None:  # pragma: no cover - PyYAML built without libyaml
         return
+    if len(text) < MAX_SOURCE_NODES:  # a node takes a character or more: it cannot have too many
+        return
     starts = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
     nodes = 0
     try:
