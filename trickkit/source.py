@@ -23,7 +23,6 @@ import math
 import os
 import re
 import stat
-import sys
 from typing import Any, Iterator
 
 import attrs
@@ -315,7 +314,7 @@ def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
 
     Raises:
         OSError: the file cannot be read, or is not a regular file; ``strerror`` says why
-            (``"not a regular file (a FIFO (named pipe))"``).
+            (``"not a regular file (a named pipe)"``).
     """
     try:
         mode = os.stat(path).st_mode
@@ -330,8 +329,8 @@ def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
         kind = _not_regular(info.st_mode)
         if kind is not None:  # replaced between stat and open
             raise OSError(0, f"not a regular file ({kind})")
-        if info.st_size > limit:
-            return b"\0" * (limit + 1)  # too large: not worth reading
+        if info.st_size > limit:  # too large: not worth reading; the caller only looks at the length
+            return bytes(limit + 1)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
