@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import trickkit
 from trickkit import IllegalActionError
+from trickkit.privacy import history_seen_by, privacy_table, seen_text
 
 GAMES = trickkit.list_games()
 SEEDS = st.integers(0, 2**32)
@@ -318,6 +319,84 @@ def test_observation_hides_other_seats_cards(name, data):
     for s, _ in random_playout(state, rng):
         check(s)
     check(state)
+
+
+# ---------------------------------------------------------------- 8b: action texts hide hidden cards
+def visible_cards(state, seat) -> set:
+    """Texts of the cards ``seat`` sees now (in zones, on top of stacks, in the trick)."""
+    obs = state.observation(seat)
+    seen = {p["card"].split(":")[0] for p in obs["trick"]}
+    views = []
+    for view in obs["zones"].values():
+        views += view if isinstance(view, list) else [view]
+    for view in views:
+        seen.update(view.get("cards", []))
+        if view.get("top"):
+            seen.add(view["top"])
+    return seen
+
+
+def seen_by(table, state, action, viewer) -> str:
+    """What ``viewer`` is shown of ``action`` (the engine's bid masking, then the private choices)."""
+    return seen_text(table, state.action_seen_by(action, viewer), state.current_player(), viewer)
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if any(st_.kind == "turns" for st_ in trickkit.load_game(g).rules.steps)])
+@FAST
+@given(data=st.data())
+def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
+    """Issue 18 (the High Priestess): an action's text, as another seat sees it, names no card
+    that seat has never seen so far and does not see after the action (``priestess W2 2`` ->
+    ``priestess ? 2``). "Seen so far" is perfect recall: a face-down court card that seat saw
+    face up before (``lovers CK CQ``) may be named.
+
+    Every legal action of every turns step is checked at every tenth state (each one tried on
+    a copy to learn what becomes visible), the applied action at every state.
+    """
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    table = privacy_table(game.rules)
+    texts = game.cards
+    n = game.num_players
+    recalled = [set() for _ in range(n)]  # every card each seat has seen so far
+    for i, (s, applied) in enumerate(random_playout(state, rng)):
+        for v in range(n):
+            recalled[v] |= visible_cards(s, v)
+        step = game.rules.steps[s.step]
+        if step.kind != "turns":
+            continue
+        kinds = {k.name: k for k in (step.windows[s.window].kinds if s.window >= 0 else step.kinds)}
+        actor = s.current_player()
+        before = {v: recalled[v] for v in range(n) if v != actor}
+        for action in (s.legal_actions() if i % 10 == 0 else [applied]):
+            kind = kinds.get(action.verb)
+            if kind is None:  # pass
+                continue
+            after = None
+            for choice, typ, value in zip(kind.choice_names, kind.choice_types, action.choices):
+                if typ != "card" or value is None:
+                    continue
+                card = texts[value]
+                others = [str(texts[x] if t == "card" and x is not None else x)
+                          for c, t, x in zip(kind.choice_names, kind.choice_types, action.choices) if c != choice]
+                for viewer, seen_before in before.items():
+                    if card in seen_before:
+                        continue
+                    if after is None:
+                        after = s.clone()
+                        after.apply_action(action)
+                    if after.is_terminal() or card in visible_cards(after, viewer):
+                        continue
+                    words = seen_by(table, s, action, viewer).split()
+                    allowed = others.count(card) + kind.template.split().count(card)
+                    assert words.count(card) <= allowed, (
+                        f"seat {viewer} learns hidden card {card} from {action.text!r} by seat {actor}: "
+                        f"it is shown {' '.join(words)!r}")
+    # history views agree with the per-action views
+    for viewer in range(n):
+        assert history_seen_by(table, state._history, viewer) == [
+            seen_text(table, t, actor, viewer) for actor, t in state._history]
+        assert history_seen_by(table, state._history, None) == state.history()
 
 
 # ---------------------------------------------------------------- 9: Sarkophag

@@ -135,8 +135,8 @@ def test_an_action_subclass_is_an_action():
 
 @pytest.mark.parametrize("value, message", [
     ("2", "lookahead: expected boolean or string, got 2"),
-    ("placed", "lookahead: lookahead must be true, false or a bool expression, got int"),
-    ("\"'no'\"", "lookahead: lookahead must be true, false or a bool expression, got str"),
+    ("placed", "lookahead: must be true or false (a bool), got a number (int)"),
+    ("\"'no'\"", "lookahead: must be true or false (a bool), got a text (str)"),
     ("plased == 0", "lookahead: unknown name 'plased' (did you mean 'placed'?)"),
 ])
 def test_a_lookahead_that_is_not_a_bool_is_a_located_load_error(tmp_path, value, message):

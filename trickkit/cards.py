@@ -11,8 +11,17 @@ from typing import Any, Callable
 
 import attrs
 
+from .templates import template_problem
+
 Card = int
 """A card is its id: an index into the deck's tables."""
+
+MAX_DECK_CARDS = 10_000
+"""Most cards a deck may hold, copies included (the shipped decks have under 100)."""
+MAX_DECK_FACES = 20_000
+"""Most faces (cards times their modes) a deck may hold."""
+MAX_CARD_TEXT = 100
+"""Longest card text, in characters (it is typed in actions: ``play B13``)."""
 
 STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind", "copy")
 """Attributes every card has (null where a group does not set them); ``copy`` numbers the
@@ -58,24 +67,42 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck
     """
     rows: list[dict] = []
     modes_of: list[dict] = []
+    cards = faces = 0  # counted before anything is built, so a huge deck costs nothing
     for gi, group in enumerate(groups):
         path = ("deck", gi)
         suits = group.get("suit")
         suit_items = list(suits.items()) if isinstance(suits, dict) else [(suits, suits)] if suits is not None else [(None, None)]
         rank = group.get("rank")
         if isinstance(rank, dict):
-            ranks = list(range(rank["from"], rank["to"] + 1))
-            if not ranks:
+            if rank["to"] < rank["from"]:
                 raise problem(path + ("rank",), f"empty rank range {rank['from']}..{rank['to']}")
+            rank_count = rank["to"] - rank["from"] + 1
         else:
-            ranks = [rank]
+            rank_count = 1
+        copies = group.get("copies", 1)
+        group_cards = len(suit_items) * rank_count * copies
+        cards += group_cards
+        faces += group_cards * max(len(group.get("modes") or {}), 1)
+        if cards > MAX_DECK_CARDS or faces > MAX_DECK_FACES:
+            where = path + ("copies",) if "copies" in group and copies > 1 else \
+                path + ("rank",) if rank_count > 1 else path
+            what = f"{cards:,} cards" if cards > MAX_DECK_CARDS else f"{faces:,} card faces (cards times modes)"
+            raise problem(where, f"deck too large: with this group ({len(suit_items)} suits x {rank_count:,} ranks "
+                                 f"x {copies:,} copies) it holds {what}; the limit is {MAX_DECK_CARDS:,} cards "
+                                 f"and {MAX_DECK_FACES:,} faces")
+        template = str(group["text"])
+        bad = template_problem(template, ("suit", "rank"), "card field")
+        if bad is not None:
+            raise problem(path + ("text",), bad)
+        ranks = range(rank["from"], rank["to"] + 1) if isinstance(rank, dict) else [rank]
         for code, suit in suit_items:
             for r in ranks:
                 values = {"suit": suit, "rank": r, "kind": group.get("kind")}
-                try:
-                    text = str(group["text"]).format(suit=code if code is not None else "", rank=r if r is not None else "")
-                except (KeyError, IndexError, ValueError) as e:
-                    raise problem(path + ("text",), f"bad card text template {group['text']!r}: {e}") from None
+                # safe: the template has only {suit} and {rank} fields (checked above)
+                text = template.format(suit=code if code is not None else "", rank=r if r is not None else "")
+                if len(text) > MAX_CARD_TEXT:
+                    raise problem(path + ("text",), f"card text {text[:40]!r}... is longer than {MAX_CARD_TEXT} "
+                                                    f"characters")
                 values["name"] = text
                 for attr, spec in (group.get("attributes") or {}).items():
                     values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)

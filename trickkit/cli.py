@@ -66,6 +66,8 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
             parsed = yaml.safe_load(value)
         except yaml.YAMLError:
             parsed = value
+        except ValueError:  # an integer past Python's limit on digits converted
+            raise _UsageError(f"--param {key}: the number has too many digits ({len(value)} characters)") from None
         if isinstance(parsed, bool) or not isinstance(parsed, (int, float, str)):
             parsed = parsed if isinstance(parsed, bool) else value
         params[key] = parsed

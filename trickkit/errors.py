@@ -88,6 +88,21 @@ class DSLRuntimeError(TrickkitError):
     """A DSL expression failed while a game was being played (e.g. a type error)."""
 
 
+def short_repr(value, limit: int = 80) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for messages that quote user input.
+
+    Never raises: an int too large for Python to print (``ValueError``, the 4300-digit
+    limit) is described by its size, and a lone surrogate is escaped as repr does.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+        return f"<an integer of about {int(value.bit_length() * 0.30103):,} digits>"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a huge int inside a list, or a very deep list
+        return f"<a {type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``."""
     close = difflib.get_close_matches(str(name), list(candidates), n=1, cutoff=0.6)

@@ -8,10 +8,12 @@ import json
 import random
 from typing import Any, Sequence
 
+from . import jsonsafe
 from . import steps as S
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
+from .privacy import privacy_table, seen_text
 from .ruleset import Rules
 from .state import State, fresh
 
@@ -43,6 +45,7 @@ class Game:
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self.first_copy = tuple(first[t] for t in deck.texts)
+        self._privacy = privacy_table(rules)
         self.single_play_action = (tuple(a for a, in self.play_actions)
                                    if all(len(a) == 1 for a in self.play_actions) else None)
         """For each card id, its one play action, when no card is played in modes (else None)."""
@@ -136,7 +139,7 @@ class Game:
                 parameters differ, or an action no longer replays.
         """
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text)  # bounded depth and digits: hostile text fails as a StateError
         except (TypeError, ValueError) as e:
             raise StateError(f"saved state is not JSON: {e}") from None
         if not isinstance(data, dict) or data.get("format") != "trickkit-state":
@@ -265,7 +268,7 @@ class Game:
         step = self._steps[state.step]
         if step.kind == "bid" and step.simultaneous:
             return f"{text.split()[0]} ?"
-        return text
+        return seen_text(self._privacy, text, state.current, seat)  # choices declared private show as ?
 
     def observe(self, state: State, seat: int | None) -> dict:
         """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""

@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from .errors import Problem, RulesetError, did_you_mean
-from .source import Locator, format_path, load_yaml, load_yaml_file
+from .source import MAX_TEXT_SIZE, Locator, format_path, load_yaml, read_limited
 
 __all__ = ["MergedLocator", "resolve_extends", "LIST_OPERATIONS", "MAX_CHAIN"]
 
@@ -198,8 +198,8 @@ class _Merger:
         removed = set()
         for i, k in enumerate(keys):
             if k not in parent:
-                self.fail(path + (i,), f"cannot remove {k!r}: the parent has no such key"
-                          f"{did_you_mean(str(k), [str(x) for x in parent])}")
+                self.fail(path + (i,), f"cannot remove {_short(k)}: the parent has no such key"
+                          f"{_hint(str(k), [str(x) for x in parent])}")
             elif k in child:
                 self.fail(path + (i,), f"{k!r} is both removed and set; remove it or set it, not both")
             else:
@@ -218,22 +218,33 @@ class _Merger:
         scalars = all(not isinstance(item, (dict, list)) for item in parent)
         ids = [_identity(item) for item in parent]
 
+        positions: dict = {}  # identity -> indices of the parent's items that have it (one scan, not one per selector)
+        for i, x in enumerate(ids):
+            if x is not None:
+                positions.setdefault(x, []).append(i)
+
+        names: list[str] = []  # the items' names for hints, made on the first failure
+
         def select(sel, path) -> int | None:
             if isinstance(sel, int) and not isinstance(sel, bool) and not scalars:
                 if 0 <= sel < len(parent):
                     return sel
                 self.fail(path, f"no item {sel} in {format_path(pp)} (the parent's list has {len(parent)} items)")
                 return None
-            found = [i for i, x in enumerate(ids) if x == sel and x is not None]
+            try:
+                found = positions.get(sel, [])
+            except TypeError:  # an unhashable selector (a list or mapping) names no item
+                found = []
             if len(found) == 1:
                 return found[0]
             if not found:
-                names = [str(x) for x in ids if x is not None]
-                self.fail(path, f"no item {sel!r} in {format_path(pp)}{did_you_mean(str(sel), names)}"
-                          f" (items: {', '.join(repr(x) for x in ids)})")
+                if not names:  # once, not once per failing selector
+                    names.extend(str(x) for x in ids if x is not None)
+                self.fail(path, f"no item {_short(sel)} in {format_path(pp)}{_hint(str(sel), names)}"
+                          f" (items: {_listing(ids)})")
             else:
-                where = ", ".join(format_path(pp + (i,)) for i in found)
-                self.fail(path, f"{sel!r} matches {len(found)} items ({where}); select one by its index")
+                where = ", ".join(format_path(pp + (i,)) for i in found[:5]) + (", ..." if len(found) > 5 else "")
+                self.fail(path, f"{_short(sel)} matches {len(found)} items ({where}); select one by its index")
             return None
 
         def items_of(key) -> list:
@@ -327,8 +338,30 @@ def _step_kind(item) -> str | None:
 
 
 def _short(value) -> str:
-    text = repr(value)
+    text = _repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _repr(value) -> str:
+    try:
+        return repr(value)
+    except ValueError:  # an int too large to print (cannot come from YAML, but from Python callers)
+        return f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else "<unprintable>"
+
+
+_HINT_CANDIDATES = 500
+"""Above this many candidates no did-you-mean hint is computed (difflib is quadratic-ish:
+thousands of bad selectors against thousands of items would take minutes)."""
+
+
+def _hint(name: str, candidates: list) -> str:
+    return did_you_mean(name, candidates) if len(candidates) <= _HINT_CANDIDATES else ""
+
+
+def _listing(ids: list, limit: int = 12) -> str:
+    """The first items' identities, for a message (not all 20,000 of them)."""
+    shown = ", ".join(_short(x) for x in ids[:limit])
+    return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
 
 
 # --------------------------------------------------------------------------- resolving
@@ -350,50 +383,71 @@ def _is_path(text: str) -> bool:
     return text.endswith((".yaml", ".yml")) or os.sep in text or "/" in text
 
 
-def _load_parent(ref: str, child_filename: str, child_dir, where: Problem):
-    """Load the parent named by ``ref``: ``(doc, locator, identity, directory)``; raise located errors."""
+def _outside(full: str, root) -> bool:
+    """True if ``full`` (symbolic links resolved) is not inside the folder ``root``."""
+    if root is None:
+        return False
+    real, top = os.path.realpath(full), os.path.realpath(os.fspath(root))
+    return os.path.commonpath([real, top]) != top
+
+
+def _load_parent(ref: str, child_filename: str, child_dir, where: Problem, root=None):
+    """Load the parent named by ``ref``: ``(doc, locator, identity, directory)``; raise located errors.
+
+    What ``extends`` may reach (docs/robustness.md): a shipped game by name, or a ``.yaml``/
+    ``.yml`` regular file given by a relative path that stays inside ``root``, the folder of
+    the ruleset being loaded (``..`` may climb back up to it, not beyond; symbolic links are
+    followed before the check). Absolute paths are refused.
+    """
     from .loader import list_games  # late: the loader imports this module
+
+    def refuse(message: str) -> RulesetError:
+        return RulesetError([attrs.evolve(where, message=message)])
 
     if _is_path(ref):
         if os.path.isabs(ref):
-            shown = full = ref
-        else:
-            full = os.path.join(os.fspath(child_dir), ref) if child_dir is not None else ref
-            base = os.path.dirname(child_filename) if child_dir is not None else ""
-            shown = os.path.normpath(os.path.join(base, ref))
+            raise refuse(f"'extends' takes a shipped game name or a path relative to this file, not the "
+                         f"absolute path {_short(ref)}")
+        if not ref.endswith((".yaml", ".yml")):
+            raise refuse(f"'extends' names a ruleset file, which ends in .yaml or .yml, got {_short(ref)}")
+        full = os.path.join(os.fspath(child_dir), ref) if child_dir is not None else ref
+        base = os.path.dirname(child_filename) if child_dir is not None else ""
+        shown = os.path.normpath(os.path.join(base, ref))
         try:
-            with open(full, "rb"):
-                pass
+            # checked before reading: not even whether a file outside exists may be learnt
+            if _outside(full, root):
+                raise refuse(f"the parent ruleset {_short(ref)} is outside the folder of the ruleset being "
+                             f"loaded; 'extends' reaches only files in that folder (and below it) and shipped games")
+            raw = read_limited(full)
         except (OSError, ValueError) as e:  # ValueError: a path with a NUL byte
             reason = (e.strerror or e) if isinstance(e, OSError) else e
-            raise RulesetError([attrs.evolve(where, message=f"cannot read the parent ruleset {ref!r}: "
-                                                           f"{reason}")]) from None
-        data, loc = _load_file_as(full, shown)
+            raise refuse(f"cannot read the parent ruleset {_short(ref)}: {reason}") from None
+        data, loc = _load_bytes_as(raw, shown)
         return data, loc, _identity_of_file(full), os.path.dirname(os.path.abspath(full))
     games = list_games()
     if ref not in games:
-        raise RulesetError([attrs.evolve(where, message=f"unknown game {ref!r}{did_you_mean(ref, games)} "
-                                                       f"(shipped games: {', '.join(games)}; or a relative path "
-                                                       f"to a .yaml file)")])
+        raise refuse(f"unknown game {_short(ref)}{_hint(ref, games)} "
+                     f"(shipped games: {', '.join(games)}; or a relative path to a .yaml file)")
     file = _shipped_file(ref)
     data, loc = load_yaml(file.read_text("utf-8"), f"{ref}.yaml")
     directory = file.parent if isinstance(file, os.PathLike) else None
     return data, loc, _identity_of_file(file) if isinstance(file, os.PathLike) else f"shipped:{ref}", directory
 
 
-def _load_file_as(full: str, shown: str):
-    """Load ``full`` but name it ``shown`` in problems (the path as the user would write it)."""
-    with open(full, "rb") as fh:
-        raw = fh.read()
+def _load_bytes_as(raw: bytes, shown: str):
+    """Parse a parent file's bytes, naming it ``shown`` in problems (the path as the user would write it)."""
+    if len(raw) > MAX_TEXT_SIZE:
+        raise RulesetError([Problem(shown, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
     try:
         text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return load_yaml_file(full)  # reports the decoding problem
+    except UnicodeDecodeError as exc:
+        message = f"not valid UTF-8 text (bad byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        raise RulesetError([Problem(shown, 0, 0, "$", message)]) from None
     return load_yaml(text, shown)
 
 
 def resolve_extends(doc: dict, loc: Locator, *, identity: str | None = None, directory=None,
-                    _chain: tuple = ()) -> tuple[dict, Locator]:
+                    root=None, _chain: tuple = ()) -> tuple[dict, Locator]:
     """Resolve ``extends`` (recursively) and return the merged ``(document, locator)``.
 
     A document without ``extends`` is returned unchanged. Otherwise the parent is
@@ -405,6 +459,8 @@ def resolve_extends(doc: dict, loc: Locator, *, identity: str | None = None, dir
         doc, loc: the child as loaded by `trickkit.source`.
         identity: a key naming the child's file (to detect cycles).
         directory: the folder the child's relative ``extends`` paths start from.
+        root: the folder no ``extends`` path may leave (default: ``directory`` of the first
+            ruleset of the chain, the one being loaded).
 
     Raises:
         RulesetError: every merge problem, each located in the file that wrote the
@@ -414,18 +470,21 @@ def resolve_extends(doc: dict, loc: Locator, *, identity: str | None = None, dir
     if not isinstance(doc, dict) or "extends" not in doc:
         return doc, loc
     ref = doc["extends"]
+    if root is None and not _chain:
+        root = directory
     chain = _chain + ((identity or f"<{loc.filename}>", loc.filename),)
     where = loc.problem(("extends",), "")
     if not isinstance(ref, str) or not ref.strip():
         raise RulesetError([attrs.evolve(where, message=f"'extends' names a shipped ruleset or a relative path "
-                                                       f"to a .yaml file, got {ref!r}")])
+                                                       f"to a .yaml file, got {_short(ref)}")])
     if len(chain) > MAX_CHAIN:
         raise RulesetError([attrs.evolve(where, message=f"chain of 'extends' longer than {MAX_CHAIN} rulesets")])
-    pdoc, ploc, pid, pdir = _load_parent(ref, loc.filename, directory, where)
+    pdoc, ploc, pid, pdir = _load_parent(ref, loc.filename, directory, where, root)
     if any(pid == seen for seen, _ in chain):
         names = [name for _, name in chain] + [ploc.filename]
         raise RulesetError([attrs.evolve(where, message="'extends' makes a cycle: " + " -> ".join(names))])
-    pdoc, ploc = resolve_extends(pdoc, ploc, identity=pid, directory=pdir, _chain=chain)
+    pdoc, ploc = resolve_extends(pdoc, ploc, identity=pid, directory=pdir,
+                                 root=root if _is_path(ref) else pdir, _chain=chain)
     problems = []
     if not isinstance(doc.get("name"), str):
         problems.append(loc.problem(("extends",), "a ruleset that extends another must declare its own 'name'",

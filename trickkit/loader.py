@@ -92,10 +92,33 @@ def read_document(name_or_path: str | os.PathLike):
         RulesetError: YAML or schema problems, all of them, located.
     """
     doc, loc = _merged_document(name_or_path)
-    problems = check_schema(doc, loc, load_schema("ruleset"))
+    problems = mixed_key_problems(doc, loc) + check_schema(doc, loc, load_schema("ruleset"))
     if problems:
         raise RulesetError(problems)
     return doc, loc
+
+
+def mixed_key_problems(doc, loc) -> list[Problem]:
+    """Mappings whose keys mix integers and texts (``{1: [...], high: [...]}``), located.
+
+    JSON, and so the content hash and saved states, has only text keys: ``1`` and ``'1'``
+    would be one key, and integers and texts cannot be sorted together. Quoting the
+    integers (``'1'``) keeps the meaning (attribute group values that read as integers are
+    integers either way).
+    """
+    problems, stack = [], [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            ints = [k for k in node if isinstance(k, int)]
+            if ints and len(ints) < len(node):
+                text = next(k for k in node if not isinstance(k, int))
+                problems.append(loc.problem(path + (ints[0],), f"this mapping mixes integer keys ({ints[0]}) and "
+                                            f"text keys ({text!r}); quote the integers ('{ints[0]}')", at_key=True))
+            stack.extend((path + (k,), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(node))
+    return problems
 
 
 def load_game(name_or_path: str | os.PathLike, players: int | None = None, **params) -> Game:

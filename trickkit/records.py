@@ -16,9 +16,13 @@ from typing import Any, Iterator
 
 import attrs
 
-from .errors import RulesetError, TrickkitError
+from . import jsonsafe
+from .errors import RulesetError, TrickkitError, short_repr
 
 __all__ = ["ReplayResult", "replay_record", "replay_records", "read_records"]
+
+MAX_RECORD_LINE = 50_000_000
+"""Longest accepted record line, in characters (a record of 100,000 actions is about 1 MB)."""
 
 _REQUIRED = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256")
 
@@ -53,14 +57,29 @@ class ReplayResult:
 
 
 def read_records(path: str | os.PathLike) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line number, parsed JSON or the JSONDecodeError)`` for each non-blank line of a JSONL file."""
-    with open(path, encoding="utf-8") as fh:
-        for number, text in enumerate(fh, start=1):
+    """Yield ``(line number, parsed JSON or the ValueError)`` for each non-blank line of a JSONL file.
+
+    The error is a `json.JSONDecodeError` (not JSON), a `trickkit.jsonsafe.JSONLimitError`
+    (nested too deep, an integer too large) or a ValueError for a line longer than
+    `MAX_RECORD_LINE`, which is skipped without being read whole.
+    """
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        number = 0
+        while True:
+            text = fh.readline(MAX_RECORD_LINE + 1)
+            if not text:
+                return
+            number += 1
+            if len(text) > MAX_RECORD_LINE and not text.endswith("\n"):
+                while text and not text.endswith("\n"):  # skip the rest of the line
+                    text = fh.readline(MAX_RECORD_LINE)
+                yield number, ValueError(f"line longer than {MAX_RECORD_LINE:,} characters")
+                continue
             if not text.strip():
                 continue
             try:
-                yield number, json.loads(text)
-            except json.JSONDecodeError as e:
+                yield number, jsonsafe.loads(text)
+            except ValueError as e:
                 yield number, e
 
 
@@ -106,21 +125,25 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         return result("refused", "record has no list of action texts (was it written with --out?)")
     if not isinstance(record["params"], dict):
-        return result("refused", f"record 'params' must be an object, got {record['params']!r}")
+        return result("refused", f"record 'params' must be an object, got {short_repr(record['params'])}")
     source = _source(record, base, ruleset)
-    key = (source, record["players"], json.dumps(record["params"], sort_keys=True))
+    try:
+        key = (source, short_repr(record["players"], 200), json.dumps(record["params"], sort_keys=True))
+    except (TypeError, ValueError, RecursionError):  # from Python callers: keys of mixed types, huge ints
+        return result("refused", f"record 'params' cannot be read: {short_repr(record['params'])}")
     cache = _cache if _cache is not None else {}
     try:
         if key not in cache:
             cache[key] = trickkit.load_game(source, players=record["players"], **record["params"])
         game = cache[key]
     except RulesetError as e:
-        return result("refused", f"cannot load {source!r} with players={record['players']!r} "
-                                 f"and {record['params']!r}:\n" + "\n".join(f"  {p}" for p in e.problems))
+        return result("refused", f"cannot load {short_repr(source)} with players={short_repr(record['players'])} "
+                                 f"and {short_repr(record['params'])}:\n" + "\n".join(f"  {p}" for p in e.problems))
     except (TrickkitError, TypeError) as e:
-        return result("refused", f"cannot load {source!r}: {e}")
+        return result("refused", f"cannot load {short_repr(source)}: {e}")
     if game.name != record["game"] and ruleset is None:
-        return result("refused", f"record is of game {record['game']!r}, but {source!r} is {game.name!r}")
+        return result("refused", f"record is of game {short_repr(record['game'])}, but {short_repr(source)} is "
+                                 f"{game.name!r}")
     if record["ruleset_sha256"] != game.content_hash:
         recorded = str(record["ruleset_sha256"])
         if not force:
@@ -130,24 +153,24 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
     try:
         state = game.new_initial_state(seed=record["seed"])
     except (TrickkitError, ValueError, TypeError) as e:
-        return result("refused", f"bad seed {record['seed']!r}: {e}")
+        return result("refused", f"bad seed {short_repr(record['seed'])}: {e}")
     for i, action in enumerate(actions):
         if state.is_terminal():
             return result("diverged", f"the game ended after {i} actions, but the record has {len(actions)} "
-                                      f"(action {i} {action!r} is one too many)", i)
+                                      f"(action {i} {short_repr(action)} is one too many)", i)
         try:
             state.apply_action(action)
         except TrickkitError as e:
-            return result("diverged", f"action {i} {action!r} by seat {state.current_player()} was refused: {e}", i)
+            return result("diverged", f"action {i} {short_repr(action)} by seat {state.current_player()} was refused: {e}", i)
     if not state.is_terminal():
         return result("diverged", f"the game is not over after the record's {len(actions)} actions "
                                   f"(seat {state.current_player()} to act)")
     scores, winners = list(state.scores()), list(state.winners())
     problems = []
     if scores != record["scores"]:
-        problems.append(f"final scores expected {record['scores']}, got {scores}")
+        problems.append(f"final scores expected {short_repr(record['scores'], 200)}, got {scores}")
     if winners != record["winners"]:
-        problems.append(f"winners expected {record['winners']}, got {winners}")
+        problems.append(f"winners expected {short_repr(record['winners'], 200)}, got {winners}")
     if problems:
         return result("diverged", "; ".join(problems))
     note = " (content hash differs; replayed with --force)" if record["ruleset_sha256"] != game.content_hash else ""
@@ -167,6 +190,9 @@ def replay_records(path: str | os.PathLike, *, force: bool = False, ruleset: str
     for line, record in read_records(path):
         if isinstance(record, json.JSONDecodeError):
             results.append(ReplayResult(line, "refused", f"not JSON: {record.msg} (column {record.colno})"))
+            continue
+        if isinstance(record, ValueError):
+            results.append(ReplayResult(line, "refused", f"not a readable record: {record}"))
             continue
         results.append(replay_record(record, line, force=force, base=base, ruleset=ruleset, _cache=cache))
     return results

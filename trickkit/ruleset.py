@@ -18,7 +18,8 @@ from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
 from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, card_filter, elem_type
 from .dsl.parser import DSLSyntaxError, parse
-from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean
+from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean, short_repr
+from .templates import template_problem
 from .hooks import _RUNTIME, Hook, make_hook
 from .source import Locator, format_path
 from .textpos import block_position
@@ -27,6 +28,10 @@ from .textpos import block_position
 class _Located(Exception):
     def __init__(self, path, message):
         self.path, self.message = tuple(path), message
+
+
+MAX_ZONE_FAMILY = 1_000
+"""Most zones a zone family (``count``) may have."""
 
 
 @attrs.frozen
@@ -145,6 +150,9 @@ class ActionKind:
     choice_test: Hook | None = None
     """The conditions of ``allowed`` that name a choice: with ``guard`` passed, ``allowed``
     holds exactly when this does (None: test ``allowed`` itself)."""
+    private: tuple[str, ...] = ()
+    """Choices that only the acting seat sees: every other seat sees ``?`` in their place
+    (``priestess ? 2``); see `trickkit.privacy`."""
 
 
 @attrs.frozen
@@ -260,7 +268,7 @@ class RulesetCompiler:
         pl = doc["players"]
         n = self.players if self.players is not None else pl.get("default", pl["min"])
         if not isinstance(n, int) or isinstance(n, bool) or not pl["min"] <= n <= pl["max"]:
-            self.add(("players",), f"{doc['name']} is for {pl['min']}-{pl['max']} players, not {n!r}")
+            self.add(("players",), f"{doc['name']} is for {pl['min']}-{pl['max']} players, not {short_repr(n)}")
             n = pl.get("default", pl["min"])
         params = self._params()
         groups = []
@@ -339,7 +347,7 @@ class RulesetCompiler:
             values[name] = spec["default"]
         for name, value in self.overrides.items():
             if name not in specs:
-                self.add(("parameters",), f"unknown parameter {name!r}{did_you_mean(name, specs)}"
+                self.add(("parameters",), f"unknown parameter {short_repr(name)}{did_you_mean(str(name), specs)}"
                          f" (parameters: {', '.join(specs) or 'none'})")
                 continue
             values[name] = value
@@ -352,8 +360,12 @@ class RulesetCompiler:
                   "str": lambda x: isinstance(x, str),
                   "choice": lambda x: x in spec.get("choices", [])}[t](v)
             if not ok:
-                expected = f"one of {spec.get('choices')}" if t == "choice" else t
-                self.add(where, f"parameter {name!r} must be {expected}, got {v!r}")
+                expected = f"one of {short_repr(spec.get('choices'))}" if t == "choice" else t
+                self.add(where, f"parameter {name!r} must be {expected}, got {short_repr(v)}")
+            elif t == "int" and v.bit_length() > _MAX_INT_BITS:  # it could not even be printed
+                self.add(where, f"parameter {name!r} is too large ({short_repr(v)})")
+            elif isinstance(v, str) and _has_surrogate(v):
+                self.add(where, f"parameter {name!r} holds a lone surrogate (not a character): {short_repr(v)}")
             elif t == "int":
                 if "min" in spec and v < spec["min"] or "max" in spec and v > spec["max"]:
                     self.add(where, f"parameter {name!r} must be in {spec.get('min', '-inf')}..{spec.get('max', 'inf')}, got {v!r}")
@@ -371,6 +383,10 @@ class RulesetCompiler:
                 if per_seat:
                     self.add(("zones", name, "count"), "a zone family (count) must be owned by the table")
                 count = self._load_time_int(("zones", name, "count"), spec["count"], n, params, minimum=1)
+                if count > MAX_ZONE_FAMILY:
+                    self.add(("zones", name, "count"), f"a zone family has at most {MAX_ZONE_FAMILY:,} zones, "
+                                                       f"got {short_repr(count)}")
+                    count = 1
             zones.append(ZoneSpec(name, seat_i if per_seat else table_i, per_seat, vis, count))
             if per_seat:
                 seat_i += 1
@@ -606,11 +622,15 @@ class RulesetCompiler:
             template = a.get("text", name)
             choices = a.get("choices") or {}
             names = tuple(choices)
+            bad = template_problem(template, None, "choice")
+            if bad is not None:  # only {choice} fields: no format specs, conversions, attributes
+                self.add(ap + ("text",), bad)
+                template = name
             for placeholder in _placeholders(template):
                 if placeholder not in choices:
                     self.add(ap + ("text",), f"placeholder {{{placeholder}}} is not a choice"
                              f"{did_you_mean(placeholder, choices)} (choices: {', '.join(choices) or 'none'})")
-            for c in names:
+            for c in names if bad is None else ():
                 if c not in _placeholders(template):  # two combinations would read the same
                     self.add(ap + ("choices", c), f"choice {c!r} does not appear in the action text {template!r}: "
                                                   f"add {{{c}}} to 'text', or two different actions would read the same")
@@ -636,15 +656,28 @@ class RulesetCompiler:
                 guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
                 description=str(a.get("description", "")),
+                private=self._private(ap + ("private",), a.get("private", False), names, template),
             ))
         return tuple(kinds)
 
+    def _private(self, path, declared, names, template) -> tuple[str, ...]:
+        """The choices other seats do not see: ``true`` is all of them, a list names them."""
+        if declared is True:
+            return tuple(n for n in names if n in _placeholders(template))
+        if not declared:
+            return ()
+        for i, choice in enumerate(declared):
+            if choice not in names:
+                self.add(path + (i,), f"{choice!r} is not a choice of this action{did_you_mean(choice, names)}"
+                                      f" (choices: {', '.join(names) or 'none'})")
+            elif choice not in _placeholders(template):
+                self.add(path + (i,), f"choice {choice!r} is not in the action text {template!r}, so there is "
+                                      f"nothing to hide")
+        return tuple(c for c in declared if c in names)
+
     def _lookahead(self, path, context):
         """``lookahead`` as True/False when it is a constant, else as a hook over the choices."""
-        hook = self.expr(path, context, "bool", "false")
-        if hook is not None and hook.type not in ("bool", "any"):
-            self.add(path, f"lookahead must be true, false or a bool expression, got {hook.type}")
-            return False
+        hook = self.expr(path, context, "bool", "false")  # a wrong type is reported there
         if hook is None or hasattr(hook.fn, "const_value"):
             return bool(hook is not None and hook.fn.const_value)
         return hook
@@ -781,6 +814,13 @@ def _checked(hook: Hook, want: str) -> Hook:
 def _placeholders(template: str) -> list[str]:
     import string
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+_MAX_INT_BITS = 14_284  # bits of a 4,300-digit number: Python's limit on printing an int
+
+
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and any("\ud800" <= ch <= "\udfff" for ch in text)
 
 
 def _no_effect(state, *choices):

@@ -42,8 +42,9 @@ from trickkit.errors import (
     ScenarioError,
     TrickkitError,
     did_you_mean,
+    short_repr,
 )
-from trickkit.source import format_path, load_yaml
+from trickkit.source import MAX_TEXT_SIZE, format_path, load_yaml, read_limited
 
 __all__ = [
     "Scenario",
@@ -54,9 +55,11 @@ __all__ = [
     "run_scenario_file",
 ]
 
+_RESERVED_PARAMS = ("name_or_path",)
+"""Keyword arguments of ``load_game`` that ``params`` may not set (``players`` may: it is one)."""
 SCENARIO_KEYS = ("name", "game", "params", "players", "seed", "deals", "actions")
 EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal")
-_MAX_TEXT = 5_000_000
+_MAX_TEXT = MAX_TEXT_SIZE
 
 
 @attrs.frozen
@@ -134,8 +137,7 @@ def _read_yaml(path: str) -> tuple[Any, Any]:
     file indented by two spaces, and positions are shifted back.
     """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(_MAX_TEXT + 1)
+        raw = read_limited(path, _MAX_TEXT)  # a FIFO, a device or a directory is refused, not read
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
         reason = (exc.strerror or exc) if isinstance(exc, OSError) else exc
         raise ScenarioError(f"{path}: cannot read: {reason}") from None
@@ -197,7 +199,7 @@ class _Checker:
             if key not in allowed:
                 self.add(
                     path + (key,),
-                    f"unknown {what} key {key!r}{did_you_mean(str(key), allowed)}",
+                    f"unknown {what} key {short_repr(key)}{did_you_mean(str(key), allowed)}",
                     at_key=True,
                 )
 
@@ -205,7 +207,7 @@ class _Checker:
         if single_ok and isinstance(value, str):
             return [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.add(path, f"{what} must be a list of action texts, got {value!r}")
+            self.add(path, f"{what} must be a list of action texts, got {short_repr(value)}")
             return None
         return list(value)
 
@@ -213,14 +215,14 @@ class _Checker:
         if not isinstance(value, list) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
         ):
-            self.add(path, f"{what} must be a list of numbers, got {value!r}")
+            self.add(path, f"{what} must be a list of numbers, got {short_repr(value)}")
             return None
         return list(value)
 
 
 def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
     if not isinstance(expect, dict):
-        chk.add(path, f"expect must be a mapping of checks, got {expect!r}")
+        chk.add(path, f"expect must be a mapping of checks, got {short_repr(expect)}")
         return {}
     if not expect:
         chk.add(path, "expect has no checks (use any of: " + ", ".join(EXPECT_KEYS) + ")")
@@ -230,7 +232,7 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
         sub = path + (key,)
         if key == "current_player":
             if isinstance(value, bool) or not isinstance(value, int):
-                chk.add(sub, f"current_player must be an integer seat, got {value!r}")
+                chk.add(sub, f"current_player must be an integer seat, got {short_repr(value)}")
             else:
                 out[key] = value
         elif key == "legal":
@@ -241,7 +243,7 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
                 out[key] = v
         elif key == "reason":
             if not isinstance(value, str) or "illegal" not in expect:
-                chk.add(sub, f"reason must be text and go with 'illegal', got {value!r}")
+                chk.add(sub, f"reason must be text and go with 'illegal', got {short_repr(value)}")
             else:
                 out[key] = value
         elif key in ("scores", "winners"):
@@ -249,7 +251,7 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
                 out[key] = v
         elif key == "terminal":
             if not isinstance(value, bool):
-                chk.add(sub, f"terminal must be true or false, got {value!r}")
+                chk.add(sub, f"terminal must be true or false, got {short_repr(value)}")
             else:
                 out[key] = value
     return out
@@ -257,48 +259,52 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
 
 def _parse_scenario(chk: _Checker, raw: Any, path: tuple, default_name: str, base_dir: str) -> Scenario | None:
     if not isinstance(raw, dict):
-        chk.add(path, f"a scenario must be a mapping, got {type(raw).__name__} {raw!r}")
+        chk.add(path, f"a scenario must be a mapping, got {type(raw).__name__} {short_repr(raw)}")
         return None
     before = len(chk.problems)
     chk.keys(raw, path, SCENARIO_KEYS, "scenario")
     name = raw.get("name", default_name)
     if not isinstance(name, (str, int)):
-        chk.add(path + ("name",), f"name must be text, got {name!r}")
+        chk.add(path + ("name",), f"name must be text, got {short_repr(name)}")
     game = raw.get("game")
     if game is None:
         chk.add(path, "missing key 'game' (a shipped game name or a ruleset path)")
     elif not isinstance(game, str) or not game:
-        chk.add(path + ("game",), f"game must be a game name or path, got {game!r}")
+        chk.add(path + ("game",), f"game must be a game name or path, got {short_repr(game)}")
     params = raw.get("params", {})
     if params is None:
         params = {}
     if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        chk.add(path + ("params",), f"params must be a mapping of parameter values, got {params!r}")
+        chk.add(path + ("params",), f"params must be a mapping of parameter values, got {short_repr(params)}")
         params = {}
     params = dict(params)
+    for key in params:
+        if key in _RESERVED_PARAMS:  # load_game's own argument, not a parameter of the game
+            chk.add(path + ("params", key), f"{key!r} is not a game parameter (the game is named by 'game')",
+                    at_key=True)
     if "players" in raw:
         players = raw["players"]
         if isinstance(players, bool) or not isinstance(players, int):
-            chk.add(path + ("players",), f"players must be an integer, got {players!r}")
+            chk.add(path + ("players",), f"players must be an integer, got {short_repr(players)}")
         elif "players" in params and params["players"] != players:
-            chk.add(path + ("players",), f"players {players!r} contradicts params.players {params['players']!r}")
+            chk.add(path + ("players",), f"players {short_repr(players)} contradicts params.players {short_repr(params['players'])}")
         else:
             params["players"] = players
     seed = raw.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        chk.add(path + ("seed",), f"seed must be an integer, got {seed!r}")
+        chk.add(path + ("seed",), f"seed must be an integer, got {short_repr(seed)}")
     elif seed < 0:  # new_initial_state would refuse it with a ValueError
-        chk.add(path + ("seed",), f"seed must not be negative, got {seed!r}")
+        chk.add(path + ("seed",), f"seed must not be negative, got {short_repr(seed)}")
     deals = raw.get("deals")
     if deals is not None and not isinstance(deals, list):
-        chk.add(path + ("deals",), f"deals must be a list (per deal, per seat, card texts), got {deals!r}")
+        chk.add(path + ("deals",), f"deals must be a list (per deal, per seat, card texts), got {short_repr(deals)}")
     actions = raw.get("actions")
     steps: list[Any] = []
     lines: list[int] = []
     if actions is None:
         chk.add(path, "missing key 'actions' (a list of action texts and {expect: ...} checks)")
     elif not isinstance(actions, list):
-        chk.add(path + ("actions",), f"actions must be a list, got {actions!r}")
+        chk.add(path + ("actions",), f"actions must be a list, got {short_repr(actions)}")
     else:
         for i, item in enumerate(actions):
             sub = path + ("actions", i)
@@ -314,7 +320,7 @@ def _parse_scenario(chk: _Checker, raw: Any, path: tuple, default_name: str, bas
                 else:
                     steps.append(_parse_expect(chk, item["expect"], sub + ("expect",)))
             else:
-                chk.add(sub, f"an action item must be an action text or {{expect: ...}}, got {item!r}")
+                chk.add(sub, f"an action item must be an action text or {{expect: ...}}, got {short_repr(item)}")
                 steps.append({})
     if len(chk.problems) > before:
         return None
@@ -356,7 +362,7 @@ def load_scenario_file(path: str | os.PathLike[str]) -> list[Scenario]:
         chk.keys(data, (), ("scenarios",), "top-level")
         items, prefix = data["scenarios"], ("scenarios",)
         if not isinstance(items, list):
-            chk.add(prefix, f"scenarios must be a list, got {items!r}")
+            chk.add(prefix, f"scenarios must be a list, got {short_repr(items)}")
             items = None
     elif isinstance(data, list):
         items, prefix = data, ()

@@ -18,6 +18,7 @@ from trickkit.source import Locator
 __all__ = ["check_schema", "load_schema"]
 
 _REPR_LIMIT = 80
+_MESSAGE_LIMIT = 300
 _JSON_TYPES = {
     dict: "mapping",
     list: "list",
@@ -143,7 +144,8 @@ def _problems(error: ValidationError, locator: Locator, validator, data: Any) ->
             allowed = sorted(str(k) for k in _property_names(error.schema))
             for key in extras:
                 key_path = _original_path(data, path + (key,))
-                message = f"unknown key {key_path[-1]!r}" + did_you_mean(str(key), allowed)
+                hint = did_you_mean(str(key), allowed) if len(str(key)) <= _REPR_LIMIT else ""
+                message = f"unknown key {_short(key_path[-1])}" + hint
                 yield locator.problem(key_path, message, at_key=True)
             return
 
@@ -205,8 +207,15 @@ def _property_names(schema: Any, _depth: int = 0) -> set:
     return names
 
 
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except (ValueError, RecursionError):  # an int too large to print
+        return f"<a {type(value).__name__} too large to show>"
+
+
 def _short(value: Any) -> str:
-    text = repr(value)
+    text = _repr(value)
     return text if len(text) <= _REPR_LIMIT else text[: _REPR_LIMIT - 3] + "..."
 
 
@@ -253,7 +262,9 @@ def _message(error: ValidationError) -> str:
             return f"{key!r} must be one of {listed}, got {_short(got)}{hint}"
         return f"{_short(instance)} does not match any of the allowed forms"
     message = error.message
-    full = repr(instance)
+    full = _repr(instance)
     if len(full) > _REPR_LIMIT:
         message = message.replace(full, _short(instance))
+    if len(message) > _MESSAGE_LIMIT:  # jsonschema quoted the value in some other form: never all of it
+        message = message[:_MESSAGE_LIMIT - 3] + "..."
     return message

@@ -20,11 +20,14 @@ Memory stays flat: results are folded into running totals (and written to the
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import json
 import os
 import pickle
 import random
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Sequence
@@ -312,7 +315,59 @@ def _game_spec(game: Any) -> tuple:
         return ("load", source, kwargs)
 
 
-def _worker_init(spec: tuple, agents: Sequence[Any] | None) -> None:
+#: How often (seconds) a worker checks that the process that started it is still alive.
+PARENT_CHECK_SECONDS = 0.2
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker side: end this process as soon as ``parent`` is gone (killed, even with SIGKILL).
+
+    A worker blocks reading its task queue, whose other end it shares with its siblings, so
+    it would otherwise wait forever once the parent is gone, holding stdout open.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)  # no cleanup to do: the results have nowhere to go
+    threading.Thread(target=watch, name="trickkit-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _workers_end_with_us(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """Parent side: while the pool runs, SIGTERM first terminates the workers, then does what it did before.
+
+    Only in the main thread (where signal handlers live); a SIGTERM that was ignored stays ignored.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_IGN:
+        yield
+        return
+
+    def on_term(signum, frame):
+        processes = getattr(pool, "_processes", None) or {}  # pid -> Process (no public API before 3.14)
+        for process in list(processes.values()):
+            with contextlib.suppress(Exception):  # already gone
+                process.terminate()
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        if callable(previous):
+            previous(signum, frame)
+        else:  # the default action: die of SIGTERM, as without us
+            os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGTERM) is on_term:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int | None = None) -> None:
+    if parent is not None:
+        _exit_with_parent(parent)
     if spec[0] == "pickle":
         game = pickle.loads(spec[1])
     else:
@@ -339,8 +394,8 @@ def _parallel_records(
     starts = iter(range(0, games, chunk))
     pending: collections.deque = collections.deque()
     with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_worker_init, initargs=(_game_spec(game), agents)
-    ) as pool:
+        max_workers=jobs, initializer=_worker_init, initargs=(_game_spec(game), agents, os.getpid())
+    ) as pool, _workers_end_with_us(pool):
         try:
             def submit_one() -> bool:
                 start = next(starts, None)

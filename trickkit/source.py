@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import stat
 from typing import Any, Iterator
 
 import attrs
@@ -37,6 +38,9 @@ __all__ = [
     "MAX_TEXT_SIZE",
     "MAX_NODES",
     "MAX_DEPTH",
+    "MAX_SOURCE_NODES",
+    "MAX_INT_DIGITS",
+    "read_limited",
 ]
 
 Path = tuple  # a tuple of str/int keys and int indices
@@ -48,6 +52,15 @@ MAX_NODES = 1_000_000
 """Largest accepted document, in nodes after expanding aliases."""
 MAX_DEPTH = 100
 """Deepest accepted nesting of collections (after expanding aliases)."""
+MAX_SOURCE_NODES = 100_000
+"""Largest accepted document, in nodes as written (before expanding aliases); counted while
+composing, so a huge flat list is refused after this many nodes, not after all of them.
+The shipped rulesets have under 1,000."""
+MAX_INT_DIGITS = 4300
+"""Largest accepted integer literal, in decimal digits (the same for ``0x``/``0o`` literals,
+by magnitude): Python cannot print a larger int without raising."""
+_MAX_INT_BITS = int(MAX_INT_DIGITS * 3.32192809)  # log2(10): bits of a MAX_INT_DIGITS-digit number
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
@@ -134,6 +147,7 @@ class _Loader(yaml.SafeLoader):
     def __init__(self, stream: str):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0  # nodes composed so far (aliases not expanded)
 
     def resolve(self, kind, value, implicit):  # noqa: D102 - overrides BaseResolver
         if kind is yaml.ScalarNode:
@@ -150,6 +164,9 @@ class _Loader(yaml.SafeLoader):
             if self._depth > MAX_DEPTH:
                 mark = self.peek_event().start_mark
                 raise _Fail(mark, (), f"nesting deeper than {MAX_DEPTH} levels")
+            self._nodes += 1
+            if self._nodes > MAX_SOURCE_NODES:
+                raise _Fail(self.peek_event().start_mark, (), _too_many_nodes())
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -161,6 +178,33 @@ class _Fail(Exception):
     def __init__(self, mark, path: Path, message: str):
         super().__init__(message)
         self.mark, self.path, self.message = mark, path, message
+
+
+def _too_many_nodes() -> str:
+    return f"document has more than {MAX_SOURCE_NODES:,} nodes as written"
+
+
+def _precount_nodes(text: str) -> None:
+    """Refuse a document with too many nodes before the (slow, pure-Python) composer sees it.
+
+    Uses libyaml's event parser when PyYAML has it (about a hundred times faster); the
+    composer counts again either way, so this only makes the refusal fast.
+    """
+    loader_class = getattr(yaml, "CBaseLoader", None)
+    if loader_class is None:  # pragma: no cover - PyYAML built without libyaml
+        return
+    if len(text) < MAX_SOURCE_NODES:  # a node takes a character or more: it cannot have too many
+        return
+    starts = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    nodes = 0
+    try:
+        for event in yaml.parse(text, Loader=loader_class):
+            if isinstance(event, starts):
+                nodes += 1
+                if nodes > MAX_SOURCE_NODES:
+                    raise _Fail(event.start_mark, (), _too_many_nodes())
+    except yaml.YAMLError:
+        return  # the real parse reports it, located
 
 
 def _short_tag(tag: str) -> str:
@@ -198,6 +242,7 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
     loader = None
     try:
         try:
+            _precount_nodes(text)
             loader = _Loader(text)
             node = _compose_single(loader)
         except _Fail as exc:
@@ -242,6 +287,62 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
     return data, Locator(filename, values=builder.values, keys=builder.keys)
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
+    """Read a regular file's bytes, at most ``limit + 1`` of them, without ever blocking.
+
+    Every file trickkit reads on a user's word (rulesets, ``extends`` parents, scenario files,
+    a record's ruleset) goes through here: a FIFO, a device such as ``/dev/zero`` or a
+    directory is refused before it is opened for reading (and opened non-blocking, so a file
+    swapped for a FIFO in between cannot block either).
+
+    Args:
+        path: the file.
+        limit: the caller's size cap; a result longer than ``limit`` means "too large".
+
+    Returns:
+        The bytes read (``len(result) > limit`` when the file is larger than ``limit``).
+
+    Raises:
+        OSError: the file cannot be read, or is not a regular file; ``strerror`` says why
+            (``"not a regular file (a named pipe)"``).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except ValueError as exc:  # a NUL byte in the name
+        raise OSError(0, f"invalid file name ({exc})") from None
+    kind = _not_regular(mode)
+    if kind is not None:
+        raise OSError(0, f"not a regular file ({kind})")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        kind = _not_regular(info.st_mode)
+        if kind is not None:  # replaced between stat and open
+            raise OSError(0, f"not a regular file ({kind})")
+        if info.st_size > limit:  # too large: not worth reading; the caller only looks at the length
+            return bytes(limit + 1)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
     """Read a UTF-8 YAML file and parse it with `load_yaml`.
 
@@ -255,15 +356,10 @@ def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
         RulesetError: when the file is larger than ``MAX_TEXT_SIZE`` bytes,
             is not valid UTF-8 (reported at line 0), or for anything
             `load_yaml` rejects.
-        OSError: when the file cannot be read.
+        OSError: when the file cannot be read or is not a regular file (see `read_limited`).
     """
     filename = os.fspath(path)
-    try:
-        fh = open(path, "rb")
-    except ValueError as exc:  # a NUL byte in the name
-        raise OSError(f"invalid file name ({exc})") from None
-    with fh:
-        raw = fh.read(MAX_TEXT_SIZE + 1)
+    raw = read_limited(path)
     if len(raw) > MAX_TEXT_SIZE:
         raise RulesetError([Problem(filename, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
     try:
@@ -392,6 +488,11 @@ class _Builder:
     @staticmethod
     def scalar(node, path: Path) -> Any:
         value, tag = node.value, node.tag
+        if not value.isascii() and _SURROGATE_RE.search(value):
+            # a lone surrogate (written "\ud800") is no character: it cannot be printed or encoded
+            where = _SURROGATE_RE.search(value).start()
+            raise _Fail(node.start_mark, path, f"text holds a lone surrogate (\\u{ord(value[where]):04x}) at "
+                                               f"character {where + 1}, which is not a character")
         if tag == _STR:
             return value
         regexp = dict(_IMPLICIT).get(tag)
@@ -404,14 +505,23 @@ class _Builder:
         if tag == _BOOL:
             return value.lower() == "true"
         if tag == _INT:
+            digits = len(value.lstrip("+-")) - (2 if value.startswith(("0x", "0o")) else 0)
+            too_large = _Fail(node.start_mark, path, f"integer with {digits} digits is too large"
+                                                     f" (at most {MAX_INT_DIGITS} decimal digits)")
+            if value.startswith(("0x", "0o")):
+                # int() converts any number of hex/octal digits, but the result could not be printed
+                if digits > _MAX_INT_BITS:  # cheap bound before converting: >= 1 bit per digit
+                    raise too_large
+                number = int(value[2:], 16 if value[1] == "x" else 8)
+                if number.bit_length() > _MAX_INT_BITS:
+                    raise too_large
+                return number
+            if digits > MAX_INT_DIGITS:
+                raise too_large
             try:
-                if value.startswith("0x"):
-                    return int(value[2:], 16)
-                if value.startswith("0o"):
-                    return int(value[2:], 8)
                 return int(value, 10)
-            except ValueError:  # over Python's limit on digits converted (sys.get_int_max_str_digits)
-                raise _Fail(node.start_mark, path, f"integer with {len(value)} digits is too large") from None
+            except ValueError:  # a lower limit set with sys.set_int_max_str_digits
+                raise too_large from None
         lowered = value.lower()
         if lowered.endswith(".inf"):
             return -math.inf if lowered.startswith("-") else math.inf

@@ -164,6 +164,12 @@ class State:
         """Texts of every action applied so far, in order."""
         return [t for _, t in self._history]
 
+    def history_seen_by(self, seat: Seat) -> list[str]:
+        """Texts of every action applied so far as ``seat`` saw them: the choices an action
+        kind declares ``private`` show as ``?`` to every seat but the one that acted."""
+        from .privacy import history_seen_by
+        return history_seen_by(self.game._privacy, self._history, seat)
+
     def observation(self, seat: Seat) -> "Observation":
         """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
         an `trickkit.observation.Observation`, e.g. ``obs["zones"]["hand"][seat]["cards"]``.

@@ -240,6 +240,8 @@ class _Hoist:
 
 def _literal(value) -> str | None:
     """Python source of a constant that is written literally (int, text, bool, null)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_FOLDED_INT_BITS:
+        return None  # a huge number (a bad parameter, reported elsewhere) stays a namespace constant
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
     return None
