@@ -150,6 +150,10 @@ class ActionKind:
     choice_test: Hook | None = None
     """The conditions of ``allowed`` that name a choice: with ``guard`` passed, ``allowed``
     holds exactly when this does (None: test ``allowed`` itself)."""
+    combo_filter: Any = None
+    """That test over every combination at once (generated, see
+    `trickkit.dsl.compiler.Compiler.combo_filter`); ``"all"`` when nothing is left to test,
+    None to test each combination with ``choice_test``/``allowed``."""
     private: tuple[str, ...] = ()
     """Choices that only the acting seat sees: every other seat sees ``?`` in their place
     (``priestess ? 2``); see `trickkit.privacy`."""
@@ -655,6 +659,7 @@ class RulesetCompiler:
                 opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                 guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
+                combo_filter=self._combo_filter(a.get("allowed"), context),
                 description=str(a.get("description", "")),
                 private=self._private(ap + ("private",), a.get("private", False), names, template),
             ))
@@ -734,6 +739,26 @@ class RulesetCompiler:
         except (DSLCompileError, RecursionError):
             return None  # reported where `allowed` itself is compiled
         return make_hook(fn, size, len(context), _expr_where(self.loc, path), _text(text))
+
+    def _combo_filter(self, text, context):
+        """The generated pass over every combination of choices (see `ActionKind.combo_filter`)."""
+        if not context:
+            return None  # one combination, (): `allowed` is tested as it is
+        if text is None:
+            return "all"
+        split = self._split_allowed(text, context)
+        if split is None:
+            return None  # reported where `allowed` itself is compiled
+        terms = split[1]  # the terms naming a choice (the others are the guard, tested once)
+        if not terms:
+            return "all"
+        tree = terms[0]
+        for term in terms[1:]:
+            tree = lark.Tree("and_", [tree, term])
+        try:
+            return self.compiler.combo_filter(tree, context)
+        except (DSLCompileError, RecursionError):
+            return None  # reported where `allowed` itself is compiled (or nested too deeply to generate)
 
     def _guard(self, path, text, context):
         """Compile the top-level ``and`` terms of ``allowed`` that name no choice, as one test.

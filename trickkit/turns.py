@@ -21,6 +21,9 @@ the seat's turn is over or some action is *allowed*; that next action's own look
 not checked again (it would multiply the cost for no gain in the shipped games)."""
 
 PASS = Action("pass", "pass")
+
+ALL_COMBINATIONS = "all"
+"""`ActionKind.combo_filter` of a kind whose choices are never tested (every combination is allowed)."""
 """The action of a responder who lets the window go by."""
 
 
@@ -61,10 +64,11 @@ def _text(s, kind, combo) -> str:
     return kind.template.format(**shown)
 
 
-def _combinations(s, kind):
-    """Every (choices, text) of an action kind whose choice-free conditions (its guard) hold."""
+def _combinations(s, kind) -> list[tuple]:
+    """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
+    in the order of ``itertools.product``; none when its choice-free conditions (guard) fail."""
     if kind.guard is not None and not kind.guard(s):
-        return
+        return []
     domains = _domains(s, kind)
     combinations = 1
     for values in domains:
@@ -74,15 +78,20 @@ def _combinations(s, kind):
         where = kind.domains[0].where.rsplit(".choices", 1)[0]
         raise DSLRuntimeError(f"{where}: {combinations} combinations of choices to try (the evaluation budget "
                               f"is {EVALUATION_BUDGET}): offer fewer values per choice")
-    for combo in itertools.product(*domains):
-        yield combo, None
+    flt = kind.combo_filter
+    if flt is ALL_COMBINATIONS:
+        return list(itertools.product(*domains))
+    if flt is not None:
+        try:  # the generated pass over every combination
+            return flt(s, (), domains)
+        except Exception:  # a rule failed: the per-combination test below reports it, located
+            pass
+    test = kind.choice_test if kind.choice_test is not None else kind.allowed
+    return [combo for combo in itertools.product(*domains) if test(s, *combo)]
 
 
 def _passes(game, s, kind, combo) -> bool:
-    """Is ``combo`` (from `_combinations`, so the kind's guard holds) a legal action now?"""
-    test = kind.choice_test if kind.choice_test is not None else kind.allowed
-    if not test(s, *combo):
-        return False
+    """With ``allowed`` holding for ``combo`` (from `_combinations`): does its lookahead pass?"""
     look = kind.lookahead
     if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
         return True
@@ -111,7 +120,7 @@ def legal_turns(game, step, s) -> list[Action]:
     try:
         out = []
         for kind in _kinds_now(s, step):
-            for combo, _ in _combinations(s, kind):
+            for combo in _combinations(s, kind):
                 if _passes(game, s, kind, combo):
                     out.append(Action(_text(s, kind, combo), kind.name, choices=combo))
         if s.window >= 0:
@@ -136,7 +145,7 @@ def _any_passes(game, s, kinds) -> bool:
     if opened:
         s.memo = {}
     try:
-        return any(_passes(game, s, kind, combo) for kind in kinds for combo, _ in _combinations(s, kind))
+        return any(_passes(game, s, kind, combo) for kind in kinds for combo in _combinations(s, kind))
     finally:
         if opened:
             s.memo = None

@@ -36,13 +36,13 @@ STATE_ATTRIBUTES = frozenset({
 _METHODS = frozenset({"append"})
 """Methods generated code may call (on its own lists)."""
 
-LOCAL_NAME = re.compile(r"^(s|fr|cards|out|[atvhpqm][0-9]+)$")
+LOCAL_NAME = re.compile(r"^(s|fr|cards|domains|out|[atvhpqm][0-9]+)$")
 """Names of locals and arguments the generator makes."""
 
-GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfckT][0-9]+)$")
+GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfcgkT][0-9]+)$")
 """Names of module-level functions, constants, tables and helpers the generator makes."""
 
-_FUNCTION_NAME = re.compile(r"^_[rdfc][0-9]+$")
+_FUNCTION_NAME = re.compile(r"^_[rdfcg][0-9]+$")
 
 
 class UnsafeCode(Exception):

@@ -141,6 +141,9 @@ _INLINE_MAX_NODES = 60
 """Largest definition (counting the definitions it uses) inlined where it reads the rule's context;
 larger ones become functions, so no chain of definitions can blow up the generated code."""
 
+_INLINE_ALWAYS_NODES = 6
+"""A definition this small (``lead: trick[0]``) is inlined everywhere: a call would cost more."""
+
 _MEMO_MIN_NODES = 6
 """Smallest state-only subtree worth memoising in the state's cache (below it the cache costs more)."""
 
@@ -216,6 +219,7 @@ class _Body:
         self.loops = 0  # aggregates (or the card loop of a filter) around the code emitted now
         self.hoist: list | None = None  # where the current outermost loop's invariants start
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
+        self.hoisted: dict[str, str] = {}  # code of an eagerly hoisted part -> its local
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -379,6 +383,46 @@ class Compiler:
             lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
         return self._define(name, lines), len(context)
 
+    def combo_filter(self, tree, context):
+        """An action kind's test over every combination of its choices, as one generated pass:
+        ``filter(state, frame, domains) -> [combination, ...]`` in the order of
+        ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
+
+        State-only parts of the test are computed once per call, before the loops (a failure
+        there makes the engine fall back to testing each combination on its own).
+
+        Raises:
+            DSLCompileError: as `expression_tree`.
+        """
+        if isinstance(tree, str):
+            tree = parse(tree, "expr")
+        saved, self.body = self.body, _Body()
+        try:
+            # choice values are taken as never null: where one is, the generated code raises
+            # and the engine tests that kind's combinations one by one, with the null checks
+            scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
+            body = self.body
+            body.loops = 1
+            body.hoist = _Hoist()
+            body.eager = True
+            inner: list = []
+            body.lines = inner
+            val = self._expr_guarded(tree, scope)
+        finally:
+            self.body = saved
+        name = f"_g{next(self._ids)}"
+        n = len(context)
+        lines = [f"def {name}(s, fr, domains):"]
+        lines += _flatten(body.hoist.lines)
+        lines.append("    out = []")
+        for i in range(n):
+            lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
+        pad = "    " * (n + 1)
+        lines += _flatten(inner, depth=n + 1)
+        combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
+        lines += [f"{pad}if {self._code(val)}:", f"{pad}    out.append({combo})", "    return out"]
+        return self._define(name, lines)
+
     def source(self) -> str:
         """The generated module: every function compiled so far, in order."""
         return "\n\n".join(self._sources) + "\n"
@@ -523,10 +567,16 @@ class Compiler:
         return attrs.evolve(val, const=value, code=self._const_code(value), nullable=value is None)
 
     def _hoisted(self, val: Val, lines) -> Val:
-        h = self.body.temp("h")
-        if self.body.eager:  # before the card loop; if it fails, the engine tests card by card
-            self.body.hoist.lines.extend(list(lines) + [f"{h} = {val.code}"])
+        body = self.body
+        if body.eager:  # before the card loop; if it fails, the engine tests card by card
+            if not lines and val.code in body.hoisted:  # the same part met again: computed once
+                return attrs.evolve(val, code=body.hoisted[val.code])
+            h = body.temp("h")
+            body.hoist.lines.extend(list(lines) + [f"{h} = {val.code}"])
+            if not lines:
+                body.hoisted[val.code] = h
             return attrs.evolve(val, code=h)
+        h = body.temp("h")
         self.body.hoist.lines.append(f"{h} = _MISS")
         self._emit(f"if {h} is _MISS:")
         self.body.lines.append(list(lines) + [f"{h} = {val.code}"])
@@ -618,7 +668,8 @@ class Compiler:
         if name in defs:
             raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
         root = scope.root()
-        if (args or self._reads_context(name, root)) and self._expanded_size(name) <= _INLINE_MAX_NODES:
+        size = self._expanded_size(name)
+        if (args or self._reads_context(name, root)) and size <= _INLINE_MAX_NODES or size <= _INLINE_ALWAYS_NODES:
             # small and tied to the rule's context: inline, so its state-only parts can be hoisted
             inner = root
             for p, a in zip(params, args):
@@ -804,7 +855,7 @@ class Compiler:
         if x.is_const and isinstance(x.const, int) and not isinstance(x.const, bool):  # `trick[0]`, `row[-1]`
             i = x.const
             bs = self._simple(b)
-            test = f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
+            test = bs.code if i in (0, -1) else f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
