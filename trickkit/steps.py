@@ -181,7 +181,7 @@ def apply_tricks(game, step: TrickStep, s, action: Action) -> bool:
     seat = s.current
     hand = s.seat_zones[step.hand.index][seat]
     card, mode_index = game.face_play[action.face]
-    if game._has_copies:  # the first copy in the hand
+    if game._has_copies:  # the first copy in the hand (copies can differ, e.g. in a `copy` attribute)
         first = game.first_copy
         card = next(c for c in hand if first[c] == card)
     hand.remove(card)
