@@ -294,6 +294,17 @@ def dsl_reference() -> str:
         "than aggregates and `for` over finite lists, so evaluation always ends. "
         "This page is generated from the grammar constructs and the built-in registry "
         "(`trickkit/dsl/builtins.py`); every example on it is parsed by the test suite.", "",
+        "## Types", "",
+        "Every expression has a type, checked when the ruleset loads: `int`, `bool`, `str` (text), `card`, "
+        "`play` (a card in a trick), `zone`, a list of one of these, or `any` (known only at play time); "
+        "any value may be `null`. A rule must give the type its place needs: a bool for `allowed`, `until`, "
+        "`must_play_if_able`, `always_allowed`, `game_over`, `lookahead` and `public_when`; an int (a seat) "
+        "for `leader`, `first` and `next_leader`; a play for `winner`; an int for `score` and `count`; "
+        "a list of different numbers for bid `options`. A variable keeps the type of its `initial` value, "
+        "or of its declared `type:` (`int`, `bool`, `str`, `card`, `play`, `seat`, `list`); it can be set to "
+        "null only when its initial value is null. A text compared with a card attribute "
+        "(`card.suit == 'hearts'`) must be a value some card has. Each of these mistakes is a located load "
+        "error; `trickkit compile GAME` shows the Python the checked rules become.", "",
     ]
     section = None
     for sect, construct, meaning, example, _start in _CONSTRUCTS:
