@@ -148,3 +148,14 @@ def test_definition_chains_compile_in_linear_work():
     fn, size, _ = c.expression("d59 > 0", (("card", "card"),))
     assert c.source().count("def _d") <= 60
     assert len(c.source()) < 60 * 400
+
+
+def test_trickkit_compile_prints_the_generated_module(capsys):
+    from trickkit.cli import main
+    assert main(["compile", "sarkophag", "--players", "3", "--param", "hand_size=7"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Python generated from sarkophag for 3 seats")
+    assert re.search(r"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.must_play_if_able", out)
+    assert "return 7" in out  # hand_size is a constant of this game: the deal count folds to it
+    allowlist.check(out, set(n for n in names_in(out) if GLOBAL_NAME.match(n)))
+    assert main(["compile", "no_such_game"]) == 2

@@ -47,8 +47,11 @@ from trickkit.source import load_yaml
 
 _SCALE = int(os.environ.get("TRICKKIT_FUZZ_EXAMPLES", "0") or 0)
 """When set, every fuzz test runs this many examples (the CI defaults are per test, below)."""
-HANG_SECONDS = float(os.environ.get("TRICKKIT_FUZZ_HANG_SECONDS", "10"))
-"""Longest one example may run before it counts as a hang."""
+HANG_SECONDS = float(os.environ.get("TRICKKIT_FUZZ_HANG_SECONDS", "300"))
+"""A backstop, not an assertion: one example still running after this long is reported as a hang
+instead of stalling the run. What the guards promise (node caps, evaluation budget, step
+counts) is checked by counted limits in deterministic tests (tests/test_limits.py,
+tests/test_hostile.py, tests/bad_inputs), so a slow machine cannot fail this suite."""
 
 GAMES = trickkit.list_games()
 HERE = os.path.dirname(os.path.abspath(__file__))
