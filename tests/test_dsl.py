@@ -138,3 +138,12 @@ def test_every_registry_example_compiles_or_parses():
     for name, (_, doc, example) in B.SEAT_FUNCTIONS.items():
         parse(example)
         assert doc
+
+
+def test_an_unknown_attribute_lists_the_attributes_there_are():
+    with pytest.raises(DSLCompileError) as err:
+        compiler().expression("card.text", (("card", "card"),))
+    assert "cards have no attribute 'text' (their attributes: name, suit, rank, kind)" in str(err.value)
+    with pytest.raises(DSLCompileError) as err:
+        compiler().expression("trick[0].heads")
+    assert "(their attributes: seat, card, order, mode, name, suit, rank, kind)" in str(err.value)

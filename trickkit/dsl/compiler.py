@@ -770,7 +770,8 @@ class Compiler:
             if bt == "card":
                 table = self.ns.card_attrs.get(attr)
                 if table is None:
-                    raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)}")
+                    raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)} "
+                                         f"(their attributes: {', '.join(self.ns.card_attrs)})")
                 tn = self._table(table)
                 result_type, nullable = _attr_type(table), None in table
                 read = lambda x: f"{tn}[{x}]"  # noqa: E731
@@ -787,7 +788,8 @@ class Compiler:
                     table = self.ns.face_attrs.get(attr)
                     if table is None:
                         known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
-                        raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)}")
+                        raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)} "
+                                             f"(their attributes: {', '.join(known)})")
                     tn = self._table(table)
                     result_type, nullable = _attr_type(table), None in table
                     read = lambda x: f"{tn}[{x}[2]]"  # noqa: E731
