@@ -53,6 +53,8 @@ instead of stalling the run. What the guards promise (node caps, evaluation budg
 counts) is checked by counted limits in deterministic tests (tests/test_limits.py,
 tests/test_hostile.py, tests/bad_inputs), so a slow machine cannot fail this suite."""
 
+pytestmark = pytest.mark.fuzz  # a separate CI step: `pytest -m fuzz`
+
 GAMES = trickkit.list_games()
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO_DIR = os.path.join(HERE, "scenarios")
