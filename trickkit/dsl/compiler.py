@@ -466,11 +466,17 @@ class Compiler:
 
     def _define(self, name: str, lines: list[str], record: bool = True):
         source = "\n".join(lines)
-        try:
-            tree = allowlist.check(source, self.env)
-            code = compile(tree, f"<trickkit rules {name}>", "exec")
-        except (SyntaxError, RecursionError, MemoryError):
-            raise DSLCompileError("expression nested too deeply for the compiler") from None
+        cached = _COMPILED.get(source)
+        if cached is not None and cached[1] <= self.env.keys():  # checked before, names all defined here
+            code = cached[0]
+        else:
+            try:
+                tree = allowlist.check(source, self.env)
+                code = compile(tree, f"<trickkit rules {name}>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                raise DSLCompileError("expression nested too deeply for the compiler") from None
+            if len(_COMPILED) < _COMPILED_MAX:
+                _COMPILED[source] = (code, frozenset(n for n in _global_names(code) if n.startswith("_") and n != name))
         exec(code, self.env)  # the allow-listed module, in its own namespace without built-ins
         if record:
             self._sources.append(source)
@@ -1390,6 +1396,21 @@ class Compiler:
                 raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
+
+
+_COMPILED: dict[str, tuple] = {}
+"""Generated source -> (its code object, the global names it uses): a game loaded again in
+the same process (tests, simulation workers) skips the allow-list walk and compile()."""
+
+_COMPILED_MAX = 20_000
+
+
+def _global_names(code) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _global_names(const)
+    return names
 
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
