@@ -518,6 +518,22 @@ class RulesetCompiler:
             hook.filter, hook.filter_size = card_filter(self.compiler, hook.text, context) or (None, 0)
         return hook
 
+    def _always_allowed(self, p, spec, context) -> Hook | None:
+        """``always_allowed`` as a card test, with ``hook.either_filter``: the generated hand
+        filter of "must_play_if_able or always_allowed" (the playable cards when some card
+        must be played)."""
+        if "always_allowed" not in spec:
+            return None
+        hook = self.card_test(p + ("always_allowed",), context)
+        if hook is not None:
+            try:
+                must = parse(_text(spec.get("must_play_if_able", "true")), "expr")
+                either = lark.Tree("or_", [must, parse(hook.text, "expr")])
+                hook.either_filter = self.compiler.card_filter(either, context)[0]
+            except (DSLSyntaxError, DSLCompileError):
+                hook.either_filter = None  # reported where the rules themselves are compiled
+        return hook
+
     def definition_check(self, path, name, params, context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
         text = name if not params else f"{name}({', '.join(params)})"
@@ -575,7 +591,7 @@ class RulesetCompiler:
                 count=self.expr(p + ("count",), (), "int"),
                 leader=self.expr(p + ("leader",), (), "int", "left_of(dealer)"),
                 must_play_if_able=self.card_test(p + ("must_play_if_able",), card, "true"),
-                always_allowed=self.card_test(p + ("always_allowed",), card) if "always_allowed" in spec else None,
+                always_allowed=self._always_allowed(p, spec, card),
                 reason=self.expr(p + ("reason",), card, None) if "reason" in spec else None,
                 winner=self.expr(p + ("winner",), (), "play"),
                 next_leader=self.expr(p + ("next_leader",), winner, "int") if "next_leader" in spec else None,

@@ -153,20 +153,21 @@ def filter_cards(s, test, cards) -> list[int]:
 
 
 def legal_tricks(game, step: TrickStep, s) -> list[Action]:
-    single = game.single_play_action
-    if single is not None and step.always_allowed is None and not game._has_copies:
-        # the common case, in one call: the generated hand filter, one action per card
-        hand = s.seat_zones[step.hand.index][s.current]
-        s.memo = {}
-        try:
-            able = step.must_play_if_able.filter(s, _NO_FRAME, hand)
-        except Exception:  # no filter, or a rule failed: the general path reports it, located
-            able = None
-        finally:
-            s.memo = None
-        if able is not None:
-            return [single[c] for c in (able or hand)]
-    cards = playable_cards(s, step)
+    hand = s.seat_zones[step.hand.index][s.current]
+    s.memo = {}  # the state holds still while the hand is tested: memoise definitions
+    try:  # the generated hand filters: one call for the whole hand
+        cards = step.must_play_if_able.filter(s, _NO_FRAME, hand)
+        always = step.always_allowed
+        if not cards:
+            cards = hand
+        elif always is not None and len(cards) < len(hand):  # the cards that must be played, or may always be
+            cards = always.either_filter(s, _NO_FRAME, hand)
+    except Exception:  # no filter, or a rule failed: the general path reports it, located
+        cards = None
+    finally:
+        s.memo = None
+    if cards is None:
+        cards = playable_cards(s, step)
     if game._has_copies:  # copies of a card (five escapes) are one action
         first = game.first_copy
         cards = dict.fromkeys([first[c] for c in cards])
