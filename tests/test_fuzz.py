@@ -16,14 +16,13 @@ Example counts are small so the whole file runs in well under a minute. Run it l
 from __future__ import annotations
 
 import collections
-import contextlib
 import copy
 import functools
 import json
 import os
+import sys
 import random
 import re
-import signal
 import tempfile
 
 import attrs
@@ -42,6 +41,9 @@ from trickkit.ruleset import RulesetCompiler
 from trickkit.scenarios import load_scenario_file, run_scenario
 from trickkit.simulation import play_game
 from trickkit.source import load_yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suite)
 
 # ------------------------------------------------------------------------- settings
 
@@ -72,22 +74,8 @@ def fuzz(default: int):
                     suppress_health_check=list(HealthCheck), database=None)
 
 
-class Hang(BaseException):
-    """Raised by the alarm: an example ran longer than HANG_SECONDS (BaseException so no
-    ``except Exception`` inside the engine swallows it)."""
-
-
-@contextlib.contextmanager
 def no_hang(what: str):
-    def ring(signum, frame):
-        raise Hang(f"{what} did not finish within {HANG_SECONDS} s")
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    return backstop.no_hang(what, HANG_SECONDS)
 
 
 @pytest.fixture(scope="module", autouse=True)

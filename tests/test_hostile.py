@@ -40,6 +40,9 @@ from trickkit.ruleset import MAX_ZONE_FAMILY
 from trickkit.scenarios import load_scenario_file, run_scenario
 from trickkit.source import MAX_SOURCE_NODES, Locator, load_yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suite)
+
 HANG_SECONDS = 300  # a backstop against a real hang, never a speed assertion (the limits are counted)
 PROPERTY = settings(max_examples=int(os.environ.get("TRICKKIT_HOSTILE_EXAMPLES", "25")), deadline=None,
                     derandomize=True, database=None, suppress_health_check=list(HealthCheck))
@@ -61,21 +64,8 @@ def _report():
             print(f"  {kind:24s} {n}")
 
 
-class Hang(BaseException):
-    """An example ran longer than HANG_SECONDS (a BaseException, so no ``except Exception`` eats it)."""
-
-
-@contextlib.contextmanager
 def no_hang(what: str):
-    def ring(signum, frame):
-        raise Hang(f"{what} did not finish within {HANG_SECONDS} s")
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    return backstop.no_hang(what, HANG_SECONDS)
 
 
 TINY = {

@@ -355,22 +355,10 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
-        if isinstance(tree, str):
-            tree = parse(tree, "expr")
-        saved, self.body = self.body, _Body()
-        try:
-            scope = self._root_scope(context)
-            card = scope.names[context[0][0]]
-            scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
-            body = self.body
-            body.loops = 1
-            body.hoist = _Hoist()
-            body.eager = True
-            inner: list = []
-            body.lines = inner
-            val = self._expr_guarded(tree, scope)
-        finally:
-            self.body = saved
+        scope = self._root_scope(context)
+        card = scope.names[context[0][0]]
+        scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
+        val, body, inner = self._loop_test(tree, scope)
         name = f"_f{next(self._ids)}"
         lines = [f"def {name}(s, fr, cards):"]
         lines += self._unpack(context[1:], scope, offset=1)
@@ -394,22 +382,10 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
-        if isinstance(tree, str):
-            tree = parse(tree, "expr")
-        saved, self.body = self.body, _Body()
-        try:
-            # choice values are taken as never null: where one is, the generated code raises
-            # and the engine tests that kind's combinations one by one, with the null checks
-            scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
-            body = self.body
-            body.loops = 1
-            body.hoist = _Hoist()
-            body.eager = True
-            inner: list = []
-            body.lines = inner
-            val = self._expr_guarded(tree, scope)
-        finally:
-            self.body = saved
+        # choice values are taken as never null: where one is, the generated code raises
+        # and the engine tests that kind's combinations one by one, with the null checks
+        scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
+        val, body, inner = self._loop_test(tree, scope)
         name = f"_g{next(self._ids)}"
         n = len(context)
         lines = [f"def {name}(s, fr, domains):"]
@@ -422,6 +398,23 @@ class Compiler:
         combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
         lines += [f"{pad}if {self._code(val)}:", f"{pad}    out.append({combo})", "    return out"]
         return self._define(name, lines)
+
+    def _loop_test(self, tree, scope) -> tuple[Val, _Body, list]:
+        """Compile a test that a generated loop runs per candidate: ``(value, body, lines)``,
+        with the state-only parts in ``body.hoist``, computed before the loop."""
+        if isinstance(tree, str):
+            tree = parse(tree, "expr")
+        saved, self.body = self.body, _Body()
+        try:
+            body = self.body
+            body.loops = 1
+            body.hoist = _Hoist()
+            body.eager = True
+            inner: list = []
+            body.lines = inner
+            return self._expr_guarded(tree, scope), body, inner
+        finally:
+            self.body = saved
 
     def source(self) -> str:
         """The generated module: every function compiled so far, in order."""
