@@ -55,7 +55,9 @@ class Game:
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
-        self._list_vars = any(isinstance(v.initial, list) for v in rules.seat_vars + rules.table_vars)
+        # the variables whose values may be lists (typed list or any): a copy of a state copies those
+        self._seat_list_vars = tuple(v.index for v in rules.seat_vars if v.type.startswith("list") or v.type == "any")
+        self._table_list_vars = tuple(v.index for v in rules.table_vars if v.type.startswith("list") or v.type == "any")
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
         # each step's legal/apply functions bound to it once, so a move costs no dispatch

@@ -229,14 +229,15 @@ class State:
         c._rng = None
         c._rng_lent = False
         c.deal_no = self.deal_no
-        c.seat_zones = [[list(h) for h in z] for z in self.seat_zones]
-        c.table_zones = [list(z) for z in self.table_zones]
-        if self.game._list_vars:  # a variable holding lists: copy them too
-            c.seat_vars = [[fresh(x) for x in v] for v in self.seat_vars]
-            c.table_vars = [fresh(x) for x in self.table_vars]
-        else:
-            c.seat_vars = [list(v) for v in self.seat_vars]
-            c.table_vars = list(self.table_vars)
+        c.seat_zones = [list(map(list, z)) for z in self.seat_zones]  # map(list, ...) copies in C
+        c.table_zones = list(map(list, self.table_zones))
+        c.seat_vars = list(map(list, self.seat_vars))
+        c.table_vars = list(self.table_vars)
+        game = self.game
+        for i in game._seat_list_vars:  # variables that may hold lists: copy those lists too
+            c.seat_vars[i] = [fresh(x) for x in self.seat_vars[i]]
+        for i in game._table_list_vars:
+            c.table_vars[i] = fresh(self.table_vars[i])
         c.round, c.dealer, c.step, c.current = self.round, self.dealer, self.step, self.current
         c.trick = list(self.trick)
         c.tricks_done, c.tricks_total, c.acted = self.tricks_done, self.tricks_total, self.acted
