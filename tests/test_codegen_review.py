@@ -27,7 +27,7 @@ def compiler():
         "trick": Symbol("state", "list[play]", lambda s: s.trick),
         "pot": Symbol("table_var", "int", 0),
         "nothing": Symbol("state", "list[int]", lambda s: None),  # a list variable set to null
-        "piles": Symbol("zone_family", "list[zone]", (0, 1)),
+        "piles": Symbol("zone_family", "list[zone]", (0, 3)),
     }
     defs = {"lead": parse("trick[0]")}
     return Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4,
@@ -138,3 +138,27 @@ def test_a_card_filter_that_fails_leaves_the_budget_to_the_per_card_test(tmp_pat
     monkeypatch.setattr(trickkit.game, "EVALUATION_BUDGET", 2000)
     state._legal = None  # asked again, under the smaller budget
     assert state.legal_actions() == expected
+
+
+class _FirstCard:
+    def randrange(self, n):
+        return 0
+
+
+def run_block(text, zones):
+    fn, size = compiler().block(text, (("card", "card"),))
+    state = FakeState()
+    state.table_zones = zones
+    state._generator = lambda: _FirstCard()
+    fn(state, [None] * max(size, 1))
+    return state.table_zones
+
+
+def test_move_random_reads_its_destination_after_the_draw():
+    # as the closure evaluator: the card is drawn first, then the destination is read
+    assert run_block("move_random(piles[0], piles[len(piles[0]) - 1])", [[1, 0], [], [2]]) == [[0, 1], [], [2]]
+
+
+def test_move_random_from_an_empty_zone_reads_no_destination():
+    # "nothing if the first is empty": the destination (here 1 // 0) is never computed
+    assert run_block("move_random(piles[1], piles[1 // len(piles[1])])", [[1, 0], [], [2]]) == [[1, 0], [], [2]]

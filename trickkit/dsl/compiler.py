@@ -1380,9 +1380,12 @@ class Compiler:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
-        codes = []
-        for p, a in zip(spec.params, args):
-            v = self._expr(a, scope, ())
+        codes, later = [], []
+        for i, (p, a) in enumerate(zip(spec.params, args)):
+            if name == "move_random" and i == 1:  # read after the draw (below)
+                v, later = self._capture(lambda: self._expr(a, scope, ()))
+            else:
+                v = self._expr(a, scope, ())
             if p == "zone" and v.type not in ("zone", "any"):
                 raise _err(a, f"{name}() needs a zone here (a zone name, or a member of a zone family), got {v.type}")
             if p == "card" and v.type not in ("card", "any", "null"):
@@ -1395,7 +1398,11 @@ class Compiler:
         elif name == "swap":
             self._emit(f"_swap({codes[0]}, {codes[1]})")
         elif name == "move_random":
-            self._emit(f"_move_random(s, {codes[0]}, {codes[1]})")
+            # the destination is read once the card is drawn, and not at all from an empty zone
+            frm, card = self.body.temp(), self.body.temp()
+            self._emit(f"{frm} = {codes[0]}")
+            self._emit(f"if {frm}:")
+            self.body.lines.append([f"{card} = _draw_random(s, {frm})"] + later + [f"_put({codes[1]}, {card})"])
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
