@@ -26,6 +26,7 @@ def compiler():
         "seats": Symbol("const", "list[int]", [0, 1, 2]),
         "trick": Symbol("state", "list[play]", lambda s: s.trick),
         "pot": Symbol("table_var", "int", 0),
+        "limit": Symbol("const", "int", 100),
         "nothing": Symbol("state", "list[int]", lambda s: None),  # a list variable set to null
         "piles": Symbol("zone_family", "list[zone]", (0, 3)),
     }
@@ -162,3 +163,18 @@ def test_move_random_reads_its_destination_after_the_draw():
 def test_move_random_from_an_empty_zone_reads_no_destination():
     # "nothing if the first is empty": the destination (here 1 // 0) is never computed
     assert run_block("move_random(piles[1], piles[1 // len(piles[1])])", [[1, 0], [], [2]]) == [[1, 0], [], [2]]
+
+
+@pytest.mark.parametrize("text", [
+    "(if limit < 0 then pot + 1 > 0 else card.rank != null) and (card.rank ?? 0) < pot + 1",
+    "(limit < 0 and pot + 1 > 0 or card.rank != null) and (card.rank ?? 0) < pot + 1",
+])
+def test_a_card_filter_reuses_no_part_of_a_branch_a_parameter_rules_out(text):
+    # the branch ruled out is compiled to check it and dropped: a part hoisted there is not
+    # computed, so the filter must not read it (a NameError made it fall back on every call)
+    c = compiler()
+    flt, size = c.card_filter(parse(text), (("card", "card"),))
+    fn, _, _ = c.expression(text, (("card", "card"),))
+    per_card = [card for card in range(4) if fn(FakeState(), [card])]
+    assert per_card == [1]
+    assert flt(FakeState(), [None] * max(size, 1), [0, 1, 2, 3]) == per_card

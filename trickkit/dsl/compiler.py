@@ -502,12 +502,13 @@ class Compiler:
     def _dry(self, node, scope, defs) -> Val:
         """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""
         body = self.body
-        saved_hoist = body.hoist
+        saved_hoist, saved_hoisted = body.hoist, body.hoisted
         body.hoist = _Hoist() if saved_hoist is not None else None
+        body.hoisted = dict(saved_hoisted)  # parts hoisted here are dropped too: not to be reused
         try:
             return self._capture(lambda: self._expr(node, scope, defs))[0]
         finally:
-            body.hoist = saved_hoist
+            body.hoist, body.hoisted = saved_hoist, saved_hoisted
 
     def _capture(self, fn):
         """Run ``fn()`` with a fresh list of lines; return ``(result, lines)``."""
