@@ -178,3 +178,13 @@ def test_a_card_filter_reuses_no_part_of_a_branch_a_parameter_rules_out(text):
     per_card = [card for card in range(4) if fn(FakeState(), [card])]
     assert per_card == [1]
     assert flt(FakeState(), [None] * max(size, 1), [0, 1, 2, 3]) == per_card
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("first(q.card for q in [lead, trick[1]])", None),
+    ("count(q for q in list(trick[5] for s in seats) if q.seat == null)", 3),
+    ("list(q.seat for q in [trick[0], lead])", [None, None]),
+])
+def test_a_list_of_plays_built_by_the_rules_may_hold_null(text, expected):
+    # only the game's own lists (the trick, a seat zone, a zone family) never hold null
+    assert ev(text, FakeState(trick=[])) == expected

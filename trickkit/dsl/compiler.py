@@ -972,8 +972,11 @@ class Compiler:
             self.body.lines.append(hoist)
         items = self._collection(coll, coll_node)
         var = body.temp("v")
-        item_nullable = not (coll.type in ("zone", "list[zone]", "list[play]") or coll.code.startswith("_fn_range(")
-                             or coll.is_const and None not in coll.const)
+        # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
+        # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
+        item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
+                             or coll.is_const and None not in coll.const
+                             or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
         body.loops += 1
@@ -1046,6 +1049,15 @@ class Compiler:
         nullable = name in ("min", "max", "first", "last", "highest", "lowest")
         values = e.values if agg.result == "elem" else None
         return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
+
+    def _names_state_list(self, node, scope) -> bool:
+        """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
+        if not (isinstance(node, lark.Tree) and node.data == "name"):
+            return False
+        name = str(node.children[0])
+        sym = self.ns.symbols.get(name)
+        return scope.lookup(name) is None and name not in self._def_trees and sym is not None and \
+            sym.kind in ("state", "seat_zone", "zone_family")
 
     def _aggregate_step(self, name, result, ec) -> list[str]:
         """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
