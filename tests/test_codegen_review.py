@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import CARD, FakeState  # noqa: E402
 
 
-def compiler():
+def compiler(extra_symbols=(), extra_definitions=()):
     symbols = {
         "seats": Symbol("const", "list[int]", [0, 1, 2]),
         "trick": Symbol("state", "list[play]", lambda s: s.trick),
@@ -30,7 +30,8 @@ def compiler():
         "nothing": Symbol("state", "list[int]", lambda s: None),  # a list variable set to null
         "piles": Symbol("zone_family", "list[zone]", (0, 3)),
     }
-    defs = {"lead": parse("trick[0]")}
+    symbols.update(extra_symbols)
+    defs = {"lead": parse("trick[0]"), **{k: parse(v) for k, v in dict(extra_definitions).items()}}
     return Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4,
                               definitions=defs, num_players=3))
 
@@ -188,3 +189,15 @@ def test_a_card_filter_reuses_no_part_of_a_branch_a_parameter_rules_out(text):
 def test_a_list_of_plays_built_by_the_rules_may_hold_null(text, expected):
     # only the game's own lists (the trick, a seat zone, a zone family) never hold null
     assert ev(text, FakeState(trick=[])) == expected
+
+
+def test_a_context_name_hides_a_global_of_that_name_in_a_definition_compiled_before():
+    # a definition too large to inline, first compiled where `seat` is a global (a table
+    # variable named seat), then used where `seat` is the rule's context (the score rule)
+    text = "seat + " + " + ".join(["len(trick)"] * 30)
+    c = compiler({"seat": Symbol("const", "int", 100)}, {"with_seat": text})
+    without, _, _ = c.expression("with_seat", ())
+    within, _, _ = c.expression("with_seat", (("seat", "int"),))
+    direct, _, _ = c.expression(text, (("seat", "int"),))
+    assert without(FakeState(), [None]) == 100
+    assert within(FakeState(), [7]) == direct(FakeState(), [7]) == 7

@@ -682,8 +682,11 @@ class Compiler:
         context = tuple((n, local.type) for n, local in root.names.items())
         arg_types = tuple(a.type for a in args)
         key = (name, context, arg_types)
-        # a definition that read no context name where it was first compiled is the same everywhere
-        entry = self._defs.get(key) or self._defs.get((name, None, arg_types))
+        # a definition that read no context name where it was first compiled is the same wherever
+        # it names none either (where it does, the context value hides a global of that name)
+        entry = self._defs.get(key)
+        if entry is None and not self._reads_context(name, root):
+            entry = self._defs.get((name, None, arg_types))
         if entry is None:
             try:
                 entry = self._compile_definition(name, context, params, args, defs)
