@@ -103,9 +103,11 @@ def playable_cards(s, step: TrickStep) -> list[int]:
     s.memo = {}  # the state holds still while we test every card: memoise definitions
     try:
         must = step.must_play_if_able
+        budget = s.budget
         try:  # the generated hand filter: one call for the whole hand
             able = must.filter(s, _NO_FRAME, hand)
         except Exception:  # no filter, or a rule failed: the per-card loop reports it, located
+            s.budget = budget  # charged as if the filter never ran (see filter_cards)
             able = filter_cards(s, must, hand)
         if not able:
             return list(hand)
@@ -134,10 +136,13 @@ def filter_cards(s, test, cards) -> list[int]:
     """
     staged = test.filter
     if staged is not None:
+        budget = s.budget
         try:
             return staged(s, [None] * test.filter_size, cards)
         except Exception:  # a rule failed: the per-card loop below reports it, located
-            pass
+            # the filter computes every card-independent part up front, even one the test never
+            # reaches: the per-card loop is charged as if it ran alone
+            s.budget = budget
     fn = test.fn
     frame = [None] * test.size
     out = []
@@ -155,6 +160,7 @@ def filter_cards(s, test, cards) -> list[int]:
 def legal_tricks(game, step: TrickStep, s) -> list[Action]:
     hand = s.seat_zones[step.hand.index][s.current]
     s.memo = {}  # the state holds still while the hand is tested: memoise definitions
+    budget = s.budget
     try:  # the generated hand filters: one call for the whole hand
         cards = step.must_play_if_able.filter(s, _NO_FRAME, hand)
         always = step.always_allowed
@@ -163,6 +169,7 @@ def legal_tricks(game, step: TrickStep, s) -> list[Action]:
         elif always is not None and len(cards) < len(hand):  # the cards that must be played, or may always be
             cards = always.either_filter(s, _NO_FRAME, hand)
     except Exception:  # no filter, or a rule failed: the general path reports it, located
+        s.budget = budget  # charged as if the filters never ran (see filter_cards)
         cards = None
     finally:
         s.memo = None

@@ -82,10 +82,11 @@ def _combinations(s, kind) -> list[tuple]:
     if flt is ALL_COMBINATIONS:
         return list(itertools.product(*domains))
     if flt is not None:
+        budget = s.budget
         try:  # the generated pass over every combination
             return flt(s, (), domains)
         except Exception:  # a rule failed: the per-combination test below reports it, located
-            pass
+            s.budget = budget  # charged as if the pass (which computes its invariants up front) never ran
     test = kind.choice_test if kind.choice_test is not None else kind.allowed
     return [combo for combo in itertools.product(*domains) if test(s, *combo)]
 

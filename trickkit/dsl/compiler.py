@@ -502,12 +502,13 @@ class Compiler:
     def _dry(self, node, scope, defs) -> Val:
         """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""
         body = self.body
-        saved_hoist = body.hoist
+        saved_hoist, saved_hoisted = body.hoist, body.hoisted
         body.hoist = _Hoist() if saved_hoist is not None else None
+        body.hoisted = dict(saved_hoisted)  # parts hoisted here are dropped too: not to be reused
         try:
             return self._capture(lambda: self._expr(node, scope, defs))[0]
         finally:
-            body.hoist = saved_hoist
+            body.hoist, body.hoisted = saved_hoist, saved_hoisted
 
     def _capture(self, fn):
         """Run ``fn()`` with a fresh list of lines; return ``(result, lines)``."""
@@ -681,8 +682,11 @@ class Compiler:
         context = tuple((n, local.type) for n, local in root.names.items())
         arg_types = tuple(a.type for a in args)
         key = (name, context, arg_types)
-        # a definition that read no context name where it was first compiled is the same everywhere
-        entry = self._defs.get(key) or self._defs.get((name, None, arg_types))
+        # a definition that read no context name where it was first compiled is the same wherever
+        # it names none either (where it does, the context value hides a global of that name)
+        entry = self._defs.get(key)
+        if entry is None and not self._reads_context(name, root):
+            entry = self._defs.get((name, None, arg_types))
         if entry is None:
             try:
                 entry = self._compile_definition(name, context, params, args, defs)
@@ -854,6 +858,8 @@ class Compiler:
         et = elem_type(b.type)
         state, free = b.state or x.state, b.free | x.free
         if x.is_const and isinstance(x.const, int) and not isinstance(x.const, bool):  # `trick[0]`, `row[-1]`
+            if b.is_const and b.const is None:  # `piles[9][0]`: no `None[0]` in generated code
+                return Val("None", et, None, True)
             i = x.const
             bs = self._simple(b)
             test = bs.code if i in (0, -1) else f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
@@ -960,15 +966,20 @@ class Compiler:
         if not agg.uses_by and key is not None:
             raise _err(key, f"{name}() takes no 'by' key")
         body = self.body
+        # the collection first: an aggregate in it (``x for x in list(...)``) opens and closes
+        # its own hoist, which must not replace this loop's
+        coll = self._expr(coll_node, scope, defs)
         outermost = body.loops == 0
         if outermost:
             hoist = body.hoist = _Hoist()
             self.body.lines.append(hoist)
-        coll = self._expr(coll_node, scope, defs)
         items = self._collection(coll, coll_node)
         var = body.temp("v")
-        item_nullable = not (coll.type in ("zone", "list[zone]", "list[play]") or coll.code.startswith("_fn_range(")
-                             or coll.is_const and None not in coll.const)
+        # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
+        # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
+        item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
+                             or coll.is_const and None not in coll.const
+                             or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
         body.loops += 1
@@ -1041,6 +1052,15 @@ class Compiler:
         nullable = name in ("min", "max", "first", "last", "highest", "lowest")
         values = e.values if agg.result == "elem" else None
         return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
+
+    def _names_state_list(self, node, scope) -> bool:
+        """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
+        if not (isinstance(node, lark.Tree) and node.data == "name"):
+            return False
+        name = str(node.children[0])
+        sym = self.ns.symbols.get(name)
+        return scope.lookup(name) is None and name not in self._def_trees and sym is not None and \
+            sym.kind in ("state", "seat_zone", "zone_family")
 
     def _aggregate_step(self, name, result, ec) -> list[str]:
         """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
@@ -1172,16 +1192,32 @@ class Compiler:
 
     def _e_compare(self, node, scope, defs):
         left, op_tok, right = node.children
-        return self._compare(node, str(op_tok), self._expr(left, scope, defs), self._expr(right, scope, defs))
+        op = str(op_tok)
+        a = self._expr(left, scope, defs)
+        if op in ("==", "!="):
+            return self._compare(node, op, a, self._expr(right, scope, defs))
+        # ordering: a null left side is false without computing the right side at all
+        b, blines = self._capture(lambda: self._expr(right, scope, defs))
+        if a.is_const and a.const is None or not a.nullable or not blines and _SIMPLE.match(self._code(b)):
+            if not (a.is_const and a.const is None):
+                self.body.lines.extend(blines)
+            return self._compare(node, op, a, b)
+        x = self._simple(a)
+        v, vlines = self._capture(lambda: self._compare(node, op, attrs.evolve(x, nullable=False), b))
+        r = self.body.temp()
+        self._emit(f"{r} = False")
+        self._emit(f"if {x.code} is not None:")
+        self.body.lines.append(blines + vlines + [f"{r} = {v.code}"])
+        return attrs.evolve(v, code=r, const=NOT_CONST)
 
     def _compare(self, node, op, a: Val, b: Val) -> Val:
         left, _, right = node.children
         state, free = a.state or b.state, a.free | b.free
         if op in ("==", "!="):
             _check_comparable(node, a.type, b.type, op)
-            if b.is_const:
+            if b.is_const and _is_text_literal(right):  # a literal, not a parameter ('none' may mean no suit)
                 self._check_literal(node, a, b.const)
-            if a.is_const:
+            if a.is_const and _is_text_literal(left):
                 self._check_literal(node, b, a.const)
             if a.is_const and b.is_const:
                 v = (a.const == b.const) == (op == "==")
@@ -1194,7 +1230,7 @@ class Compiler:
             raise _err(node, f"cannot order an int and a str with {op!r}")
         if a.is_const and a.const is None or b.is_const and b.const is None:
             return Val("False", "bool", False, False)
-        x = a if not a.nullable else self._simple(a)
+        x = a if not (a.nullable or b.nullable) else self._simple(a)  # the left side first, as written
         y = b if not b.nullable else self._simple(b)
         tests = [f"{v.code} is not None" for v in (x, y) if v.nullable]
         tests.append(f"{self._code(x)} {op} {self._code(y)}")
@@ -1202,15 +1238,30 @@ class Compiler:
         return Val(f"({code})", "bool", nullable=False, state=state, free=free)
 
     def _e_contains(self, node, scope, defs):
-        a, b = (self._expr(x, scope, defs) for x in node.children)
-        return self._contains(node, a, b)
+        # the list first: when it is null the item is never computed (`x in null` is false)
+        a, alines = self._capture(lambda: self._expr(node.children[0], scope, defs))
+        b = self._expr(node.children[1], scope, defs)
+        if not alines:
+            return self._contains(node, a, self._simple(b) if not b.is_const else b)
+        y = self._simple(b)
+        v, vlines = self._capture(lambda: self._contains(node, a, attrs.evolve(y, nullable=False)))
+        if not b.nullable:
+            self.body.lines.extend(alines + vlines)
+            return v
+        r = self.body.temp()
+        self._emit(f"{r} = False")
+        self._emit(f"if {y.code} is not None:")
+        self.body.lines.append(alines + vlines + [f"{r} = {v.code}"])
+        return attrs.evolve(v, code=r)
 
     def _contains(self, node, a: Val, b: Val) -> Val:
         if not (is_list(b.type) or b.type == "null"):
             raise _err(node.children[1], f"'in' needs a list on the right, got {b.type}")
-        if b.is_const and isinstance(b.const, list):
-            for item in b.const:
-                self._check_literal(node, a, item)
+        right = node.children[1]
+        if b.is_const and isinstance(right, lark.Tree) and right.data == "list_lit":
+            for item_node in right.children:
+                if _is_text_literal(item_node):
+                    self._check_literal(node, a, str(item_node.children[0])[1:-1])
         state, free = a.state or b.state, a.free | b.free
         if not b.nullable:
             return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
@@ -1345,9 +1396,12 @@ class Compiler:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
-        codes = []
-        for p, a in zip(spec.params, args):
-            v = self._expr(a, scope, ())
+        codes, later = [], []
+        for i, (p, a) in enumerate(zip(spec.params, args)):
+            if name == "move_random" and i == 1:  # read after the draw (below)
+                v, later = self._capture(lambda: self._expr(a, scope, ()))
+            else:
+                v = self._expr(a, scope, ())
             if p == "zone" and v.type not in ("zone", "any"):
                 raise _err(a, f"{name}() needs a zone here (a zone name, or a member of a zone family), got {v.type}")
             if p == "card" and v.type not in ("card", "any", "null"):
@@ -1360,7 +1414,11 @@ class Compiler:
         elif name == "swap":
             self._emit(f"_swap({codes[0]}, {codes[1]})")
         elif name == "move_random":
-            self._emit(f"_move_random(s, {codes[0]}, {codes[1]})")
+            # the destination is read once the card is drawn, and not at all from an empty zone
+            frm, card = self.body.temp(), self.body.temp()
+            self._emit(f"{frm} = {codes[0]}")
+            self._emit(f"if {frm}:")
+            self.body.lines.append([f"{card} = _draw_random(s, {frm})"] + later + [f"_put({codes[1]}, {card})"])
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
@@ -1429,6 +1487,11 @@ def _union_values(a: Val, b: Val) -> tuple | None:
     if b.values and (a.is_const and a.const is None):
         return b.values
     return None
+
+
+def _is_text_literal(node) -> bool:
+    """Is ``node`` a text written in the rule itself (not a parameter or a definition)?"""
+    return isinstance(node, lark.Tree) and node.data == "str_lit"
 
 
 def _is_bool(v: Val) -> bool:

@@ -120,10 +120,13 @@ def swap(a, b) -> None:
     a[:], b[:] = list(b), list(a)
 
 
-def move_random(s, frm, to) -> None:
-    if frm:
-        c = frm.pop(s._generator().randrange(len(frm)))
-        to.append(c)
+def draw_random(s, frm):
+    """Remove and return a card of the (non-empty) zone ``frm``, chosen by the state's generator."""
+    return frm.pop(s._generator().randrange(len(frm)))
+
+
+def put(to, c) -> None:
+    to.append(c)
 
 
 def end_game() -> None:
@@ -146,7 +149,7 @@ def attr_of_any(v, card_table, face_table, field):
 HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
-    "_move_all": move_all, "_swap": swap, "_move_random": move_random, "_end_game": end_game, "_can": can,
+    "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put, "_end_game": end_game, "_can": can,
     "_attr_any": attr_of_any, "_mul": multiply,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
