@@ -23,7 +23,6 @@ reported in the file that supplied the offending key (`MergedLocator`).
 from __future__ import annotations
 
 import os
-from importlib import resources
 from typing import Any
 
 import attrs

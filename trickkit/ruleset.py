@@ -21,7 +21,7 @@ from .dsl.parser import DSLSyntaxError, parse
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean, short_repr
 from .templates import template_problem
 from .hooks import _RUNTIME, Hook, make_hook
-from .source import Locator, format_path
+from .source import Locator
 from .textpos import block_position
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Sequence
+from typing import Sequence
 
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded

@@ -236,7 +236,7 @@ def explain_tricks(game, s, step: TrickStep, text: str) -> str:
     deck = game.rules.deck
     verb, _, arg = text.partition(" ")
     if verb != "play":
-        return f"it is time to play a card: say 'play CARD'"
+        return "it is time to play a card: say 'play CARD'"
     if arg in deck.by_text and len(deck.card_faces[deck.by_text[arg][0]]) > 1:
         faces = [deck.face_texts[f] for f in deck.card_faces[deck.by_text[arg][0]]]
         return f"say how {arg!r} is played: " + " or ".join(f"'play {f}'" for f in faces)

@@ -35,8 +35,7 @@ from ..errors import did_you_mean
 from . import allowlist
 from . import builtins as B
 from .parser import DSLSyntaxError, parse
-from .runtime import (EVALUATION_BUDGET, HELPERS, MAX_RANGE, MISSING, Budget, EvaluationLimit,  # noqa: F401
-                      GameEnded)
+from .runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded  # noqa: F401  (re-exported)
 
 Closure = Callable[[Any, list], Any]
 
@@ -1328,16 +1327,7 @@ class Compiler:
             var = body.temp("v")
             inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
-            loop: list = []
-            saved, body.lines = body.lines, loop
-            try:
-                for s in stmts:
-                    self._stmt(s, inner)
-                if not loop:
-                    loop.append("pass")
-            finally:
-                body.lines = saved
-            body.lines.append(loop)
+            self._block(lambda: [self._stmt(st, inner) for st in stmts])
             return None
         if node.data == "if_stmt":
             cond, *rest = node.children
@@ -1356,36 +1346,22 @@ class Compiler:
         raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
 
     def _if_chain(self, branches, else_body, scope) -> None:
-        body = self.body
         (cond, stmts), rest = branches[0], branches[1:]
         c = self._expr(cond, scope, ())
         self._emit(f"if {self._code(c)}:")
-        block: list = []
-        saved, body.lines = body.lines, block
-        try:
-            for s in stmts:
-                self._stmt(s, scope)
-            if not block:
-                block.append("pass")
-        finally:
-            body.lines = saved
-        body.lines.append(block)
+        self._block(lambda: [self._stmt(st, scope) for st in stmts])
         if not rest and else_body is None:
             return
         self._emit("else:")
-        block = []
-        saved, body.lines = body.lines, block
-        try:
-            if rest:
-                self._if_chain(rest, else_body, scope)
-            else:
-                for s in else_body:
-                    self._stmt(s, scope)
-            if not block:
-                block.append("pass")
-        finally:
-            body.lines = saved
-        body.lines.append(block)
+        if rest:
+            self._block(lambda: self._if_chain(rest, else_body, scope))
+        else:
+            self._block(lambda: [self._stmt(st, scope) for st in else_body])
+
+    def _block(self, emit) -> None:
+        """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
+        _, inner = self._capture(emit)
+        self.body.lines.append(inner or ["pass"])
 
     def _effect(self, node, scope) -> None:
         name_tok, *args = node.children
