@@ -154,6 +154,8 @@ class ActionKind:
     """That test over every combination at once (generated, see
     `trickkit.dsl.compiler.Compiler.combo_filter`); ``"all"`` when nothing is left to test,
     None to test each combination with ``choice_test``/``allowed``."""
+    combo_first: Any = None
+    """The same, stopping at the first combination that passes (to ask whether any does)."""
     private: tuple[str, ...] = ()
     """Choices that only the acting seat sees: every other seat sees ``?`` in their place
     (``priestess ? 2``); see `trickkit.privacy`."""
@@ -676,6 +678,7 @@ class RulesetCompiler:
                 guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                 choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
                 combo_filter=self._combo_filter(a.get("allowed"), context),
+                combo_first=self._combo_filter(a.get("allowed"), context, first_only=True),
                 description=str(a.get("description", "")),
                 private=self._private(ap + ("private",), a.get("private", False), names, template),
             ))
@@ -756,7 +759,7 @@ class RulesetCompiler:
             return None  # reported where `allowed` itself is compiled
         return make_hook(fn, size, len(context), _expr_where(self.loc, path), _text(text))
 
-    def _combo_filter(self, text, context):
+    def _combo_filter(self, text, context, first_only=False):
         """The generated pass over every combination of choices (see `ActionKind.combo_filter`)."""
         if not context:
             return None  # one combination, (): `allowed` is tested as it is
@@ -772,7 +775,7 @@ class RulesetCompiler:
         for term in terms[1:]:
             tree = lark.Tree("and_", [tree, term])
         try:
-            return self.compiler.combo_filter(tree, context)
+            return self.compiler.combo_filter(tree, context, first_only)
         except (DSLCompileError, RecursionError):
             return None  # reported where `allowed` itself is compiled (or nested too deeply to generate)
 

@@ -64,9 +64,10 @@ def _text(s, kind, combo) -> str:
     return kind.template.format(**shown)
 
 
-def _combinations(s, kind) -> list[tuple]:
+def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
     """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
-    in the order of ``itertools.product``; none when its choice-free conditions (guard) fail."""
+    in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
+    With ``first_only``, at most the first of them."""
     if kind.guard is not None and not kind.guard(s):
         return []
     domains = _domains(s, kind)
@@ -78,9 +79,9 @@ def _combinations(s, kind) -> list[tuple]:
         where = kind.domains[0].where.rsplit(".choices", 1)[0]
         raise DSLRuntimeError(f"{where}: {combinations} combinations of choices to try (the evaluation budget "
                               f"is {EVALUATION_BUDGET}): offer fewer values per choice")
-    flt = kind.combo_filter
+    flt = kind.combo_first if first_only else kind.combo_filter
     if flt is ALL_COMBINATIONS:
-        return list(itertools.product(*domains))
+        return list(itertools.islice(itertools.product(*domains), 1 if first_only else None))
     if flt is not None:
         budget = s.budget
         try:  # the generated pass over every combination
@@ -146,7 +147,12 @@ def _any_passes(game, s, kinds) -> bool:
     if opened:
         s.memo = {}
     try:
-        return any(_passes(game, s, kind, combo) for kind in kinds for combo in _combinations(s, kind))
+        for kind in kinds:
+            # without a lookahead to check, the first allowed combination answers
+            first_only = not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH
+            if any(_passes(game, s, kind, combo) for combo in _combinations(s, kind, first_only)):
+                return True
+        return False
     finally:
         if opened:
             s.memo = None

@@ -370,13 +370,14 @@ class Compiler:
             lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
         return self._define(name, lines), len(context)
 
-    def combo_filter(self, tree, context):
+    def combo_filter(self, tree, context, first_only: bool = False):
         """An action kind's test over every combination of its choices, as one generated pass:
         ``filter(state, frame, domains) -> [combination, ...]`` in the order of
         ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
 
         State-only parts of the test are computed once per call, before the loops (a failure
-        there makes the engine fall back to testing each combination on its own).
+        there makes the engine fall back to testing each combination on its own). With
+        ``first_only`` it stops at the first combination that passes (a list of at most one).
 
         Raises:
             DSLCompileError: as `expression_tree`.
@@ -395,7 +396,8 @@ class Compiler:
         pad = "    " * (n + 1)
         lines += _flatten(inner, depth=n + 1)
         combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
-        lines += [f"{pad}if {self._code(val)}:", f"{pad}    out.append({combo})", "    return out"]
+        found = f"return [{combo}]" if first_only else f"out.append({combo})"
+        lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
         return self._define(name, lines)
 
     def _loop_test(self, tree, scope) -> tuple[Val, _Body, list]:
