@@ -16,7 +16,7 @@ import attrs
 
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
-from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, card_filter, elem_type
+from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, card_filter, elem_type, is_list
 from .dsl.parser import DSLSyntaxError, parse
 from .errors import DSLRuntimeError, Problem, RulesetError, did_you_mean, short_repr
 from .templates import template_problem
@@ -508,8 +508,9 @@ class RulesetCompiler:
         hook = make_hook(fn, size, len(context), where, text)
         hook.type = typ
         hook.elem_type = elem_type(typ)
+        static = typ == want or want == "list" and typ != "any" and is_list(typ)  # the type is known at load
         if want == "list[int]" or \
-                want in _RESULT_CHECKS and not (typ == want and (want == "play" or not getattr(fn, "nullable", True))):
+                want in _RESULT_CHECKS and not (static and (want == "play" or not getattr(fn, "nullable", True))):
             hook = _checked(hook, want)  # the engine relies on the type: check it where the rule is named
         return hook
 
