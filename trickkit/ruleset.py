@@ -765,13 +765,13 @@ class RulesetCompiler:
         if not context:
             return None  # one combination, (): `allowed` is tested as it is
         if text is None:
-            return "all"
+            return ALL_COMBINATIONS
         split = self._split_allowed(text, context)
         if split is None:
             return None  # reported where `allowed` itself is compiled
         terms = split[1]  # the terms naming a choice (the others are the guard, tested once)
         if not terms:
-            return "all"
+            return ALL_COMBINATIONS
         tree = terms[0]
         for term in terms[1:]:
             tree = lark.Tree("and_", [tree, term])
@@ -826,6 +826,10 @@ def _definition_head(key: str) -> tuple[str, tuple[str, ...]]:
         return str(key), ()
     params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
     return m.group(1), params
+
+
+ALL_COMBINATIONS = "all"
+"""`ActionKind.combo_filter` of a kind whose choices are never tested (every combination is allowed)."""
 
 
 def _distinct_ints(v) -> bool:

@@ -14,6 +14,7 @@ import itertools
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, did_you_mean
+from .ruleset import ALL_COMBINATIONS
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -21,9 +22,6 @@ the seat's turn is over or some action is *allowed*; that next action's own look
 not checked again (it would multiply the cost for no gain in the shipped games)."""
 
 PASS = Action("pass", "pass")
-
-ALL_COMBINATIONS = "all"
-"""`ActionKind.combo_filter` of a kind whose choices are never tested (every combination is allowed)."""
 """The action of a responder who lets the window go by."""
 
 
