@@ -21,6 +21,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import CARD, FakeState  # noqa: E402
 
 
+
+def skull_king_variant(tmp_path, body: str):
+    """A ruleset file extending Skull King with ``body`` (YAML), named v."""
+    path = tmp_path / "v.yaml"
+    path.write_text("extends: skull_king\nname: v\n" + body, "utf-8")
+    return path
+
 def compiler(extra_symbols=(), extra_definitions=()):
     symbols = {
         "seats": Symbol("const", "list[int]", [0, 1, 2]),
@@ -68,15 +75,12 @@ def test_an_aggregate_over_an_aggregate_with_an_invariant_compiles():
 
 
 def test_an_aggregate_over_an_aggregate_in_a_ruleset_is_no_raw_python_error(tmp_path):
-    path = tmp_path / "v.yaml"
-    path.write_text(textwrap.dedent("""\
-        extends: skull_king
-        name: v
+    path = skull_king_variant(tmp_path, textwrap.dedent("""\
         round:
           $change:
             2:
               must_play_if_able: led_suit == null or card.suit == led_suit or sum(len(trick) for s in list(t for t in seats)) > 99
-        """), "utf-8")
+        """))
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)
     while repr(state.legal_actions()[0]).startswith("<Action bid"):
@@ -95,10 +99,7 @@ def test_indexing_a_missing_zone_family_member_writes_no_none_subscript():
 def test_a_text_parameter_compared_with_a_card_attribute_may_be_no_value_of_it(tmp_path):
     # only a text written in the rule must be a value some card has: a parameter such as a
     # trump suit may be 'none'
-    path = tmp_path / "v.yaml"
-    path.write_text(textwrap.dedent("""\
-        extends: skull_king
-        name: v
+    path = skull_king_variant(tmp_path, textwrap.dedent("""\
         parameters:
           trump: {type: choice, choices: [black, none], default: none, description: 'the trump suit, or none'}
         round:
@@ -111,7 +112,7 @@ def test_a_text_parameter_compared_with_a_card_attribute_may_be_no_value_of_it(t
                 ?? highest(p for p in trick if p.suit == trump by p.rank)
                 ?? highest(p for p in trick if p.suit == led_suit by p.rank)
                 ?? trick[0]
-        """), "utf-8")
+        """))
     game = trickkit.load_game(path)
     assert game.params["trump"] == "none"
 
@@ -120,17 +121,14 @@ def test_a_card_filter_that_fails_leaves_the_budget_to_the_per_card_test(tmp_pat
     # The generated hand filter computes every card-independent part first, here the `else`
     # branch the test never reaches on a lead; it runs over the budget and the engine falls
     # back to testing card by card, which must be charged as if the filter had not run.
-    path = tmp_path / "v.yaml"
-    path.write_text(textwrap.dedent("""\
-        extends: skull_king
-        name: v
+    path = skull_king_variant(tmp_path, textwrap.dedent("""\
         round:
           $change:
             2:
               must_play_if_able: >-
                 if len(trick) == 0 then count(c for c in hand[current_player] if c == card) > 0
                 else count(x for x in range(0, 3000 + round)) > 0
-        """), "utf-8")
+        """))
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)
     while not (state.round >= 3 and len(state.trick) == 0 and repr(state.legal_actions()[0]).startswith("<Action play")):

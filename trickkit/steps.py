@@ -102,13 +102,7 @@ def playable_cards(s, step: TrickStep) -> list[int]:
     hand = s.seat_zones[step.hand.index][s.current]
     s.memo = {}  # the state holds still while we test every card: memoise definitions
     try:
-        must = step.must_play_if_able
-        budget = s.budget
-        try:  # the generated hand filter: one call for the whole hand
-            able = must.filter(s, _NO_FRAME, hand)
-        except Exception:  # no filter, or a rule failed: the per-card loop reports it, located
-            s.budget = budget  # charged as if the filter never ran (see filter_cards)
-            able = filter_cards(s, must, hand)
+        able = filter_cards(s, step.must_play_if_able, hand)
         if not able:
             return list(hand)
         always = step.always_allowed
@@ -138,7 +132,7 @@ def filter_cards(s, test, cards) -> list[int]:
     if staged is not None:
         budget = s.budget
         try:
-            return staged(s, [None] * test.filter_size, cards)
+            return staged(s, _NO_FRAME, cards)
         except Exception:  # a rule failed: the per-card loop below reports it, located
             # the filter computes every card-independent part up front, even one the test never
             # reaches: the per-card loop is charged as if it ran alone

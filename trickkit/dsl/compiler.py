@@ -37,9 +37,6 @@ from . import builtins as B
 from .parser import DSLSyntaxError, parse
 from .runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded  # noqa: F401  (re-exported)
 
-Closure = Callable[[Any, list], Any]
-
-
 class DSLCompileError(Exception):
     """A DSL text that parses but cannot be compiled (unknown name, wrong arity, type error)."""
 
@@ -123,8 +120,6 @@ PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}
 """Attributes of a play (a card in a trick) besides the card's own attributes."""
 
 _PLAY_INDEX = {"seat": 0, "card": 1, "order": 3}
-_FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 
 NOT_CONST = object()
