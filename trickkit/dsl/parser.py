@@ -1,11 +1,23 @@
-"""Parses DSL text into lark trees; syntax errors come back with the text and a caret."""
+"""Parses DSL text into lark trees; syntax errors come back with the text and a caret.
+
+Building the LALR tables from ``grammar.lark`` takes lark about 60 ms, a third of loading a
+small game. So the tables lark builds are kept in ``parser_tables.py`` (lark's own
+serialisation, written as Python literals) and loaded in about 3 ms, when they were made from
+this very grammar by this very lark version; otherwise the parser is built from the grammar as
+before. After changing the grammar or lark, regenerate them with
+``python -m trickkit.dsl.write_tables`` (a test fails until you do).
+"""
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import pprint
 from importlib import resources
 
 import lark
+
+_START = ["expr", "block"]
 
 
 class DSLSyntaxError(Exception):
@@ -17,10 +29,48 @@ class DSLSyntaxError(Exception):
         self.column = column
 
 
+def _grammar() -> str:
+    return resources.files("trickkit.dsl").joinpath("grammar.lark").read_text("utf-8")
+
+
+def grammar_digest() -> str:
+    """SHA-256 (hex) of ``grammar.lark``: the key that ties stored tables to the grammar."""
+    return hashlib.sha256(_grammar().encode("utf-8")).hexdigest()
+
+
+def build_parser() -> lark.Lark:
+    """A parser built from ``grammar.lark`` by lark's LALR analysis (slow: about 60 ms)."""
+    return lark.Lark(_grammar(), start=_START, parser="lalr", propagate_positions=True)
+
+
+def stored_parser() -> lark.Lark | None:
+    """The parser from the stored tables, or None when they are missing or were made from
+    another grammar or by another lark version (then the tables cannot be trusted to match)."""
+    try:
+        from . import parser_tables
+    except ImportError:
+        return None
+    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+        return None
+    return lark.Lark.load({"data": parser_tables.DATA, "memo": parser_tables.MEMO})
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
-    grammar = resources.files("trickkit.dsl").joinpath("grammar.lark").read_text("utf-8")
-    return lark.Lark(grammar, start=["expr", "block"], parser="lalr", propagate_positions=True)
+    return stored_parser() or build_parser()
+
+
+def table_source(parser: lark.Lark) -> str:
+    """Python source of ``parser_tables.py``: lark's serialisation of ``parser`` as literals."""
+    data, memo = parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
+    return (
+        '"""LALR tables of grammar.lark, as lark serialises them. Generated: do not edit.\n\n'
+        'Regenerate with ``python -m trickkit.dsl.write_tables``."""\n\n'
+        f"LARK_VERSION = {lark.__version__!r}\n"
+        f"GRAMMAR_SHA256 = {grammar_digest()!r}\n"
+        f"DATA = {pprint.pformat(data, width=100)}\n"
+        f"MEMO = {pprint.pformat(memo, width=100)}\n"
+    )
 
 
 MAX_TEXT = 20_000
@@ -65,3 +115,4 @@ def _describe(err: lark.exceptions.UnexpectedInput) -> str:
     if isinstance(err, lark.exceptions.UnexpectedEOF):
         return "unexpected end of text"
     return "syntax error"
+
