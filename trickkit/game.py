@@ -45,15 +45,17 @@ class Game:
             first.setdefault(t, cid)
         self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
         self.first_copy = tuple(first[t] for t in deck.texts)
+        """For each card id, the id of the first card with the same text (itself if unique)."""
         self._privacy = privacy_table(rules)
         self.single_play_action = (tuple(a for a, in self.play_actions)
                                    if all(len(a) == 1 for a in self.play_actions) else None)
         """For each card id, its one play action, when no card is played in modes (else None)."""
-        """For each card id, the id of the first card with the same text (itself if unique)."""
         self.face_play = tuple((face_card, deck.card_faces[face_card].index(f))
                                for f, face_card in enumerate(deck.face_card))
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
+        self._turn_actions: dict[tuple, Action] = {}
+        """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
         # the variables whose values may be lists (typed list or any): a copy of a state copies those
         self._seat_list_vars = tuple(v.index for v in rules.seat_vars if v.type.startswith("list") or v.type == "any")

@@ -21,6 +21,10 @@ MAX_LOOKAHEAD_DEPTH = 1
 the seat's turn is over or some action is *allowed*; that next action's own lookahead is
 not checked again (it would multiply the cost for no gain in the shipped games)."""
 
+MAX_CACHED_ACTIONS = 100_000
+"""Most actions of turns steps a Game keeps for reuse (an action's text and object cost more
+to build than to look up); beyond that, new ones are built each time."""
+
 PASS = Action("pass", "pass")
 """The action of a responder who lets the window go by."""
 
@@ -119,10 +123,17 @@ def legal_turns(game, step, s) -> list[Action]:
         s.memo = {}
     try:
         out = []
+        made = game._turn_actions
         for kind in _kinds_now(s, step):
             for combo in _combinations(s, kind):
                 if _passes(game, s, kind, combo):
-                    out.append(Action(_text(s, kind, combo), kind.name, choices=combo))
+                    key = (kind.template, kind.name, combo)
+                    action = made.get(key)
+                    if action is None:
+                        action = Action(_text(s, kind, combo), kind.name, choices=combo)
+                        if len(made) < MAX_CACHED_ACTIONS:
+                            made[key] = action
+                    out.append(action)
         if s.window >= 0:
             out.append(PASS)
         return out
