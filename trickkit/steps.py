@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .actions import Action
 from .errors import DSLRuntimeError, did_you_mean
+from .randomness import shuffle
 from .ruleset import BidStep, DealStep, EffectStep, TrickStep
 
 
@@ -24,7 +25,7 @@ def enter_deal(game, s, step: DealStep) -> bool:
     n = s._n
     count = step.count(s)
     cards = list(range(len(game.rules.deck)))
-    s._generator().shuffle(cards)
+    shuffle(s._generator(), cards)
     for zone in s.seat_zones:
         for hand in zone:
             hand.clear()
