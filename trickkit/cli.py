@@ -1,7 +1,8 @@
-"""The ``trickkit`` command line: list, validate, simulate, check, play, diff and replay games.
+"""The ``trickkit`` command line: list, validate, simulate, check, play, diff, replay, test and lint games.
 
-Exit codes: 0 success; 1 a validation or scenario check failed, or a replayed record
-diverged or was refused; 2 usage errors and games that cannot be loaded.
+Exit codes: 0 success; 1 a validation or scenario check failed, a replayed record
+diverged or was refused, an invariant failed (``test``) or lint found something; 2 usage
+errors and games that cannot be loaded.
 """
 
 from __future__ import annotations
@@ -411,6 +412,71 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0 if counts["confirmed"] == len(results) else 1
 
 
+def _cmd_test(args: argparse.Namespace) -> int:
+    import attrs
+
+    from trickkit import testing
+
+    params = parse_params(args.param)
+    checks = args.check or list(testing.CHECKS)
+    for check in checks:
+        if check not in testing.CHECKS:
+            raise _UsageError(f"--check {check!r}: unknown (checks: {', '.join(testing.CHECKS)})")
+    if args.examples < 1:
+        raise _UsageError(f"--examples must be >= 1, got {args.examples}")
+    out = _console()
+    if args.replay is not None:
+        text = args.replay
+        if not text.lstrip().startswith("{"):
+            try:
+                with open(text, encoding="utf-8") as f:
+                    text = f.read()
+            except OSError as exc:
+                raise _UsageError(f"--replay {args.replay}: {exc.strerror or exc}") from None
+        try:
+            case = testing.GameCase.from_json(text)
+        except ValueError as exc:
+            raise _UsageError(f"--replay: {exc}") from None
+        game = _load(args.game, case.players, case.params)
+        try:
+            testing.replay_case(attrs.evolve(case, ruleset=args.game), game)  # reported under the name given
+        except testing.InvariantError as exc:
+            out.print(f"FAIL {exc}", markup=False)
+            return 1
+        out.print(f"ok: {case.check} holds on the replayed game ({len(case.actions)} actions)", markup=False)
+        return 0
+    failed = 0
+    for check in checks:
+        try:
+            testing.check_one(args.game, check, args.players, params, examples=args.examples, seed=args.seed,
+                              max_actions=args.max_actions)
+        except testing.InvariantError as exc:
+            failed += 1
+            out.print(f"FAIL {exc}", markup=False)
+            if check == "termination":  # every other check plays games to their end
+                out.print("the other checks need games that end: skipped", markup=False)
+                checks = checks[:checks.index(check) + 1]
+                break
+        else:
+            out.print(f"ok   {check} ({args.examples} games)", markup=False)
+    out.print(f"{len(checks) - failed} passed, {failed} failed", markup=False)
+    return 1 if failed else 0
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    from trickkit.lint import lint
+
+    if args.games < 0:
+        raise _UsageError(f"--games must be >= 0, got {args.games}")
+    out = _console()
+    findings = lint(args.file, players=args.players, params=parse_params(args.param), games=args.games,
+                    seed=args.seed)
+    for finding in findings:
+        out.print(str(finding), markup=False)
+    out.print(f"{args.file}: {len(findings)} finding{'s' if len(findings) != 1 else ''}", markup=False)
+    return 1 if findings else 0
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -483,7 +549,39 @@ def _parser() -> argparse.ArgumentParser:
                    help="tell each confirmed game as a person would, from one seat's view (see --seat)")
     p.add_argument("--seat", type=int, default=0, help="the seat whose view --show tells (default 0)")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("test", help="check the engine's invariants on a ruleset with random games (hypothesis)")
+    p.add_argument("game", metavar="GAME", help="shipped game name or path to a ruleset .yaml")
+    p.add_argument("--players", type=int, default=None, help="seat count (default: every count the ruleset allows)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a game parameter (repeatable)")
+    p.add_argument("--check", action="append", default=[], metavar="CHECK",
+                   help="run only this check (repeatable): " + ", ".join(_testing_checks()))
+    p.add_argument("--examples", type=int, default=20, help="random games per check (default 20)")
+    p.add_argument("--seed", type=int, default=None, help="make the run repeatable (hypothesis' seed)")
+    p.add_argument("--max-actions", type=int, default=None,
+                   help="a game longer than this fails (default: the ruleset's max_actions)")
+    p.add_argument("--replay", default=None, metavar="JSON_OR_FILE",
+                   help="replay the game of a failure report (its JSON, or a file holding it) and check it again")
+    p.set_defaults(func=_cmd_test)
+
+    p = sub.add_parser("lint", help="report unused definitions, variables and zones, dead action kinds, "
+                                    "duplicate card texts, unknown text literals and tricks with no single winner")
+    p.add_argument("file", metavar="FILE", help="ruleset .yaml (or a shipped game name)")
+    p.add_argument("--players", type=int, default=None, help="seat count (default: the ruleset's default)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a game parameter (repeatable)")
+    p.add_argument("--games", type=int, default=50,
+                   help="random games played to find action kinds that are never legal (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
+    p.set_defaults(func=_cmd_lint)
     return parser
+
+
+def _testing_checks() -> tuple[str, ...]:
+    from trickkit.testing import CHECKS
+
+    return CHECKS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -519,6 +617,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TrickkitError as exc:
         print(f"trickkit {args.command}: {type(exc).__name__}:\n{exc}" if "\n" in str(exc)
               else f"trickkit {args.command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:  # an optional dependency (hypothesis for 'test') that is not installed
+        print(f"trickkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

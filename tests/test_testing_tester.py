@@ -1,0 +1,122 @@
+"""trickkit.testing catches broken rulesets (test the tester), and passes a sound one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import trickkit
+from trickkit import testing
+from trickkit.cli import main
+from trickkit.dsl import runtime
+
+HERE = Path(__file__).resolve().parent / "testing_rulesets"
+
+
+def failure(name: str, check: str, **kw) -> testing.InvariantError:
+    with pytest.raises(testing.InvariantError) as info:
+        testing.check_one(HERE / name, check, examples=kw.pop("examples", 8), seed=1, **kw)
+    return info.value
+
+
+def test_a_sound_ruleset_passes_every_check():
+    testing.check_ruleset(HERE / "sound.yaml", examples=4, seed=3)
+
+
+def test_a_hand_leaked_through_a_variable_is_caught():
+    e = failure("leaks_a_hand.yaml", "hidden_information")
+    assert e.check == "hidden_information"
+    assert "observes something of cards it cannot see" in e.message and "variables.peek" in e.message
+
+
+def test_an_action_text_naming_a_hidden_card_is_caught():
+    e = failure("names_a_hidden_card.yaml", "hidden_information")
+    assert "hide c" in e.message and "private" in e.message
+    assert e.case.actions and e.case.actions[-1].startswith("hide ")  # the failing action ends the case
+
+
+def test_a_game_that_never_ends_is_caught_in_a_counted_limit():
+    e = failure("never_ends.yaml", "termination")
+    assert "did not end within max_actions=60" in e.message
+    assert len(e.case.actions) == 60
+    # a lower limit than the ruleset's is honoured
+    e = failure("never_ends.yaml", "termination", max_actions=10)
+    assert "max_actions=10" in e.message and len(e.case.actions) == 10
+
+
+def test_a_duplicated_card_is_caught(monkeypatch):
+    # The engine's primitives conserve cards by construction, so no YAML can duplicate one:
+    # break move_all (copy instead of move) to stand for a ruleset that does.
+    monkeypatch.setitem(runtime.HELPERS, "_move_all", lambda frm, to: to.extend(frm))
+    e = failure("duplicates_a_card.yaml", "conservation")
+    assert "cards are not conserved: in two places or more" in e.message
+    assert e.case.actions == ("show",)  # shrunk to the first action
+
+
+def test_failures_shrink_and_replay():
+    e = failure("leaks_a_hand.yaml", "hidden_information", examples=10)
+    case = e.case
+    assert case.players == 2  # the smallest seat count that shows it
+    again = testing.GameCase.from_json(case.to_json())
+    assert again == case
+    with pytest.raises(testing.InvariantError) as info:
+        testing.replay_case(case.to_json())
+    assert info.value.message == e.message
+    # the same JSON through the command line
+    assert main(["test", str(HERE / "leaks_a_hand.yaml"), "--replay", case.to_json()]) == 1
+    assert "replay:" in str(e) and "--replay '" in str(e) and f"seed {case.seed}" in str(e)
+
+
+def test_replay_of_a_sound_game_passes(tmp_path):
+    case = testing.GameCase(str(HERE / "sound.yaml"), 2, {}, 5, ("play R1",), "conservation")
+    game = trickkit.load_game(HERE / "sound.yaml", players=2)
+    legal = [a.text for a in game.new_initial_state(seed=5).legal_actions()]
+    case = testing.GameCase(case.ruleset, 2, {}, 5, (legal[0],), "conservation")
+    testing.replay_case(case)
+    file = tmp_path / "case.json"
+    file.write_text(case.to_json())
+    assert main(["test", str(HERE / "sound.yaml"), "--replay", str(file)]) == 0
+
+
+def test_cli_test_reports_and_exit_codes(capsys):
+    assert main(["test", str(HERE / "never_ends.yaml"), "--examples", "2", "--seed", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL termination failed" in out and "other checks need games that end" in out
+    assert main(["test", str(HERE / "sound.yaml"), "--examples", "2", "--check", "conservation",
+                 "--check", "clone", "--seed", "0"]) == 0
+    assert "2 passed, 0 failed" in capsys.readouterr().out
+    assert main(["test", str(HERE / "sound.yaml"), "--check", "nope"]) == 2
+    assert main(["test", str(HERE / "sound.yaml"), "--replay", "{not json"]) == 2
+
+
+def test_ruleset_tests_makes_one_pytest_function_per_check():
+    tests = testing.ruleset_tests(HERE / "sound.yaml", examples=2, checks=["conservation", "determinism"])
+    assert sorted(tests) == ["test_conservation", "test_determinism"]
+    for fn in tests.values():
+        fn()
+    broken = testing.ruleset_tests(HERE / "never_ends.yaml", examples=2, checks=["termination"])
+    with pytest.raises(testing.InvariantError):
+        broken["test_termination"]()
+
+
+def test_a_relative_path_is_found_beside_the_calling_test_file(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    testing.check_ruleset("testing_rulesets/sound.yaml", players=2, checks=["determinism"], examples=2)
+
+
+def test_unknown_check_and_missing_hypothesis(monkeypatch):
+    with pytest.raises(ValueError, match="unknown check"):
+        testing.check_ruleset(HERE / "sound.yaml", checks=["speed"])
+    monkeypatch.setitem(sys.modules, "hypothesis", None)
+    with pytest.raises(testing.MissingHypothesis, match=r"trickkit\[test\]"):
+        testing.check_ruleset(HERE / "sound.yaml", checks=["conservation"])
+    assert main(["test", str(HERE / "sound.yaml")]) == 2
+
+
+def test_game_case_refuses_malformed_json():
+    for text in ["[]", '{"format": "x"}', json.dumps({"format": "trickkit-test-case", "players": 2, "actions": [1]})]:
+        with pytest.raises(ValueError):
+            testing.GameCase.from_json(text)
