@@ -18,6 +18,9 @@ mapping ``{scenarios: [...]}``.  A scenario::
           scores: [20, -10, 0, 0]
           winners: [0]                    # compared sorted
           terminal: false
+          zones: {stock: [G3, B1], hand: {0: [B2, G13]}}     # card texts, in order
+          variables: {bid: [1, 0, 0, 0], tricks: {2: 1}}     # seat variables: all, or by seat
+          observation: {seat: 1, phase: bid}                  # a subset of observation(seat)
 
 (A top-level ``players`` key is accepted too and means ``params.players``.)
 
@@ -58,7 +61,8 @@ __all__ = [
 _RESERVED_PARAMS = ("name_or_path",)
 """Keyword arguments of ``load_game`` that ``params`` may not set (``players`` may: it is one)."""
 SCENARIO_KEYS = ("name", "game", "params", "players", "seed", "deals", "actions")
-EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal")
+EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal", "zones",
+               "variables", "observation")
 _MAX_TEXT = MAX_TEXT_SIZE
 
 
@@ -252,6 +256,18 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
         elif key == "terminal":
             if not isinstance(value, bool):
                 chk.add(sub, f"terminal must be true or false, got {short_repr(value)}")
+            else:
+                out[key] = value
+        elif key in ("zones", "variables"):
+            if not isinstance(value, dict) or not value or not all(isinstance(k, str) for k in value):
+                chk.add(sub, f"{key} must be a mapping from {key[:-1]} names to what they hold, got {short_repr(value)}")
+            else:
+                out[key] = value
+        elif key == "observation":
+            seat = value.get("seat") if isinstance(value, dict) else None
+            if not isinstance(value, dict) or isinstance(seat, bool) or not isinstance(seat, int):
+                chk.add(sub, f"observation must be a mapping with the 'seat' observing and the fields to "
+                             f"compare, got {short_repr(value)}")
             else:
                 out[key] = value
     return out
@@ -505,6 +521,137 @@ def _check(state: Any, expect: dict[str, Any]) -> str:
         got = sorted(state.winners())
         if got != sorted(expect["winners"]):
             return f"winners expected {sorted(expect['winners'])} got {got}"
+    if "zones" in expect:
+        problem = _check_zones(state, expect["zones"])
+        if problem:
+            return problem
+    if "variables" in expect:
+        problem = _check_variables(state, expect["variables"])
+        if problem:
+            return problem
+    if "observation" in expect:
+        want = dict(expect["observation"])
+        seat = want.pop("seat")
+        if not 0 <= seat < state.game.num_players:
+            return f"observation: seat {seat} is not a seat of this game (0..{state.game.num_players - 1})"
+        problem = subset_difference(want, state.observation(seat), f"observation({seat})")
+        if problem:
+            return problem
+    return ""
+
+
+def _by_seat(want: Any, n: int, what: str) -> tuple[dict[int, Any] | None, str]:
+    """``{seat: value}`` from a list (every seat) or a mapping (some seats); or an error text."""
+    if isinstance(want, list):
+        if len(want) != n:
+            return None, f"{what} expected {len(want)} values (one per seat) for {n} seats"
+        return dict(enumerate(want)), ""
+    if isinstance(want, dict):
+        out = {}
+        for k, v in want.items():
+            seat = int(k) if isinstance(k, str) and k.isdigit() else k
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                return None, f"{what}: {k!r} is not a seat (0..{n - 1})"
+            out[seat] = v
+        return out, ""
+    return None, f"{what} must be a list (one per seat) or a mapping by seat, got {short_repr(want)}"
+
+
+def _cards_differ(want: Any, view: Any, what: str) -> str:
+    got = view.get("cards") if isinstance(view, dict) else None
+    if not isinstance(want, list):
+        return f"{what} must be a list of card texts, got {short_repr(want)}"
+    if got != [str(c) for c in want]:
+        return f"{what} expected {[str(c) for c in want]} got {got}"
+    return ""
+
+
+def _check_zones(state: Any, zones: dict[str, Any]) -> str:
+    """Each named zone holds exactly these cards, in this order (first = bottom / left end)."""
+    views = state.observation_all()["zones"]
+    rules, n = state.rules, state.game.num_players
+    seat_zones = {z.name for z in rules.seat_zones}
+    for name, want in zones.items():
+        if name not in views:
+            return f"zones: unknown zone {name!r}{did_you_mean(name, views)} (zones: {', '.join(views)})"
+        view, what = views[name], f"zones.{name}"
+        if name in seat_zones or isinstance(view, list):  # per seat, or a zone family (members from 0)
+            count = n if name in seat_zones else len(view)
+            if name in seat_zones:
+                by, problem = _by_seat(want, n, what)
+            elif isinstance(want, list) and len(want) == count:
+                by, problem = dict(enumerate(want)), ""
+            elif isinstance(want, dict):
+                by, problem = {int(k) if isinstance(k, str) and k.isdigit() else k: v for k, v in want.items()}, ""
+            else:
+                by, problem = None, f"{what} expected a list of {count} zones or a mapping by member"
+            if problem:
+                return problem
+            for k, cards in by.items():
+                if not isinstance(k, int) or not 0 <= k < count:
+                    return f"{what}: {k!r} is not a member (0..{count - 1})"
+                problem = _cards_differ(cards, view[k], f"{what}[{k}]")
+                if problem:
+                    return problem
+        else:
+            problem = _cards_differ(want, view, what)
+            if problem:
+                return problem
+    return ""
+
+
+def _check_variables(state: Any, variables: dict[str, Any]) -> str:
+    """Seat variables: a list (every seat) or a mapping by seat; other variables: their value."""
+    values = state.observation_all()["variables"]
+    seat_vars = {v.name for v in state.rules.seat_vars}
+    n = state.game.num_players
+    for name, want in variables.items():
+        if name not in values:
+            return f"variables: unknown variable {name!r}{did_you_mean(name, values)} (variables: {', '.join(values)})"
+        got = values[name]
+        if name in seat_vars:
+            by, problem = _by_seat(want, n, f"variables.{name}")
+            if problem:
+                return problem
+            for seat, v in by.items():
+                if got[seat] != v:
+                    return f"variables.{name}[{seat}] expected {_fmt(v)} got {_fmt(got[seat])}"
+        elif isinstance(got, list) and isinstance(want, dict):  # a list-valued variable (team values ...) by index
+            problem = subset_difference({k: v for k, v in want.items()}, dict(enumerate(got)), f"variables.{name}")
+            if problem:
+                return problem
+        elif got != want:
+            return f"variables.{name} expected {_fmt(want)} got {_fmt(got)}"
+    return ""
+
+
+def subset_difference(want: Any, got: Any, path: str) -> str:
+    """The first place where ``got`` does not match ``want``, or ``""``.
+
+    A mapping matches when every key it gives matches (other keys of ``got`` are ignored); a
+    list when it has as many items and each matches; anything else when equal.
+    """
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"{path} expected a mapping {short_repr(want)} got {short_repr(got)}"
+        for k, v in want.items():
+            key = k if k in got else (int(k) if isinstance(k, str) and k.isdigit() and int(k) in got else k)
+            if key not in got:
+                return f"{path}: no field {k!r}{did_you_mean(str(k), [str(x) for x in got])}"
+            problem = subset_difference(v, got[key], f"{path}.{k}")
+            if problem:
+                return problem
+        return ""
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return f"{path} expected {short_repr(want)} got {short_repr(got)}"
+        for i, (w, g) in enumerate(zip(want, got)):
+            problem = subset_difference(w, g, f"{path}[{i}]")
+            if problem:
+                return problem
+        return ""
+    if want != got or isinstance(want, bool) != isinstance(got, bool):
+        return f"{path} expected {_fmt(want)} got {_fmt(got)}"
     return ""
 
 
