@@ -296,7 +296,7 @@ def _illegal_actions(run: _Run) -> None:
         legal = {a.text for a in s._legal or s.legal_actions()}
         seen |= legal
         rng = run.extra(s, "illegal")
-        if len(s._history) and rng.random() > 0.15:
+        if len(s._history) and rng.random() > 0.1:
             continue
         others = [t for t in every_play if t not in legal]
         earlier = sorted(seen - legal)
@@ -339,7 +339,7 @@ def _clone(run: _Run) -> None:
                 run.fail("playing the original changed a clone made before", s)
             pending = None
         rng = run.extra(s, "clone")
-        if len(s._history) and rng.random() > 0.1:
+        if len(s._history) and rng.random() > 0.03:
             continue
         before, before_obs = s.to_json(), s.observation_all()
         before_legal = [a.text for a in s.legal_actions()]
@@ -347,7 +347,7 @@ def _clone(run: _Run) -> None:
         if clone.to_json() != before or clone.observation_all() != before_obs:
             run.fail("a clone differs from its original", s)
         played = []
-        for _ in range(30):  # the clone plays on a little, by the check's own choices
+        for _ in range(12):  # the clone plays on a little, by the check's own choices
             if clone.is_terminal():
                 break
             action = rng.choice(run.guard(clone.legal_actions, clone, "a clone's legal actions"))
@@ -396,7 +396,7 @@ def _json_round_trip(run: _Run) -> None:
     state = run.new_state()
     check(state)
     for s, action in run.play(state):
-        if len(s._history) and run.extra(s, "json").random() > 0.05:
+        if len(s._history) and run.extra(s, "json").random() > 0.03:
             continue
         restored = check(s)
         run.guard(lambda: restored.apply_action(str(action)), s, f"the restored state applying {str(action)!r}", action)
@@ -544,7 +544,7 @@ def _hidden_information(run: _Run) -> None:
         for v in range(n):
             recalled[v] |= visible_cards(s, v)
         rng = run.extra(s, "hidden")
-        if len(s._history) and rng.random() > 0.1:
+        if len(s._history) and rng.random() > 0.07:
             continue
         _zone_views(run, s)
         p = rng.randrange(n)
@@ -561,7 +561,7 @@ def _hidden_information(run: _Run) -> None:
             run.fail(f"seat {p}'s observation tensor changes when cards it cannot see are swapped", s)
         # 2. what other seats are shown of an action does not name a card they never saw
         actor = s.current_player()
-        for a in (s.legal_actions() if len(s._history) % 10 == 0 else [action]):
+        for a in (s.legal_actions() if len(s._history) % 25 == 0 else [action]):
             _check_action_view(run, s, a, actor, recalled, texts)
     _deal_swap(run, state.history())
     if run.exhausted:
