@@ -120,3 +120,19 @@ def test_game_case_refuses_malformed_json():
     for text in ["[]", '{"format": "x"}', json.dumps({"format": "trickkit-test-case", "players": 2, "actions": [1]})]:
         with pytest.raises(ValueError):
             testing.GameCase.from_json(text)
+
+
+def test_an_observation_tensor_that_leaks_is_caught(monkeypatch):
+    # another module may give states an observation_tensor(seat): it is checked when present
+    def tensor(self, seat):
+        return [c for hand in self.seat_zones[0] for c in hand]  # every hand: a leak
+
+    monkeypatch.setattr(trickkit.State, "observation_tensor", tensor, raising=False)
+    e = failure("sound.yaml", "hidden_information")
+    assert "observation tensor" in e.message or "observes something" in e.message
+
+    def fair(self, seat):
+        return [len(hand) for hand in self.seat_zones[0]] + sorted(self.seat_zones[0][seat])
+
+    monkeypatch.setattr(trickkit.State, "observation_tensor", fair, raising=False)
+    testing.check_one(HERE / "sound.yaml", "hidden_information", examples=5, seed=2)

@@ -510,24 +510,25 @@ def _zone_views(run: _Run, s) -> None:
                     run.fail(f"seat {p} is shown more (or less) than the top card of {z.name}: {view}", s)
 
 
-def _signature(game, action) -> tuple:
-    """An action with the texts of the cards it names (copies of a card are one card)."""
+def _signature(game, action, state) -> tuple:
+    """An action of ``state``'s step with the texts of the cards it names (copies are one card)."""
     texts = game.cards
     if action.face >= 0 and action.verb == "play":
         return ("play", game.rules.deck.face_texts[action.face])
-    kind = _kind_of(game, action)
+    kind = _kind_of(game, action, state)
     if kind is None:
         return (action.text,)
     return (action.verb,) + tuple(texts[x] if t == "card" and x is not None else x
                                   for t, x in zip(kind.choice_types, action.choices))
 
 
-def _kind_of(game, action, state=None):
-    for step in game.rules.steps:
-        for k in list(getattr(step, "kinds", ())) + [k for w in getattr(step, "windows", ()) for k in w.kinds]:
-            if k.name == action.verb and len(getattr(k, "choice_types", ())) == len(action.choices):
-                return k
-    return None
+def _kind_of(game, action, state):
+    """The action kind (of the current turns step or reaction window) ``action`` is of, or None."""
+    step = game.rules.steps[state.step]
+    if step.kind != "turns":
+        return None
+    kinds = step.windows[state.window].kinds if state.window >= 0 else step.kinds
+    return next((k for k in kinds if k.name == action.verb and len(k.choice_types) == len(action.choices)), None)
 
 
 def _swap(state, a: tuple[list, int], b: tuple[list, int]):
@@ -660,8 +661,8 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
         action = next(a for a in s.legal_actions() if a.text == text)
         if action.face >= 0 and texts[game.face_play[action.face][0]] in mapping:
             return  # played face up to a trick: from here everyone knows where it was
-        want = _mapped(_signature(game, action), mapping)
-        twins = [b for b in twin.legal_actions() if _signature(game, b) == want]
+        want = _mapped(_signature(game, action, s), mapping)
+        twins = [b for b in twin.legal_actions() if _signature(game, b, twin) == want]
         if not twins:
             return  # that seat could not do the same in the other world: the worlds part here
         shown, twin_shown = s.action_seen_by(action, p), twin.action_seen_by(twins[0], p)
@@ -707,7 +708,7 @@ def _check_action_view(run: _Run, s, action, actor: int, recalled, texts) -> Non
     n = game.num_players
     if action.face >= 0:  # a card played to a trick is played face up: everyone sees it
         return
-    sig = _signature(game, action)
+    sig = _signature(game, action, s)
     named = [x for x in sig[1:] if isinstance(x, str) and x in game.rules.deck.by_text]
     if not named:
         return
@@ -734,7 +735,7 @@ def _check_action_view(run: _Run, s, action, actor: int, recalled, texts) -> Non
             twin_state = _swap(s, mine[0], partner)
             want = sig[:1] + tuple(other_card if x == card else x for x in sig[1:])
             twins = [b for b in run.guard(twin_state.legal_actions, s, "legal actions of a swapped state")
-                     if _signature(game, b) == want]
+                     if _signature(game, b, twin_state) == want]
             if not twins:
                 continue
             shown, twin_shown = s.action_seen_by(action, viewer), twin_state.action_seen_by(twins[0], viewer)
