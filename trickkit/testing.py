@@ -613,6 +613,7 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
         states.append((original.clone(), text, seen))
         if text is None:
             break
+        drawn = original._generator().getstate()
         try:
             action = next(a for a in original.legal_actions() if a.text == text)
             original.apply_action(action)
@@ -620,6 +621,10 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
             return  # another check reports it
         if action.face >= 0:
             seen = seen | {texts[game.face_play[action.face][0]]}
+        if original._generator().getstate() != drawn:
+            # a random draw (from a hand the exchange reordered) may pick another card: the
+            # worlds may part here for a reason that is no leak: compare no further
+            break
     if not states:
         return
     seen = states[0][2]  # the exchanged cards are hidden from p when the round starts
