@@ -87,3 +87,11 @@ def test_cli_exit_codes(capsys):
     assert main(["lint", "sarkophag", "--games", "3"]) == 0
     assert "0 findings" in capsys.readouterr().out
     assert main(["lint", "sarkophag", "--games", "-1"]) == 2
+
+
+def test_a_variant_finding_is_located_in_the_file_that_wrote_it(tmp_path):
+    child = tmp_path / "variant.yaml"
+    child.write_text("extends: sarkophag\nname: variant\ndefinitions:\n  spare_rule: len(trick) == 2\n")
+    (finding,) = lint(child, games=2)
+    assert (finding.file, finding.line, finding.path) == (str(child), 4, "$.definitions.spare_rule")
+    assert "never used" in finding.message

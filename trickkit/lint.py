@@ -80,8 +80,8 @@ def _texts(node: Any, path: tuple = ()) -> Iterable[tuple[tuple, str]]:
     """``(path, text)`` of every text in the document that may be a rule."""
     if isinstance(node, dict):
         for k, v in node.items():
-            if k in _NOT_DSL and path[:1] != ("definitions",):
-                continue
+            if k in _NOT_DSL and path[:1] != ("definitions",) and not isinstance(v, dict):
+                continue  # (a mapping under such a key may be an action kind named 'text', say)
             yield from _texts(v, path + (k,))
     elif isinstance(node, list):
         for i, v in enumerate(node):
