@@ -59,6 +59,11 @@ GARBAGE = ("", "   ", "fly away", "play", "play ZZ99", "bid", "bid -1", "bid 999
 DEFAULT_EXAMPLES = 20
 """Games per check by default (hypothesis examples)."""
 
+PER_GAME = 12
+"""Most states of one game at which the costlier checks (illegal texts, clones, JSON round
+trips, swapped hidden cards) look closely: every state is checked for the cheap invariants,
+a random tenth or so for these, up to this many (so a long game costs no more than a short one)."""
+
 
 class MissingHypothesis(TrickkitError, ImportError):
     """`check_ruleset` needs hypothesis, which is not installed (``pip install "trickkit[test]"``)."""
@@ -291,13 +296,15 @@ def _held_by_others(s) -> list[str]:
 def _illegal_actions(run: _Run) -> None:
     every_play = _play_texts(run.game)
     seen: set[str] = set()  # texts legal in some earlier state
+    tried = 0
     state = run.new_state()
     for s, _ in run.play(state):
         legal = {a.text for a in s._legal or s.legal_actions()}
         seen |= legal
         rng = run.extra(s, "illegal")
-        if len(s._history) and rng.random() > 0.1:
+        if len(s._history) and (rng.random() > 0.1 or tried >= PER_GAME):
             continue
+        tried += 1
         others = [t for t in every_play if t not in legal]
         earlier = sorted(seen - legal)
         held = _held_by_others(s)  # cards in other seats' hands: legal for them, maybe, not here
@@ -332,6 +339,7 @@ def _determinism(run: _Run) -> None:
 def _clone(run: _Run) -> None:
     state = run.new_state()
     pending = None  # (an unplayed clone, its record) made before the original's last action
+    tried = 0
     for s, _ in run.play(state):
         if pending is not None:
             twin, record = pending
@@ -339,8 +347,9 @@ def _clone(run: _Run) -> None:
                 run.fail("playing the original changed a clone made before", s)
             pending = None
         rng = run.extra(s, "clone")
-        if len(s._history) and rng.random() > 0.03:
+        if len(s._history) and (rng.random() > 0.03 or tried >= PER_GAME):
             continue
+        tried += 1
         before, before_obs = s.to_json(), s.observation_all()
         before_legal = [a.text for a in s.legal_actions()]
         clone = s.clone()
@@ -395,9 +404,11 @@ def _json_round_trip(run: _Run) -> None:
 
     state = run.new_state()
     check(state)
+    tried = 0
     for s, action in run.play(state):
-        if len(s._history) and run.extra(s, "json").random() > 0.03:
+        if len(s._history) and (run.extra(s, "json").random() > 0.03 or tried >= PER_GAME // 2):
             continue
+        tried += 1
         restored = check(s)
         run.guard(lambda: restored.apply_action(str(action)), s, f"the restored state applying {str(action)!r}", action)
         twin = s.clone()
@@ -540,13 +551,15 @@ def _hidden_information(run: _Run) -> None:
     game = run.game
     n, texts = game.num_players, game.cards
     recalled = [set() for _ in range(n)]  # every card each seat has seen so far (perfect recall)
+    tried = 0
     state = run.new_state()
     for s, action in run.play(state):
         for v in range(n):
             recalled[v] |= visible_cards(s, v)
         rng = run.extra(s, "hidden")
-        if len(s._history) and rng.random() > 0.07:
+        if len(s._history) and (rng.random() > 0.07 or tried >= PER_GAME):
             continue
+        tried += 1
         _zone_views(run, s)
         p = rng.randrange(n)
         # 1. the observation (and tensor) of p does not depend on the cards p cannot see
