@@ -136,3 +136,17 @@ def test_an_observation_tensor_that_leaks_is_caught(monkeypatch):
 
     monkeypatch.setattr(trickkit.State, "observation_tensor", fair, raising=False)
     testing.check_one(HERE / "sound.yaml", "hidden_information", examples=5, seed=2)
+
+
+def test_every_broken_case_replays_to_the_same_failure():
+    for name, check in [("names_a_hidden_card.yaml", "hidden_information"), ("never_ends.yaml", "termination")]:
+        e = failure(name, check)
+        with pytest.raises(testing.InvariantError) as again:
+            testing.replay_case(e.case)
+        assert again.value.message == e.message and again.value.case.actions == e.case.actions
+
+
+def test_a_replayed_action_that_is_not_legal_is_reported():
+    case = testing.GameCase(str(HERE / "sound.yaml"), 2, {}, 0, ("fly away",), "hidden_information")
+    with pytest.raises(testing.InvariantError, match="applying 'fly away': IllegalActionError"):
+        testing.replay_case(case)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 from collections import Counter
 from typing import Any, Callable, Iterator, Sequence
 
@@ -136,13 +137,14 @@ class InvariantError(AssertionError):
 
     def _text(self) -> str:
         c = self.case
-        params = "".join(f" --param {k}={v}" for k, v in sorted(c.params.items()))
+        params = "".join(f" --param {shlex.quote(f'{k}={v}')}" for k, v in sorted(c.params.items()))
         shown = ", ".join(repr(a) for a in c.actions[:40]) + (", ..." if len(c.actions) > 40 else "")
         return (f"{self.check} failed: {self.message}\n"
                 f"  game: {c.ruleset}, {c.players} players{', params ' + repr(c.params) if c.params else ''}, "
                 f"seed {c.seed}\n"
                 f"  actions ({len(c.actions)}): [{shown}]\n"
-                f"  replay: trickkit test {c.ruleset} --players {c.players}{params} --replay '{c.to_json()}'")
+                f"  replay: trickkit test {shlex.quote(c.ruleset)} --players {c.players}{params} "
+                f"--replay {shlex.quote(c.to_json())}")
 
 
 # ---------------------------------------------------------------- one run of one check
@@ -205,6 +207,11 @@ class _Run:
             action = self.choose(state, legal)
             if action is None:
                 return
+            if isinstance(action, str):  # a replayed text: the legal action it names
+                text, action = action, next((a for a in legal if a.text == action), None)
+                if action is None:
+                    self.apply(state, text)  # not legal: reported as such
+                    return
             yield state, action
             self.apply(state, action)
 
