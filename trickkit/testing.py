@@ -35,6 +35,7 @@ extra, ``pip install "trickkit[test]"``. Without it `check_ruleset` raises
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -898,7 +899,7 @@ def check_one(ruleset: str | os.PathLike, check: str, players: int | None = None
         MissingHypothesis: hypothesis is not installed.
         trickkit.RulesetError: the ruleset does not load.
     """
-    from .loader import game_info, load_game
+    from .loader import game_info
     hypothesis, st = _hypothesis()
     ruleset = _resolve(ruleset, _caller_depth)
     params = dict(params or {})
@@ -907,7 +908,12 @@ def check_one(ruleset: str | os.PathLike, check: str, players: int | None = None
 
     def game_for(n: int):
         if n not in games:
-            games[n] = load_game(ruleset, players=n, **params)
+            key = tuple(sorted(params.items()))
+            try:
+                hash(key)
+            except TypeError:  # a parameter value that cannot be a cache key: load it afresh
+                return _load.__wrapped__(os.fspath(ruleset), n, key, ())
+            games[n] = _load(os.fspath(ruleset), n, key, _stamp(ruleset))
         return games[n]
 
     if players is not None:
@@ -945,6 +951,23 @@ def check_one(ruleset: str | os.PathLike, check: str, players: int | None = None
         error, n, game_seed, taken = found[0]
         raise shrink(error, check, game_for, n, game_seed, taken, lo=info.players_min if players is None else n,
                      ruleset=os.fspath(ruleset), params=params, max_actions=max_actions) from None
+
+
+def _stamp(ruleset) -> tuple:
+    """What tells one version of a ruleset file from the next (for the cache of loaded games)."""
+    try:
+        st = os.stat(ruleset)
+    except (OSError, ValueError):
+        return ()
+    return (st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(ruleset: str, players: int, params: tuple, stamp: tuple):
+    """A loaded game, kept while its file is unchanged: every check (and every test calling
+    `check_ruleset`) of one ruleset shares it."""
+    from .loader import load_game
+    return load_game(ruleset, players=players, **dict(params))
 
 
 class IndexChooser:
