@@ -405,7 +405,8 @@ def cli_reference() -> str:
     parser = _build_parser()
     lines = ["# Command line reference", "", _GENERATED.strip(), "",
              "Generated from the argparse parser of `trickkit/cli.py`. Exit codes: 0 success; "
-             "1 a validation or scenario check failed; 2 usage errors and games that cannot be loaded.",
+             "1 a validation or scenario check failed, an invariant failed (`test`) or lint found something; "
+             "2 usage errors and games that cannot be loaded.",
              "", "```text", _help(parser), "```", ""]
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     for action in subs:
