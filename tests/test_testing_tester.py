@@ -150,3 +150,26 @@ def test_a_replayed_action_that_is_not_legal_is_reported():
     case = testing.GameCase(str(HERE / "sound.yaml"), 2, {}, 0, ("fly away",), "hidden_information")
     with pytest.raises(testing.InvariantError, match="applying 'fly away': IllegalActionError"):
         testing.replay_case(case)
+
+
+@pytest.mark.parametrize("sabotage,message", [
+    ("accept", "was accepted"),
+    ("change", "changed the state"),
+    ("raw", "raised ZeroDivisionError"),
+])
+def test_an_engine_that_mishandles_illegal_actions_is_caught(monkeypatch, sabotage, message):
+    # the engine refuses illegal actions correctly, so the faults are put in by hand
+    apply = trickkit.State.apply_action
+
+    def broken(self, action):
+        if action != "fly away":
+            return apply(self, action)
+        if sabotage == "change":
+            self.seat_vars[0][0] += 1
+            raise trickkit.IllegalActionError("no")
+        if sabotage == "raw":
+            raise ZeroDivisionError("oops")
+
+    monkeypatch.setattr(trickkit.State, "apply_action", broken)
+    e = failure("sound.yaml", "illegal_actions", examples=2)
+    assert "'fly away'" in e.message and message in e.message

@@ -158,8 +158,8 @@ class _Run:
         self.chooser, self.max_actions = chooser, max_actions
         self.exhausted = False  # a replay ran out of recorded actions before the game ended
 
-    def fail(self, message: str, state=None, action=None):
-        actions = list(state.history()) if state is not None else []
+    def fail(self, message: str, state=None, action=None, history=None):
+        actions = list(history if history is not None else state.history() if state is not None else [])
         if action is not None:
             actions.append(str(action))
         raise InvariantError(self.check, message, GameCase(self.ruleset, self.game.num_players, dict(self.params),
@@ -277,18 +277,19 @@ def _play_texts(game) -> list[str]:
 
 
 def _refuses(run: _Run, s, text: str, legal: set) -> None:
-    before, before_obs = s.to_json(), s.observation_all()
+    before, before_obs, history = s.to_json(), s.observation_all(), s.history()
     try:
         s.apply_action(text)
     except IllegalActionError:
         pass
     except Exception as e:
-        run.fail(f"the illegal action {text[:80]!r} raised {type(e).__name__} ({e}), not IllegalActionError", s)
+        run.fail(f"the illegal action {text[:80]!r} raised {type(e).__name__} ({e}), not IllegalActionError",
+                 history=history)
     else:
         run.fail(f"the action {text[:80]!r}, not among the legal actions {sorted(legal)[:20]}, was accepted",
-                 s.game.replay(s.seed, s.deals, s.history()[:-1]), text)
+                 action=text, history=history)
     if s.to_json() != before or s.observation_all() != before_obs:
-        run.fail(f"refusing the illegal action {text[:80]!r} changed the state", s, None)
+        run.fail(f"refusing the illegal action {text[:80]!r} changed the state", history=history)
     if {a.text for a in s.legal_actions()} != legal:
         run.fail(f"refusing the illegal action {text[:80]!r} changed the legal actions", s)
 
