@@ -166,6 +166,7 @@ class Local:
     nullable: bool = True
     free: frozenset | None = None  # what it reads, when it is an inlined argument's code
     state: bool = False
+    declared: tuple | None = None  # (line, column) of its ``let``: a local name the block may assign
 
 
 class _Scope:
@@ -198,6 +199,10 @@ class _Scope:
 
     def child(self, name: str, local: Local) -> "_Scope":
         return _Scope({name: local}, self)
+
+
+def _where(declared: tuple) -> str:
+    return f"line {declared[0]}" if declared and declared[0] else "this block"
 
 
 class _Body:
@@ -275,6 +280,7 @@ class Compiler:
         self._sources: list[str] = []
         self.body: _Body | None = None
         self.memoise = True
+        self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
@@ -325,13 +331,13 @@ class Compiler:
         try:
             scope = self._root_scope(context)
             try:
-                for stmt in tree.children:
-                    self._stmt(stmt, scope)
+                self._stmts(tree.children, scope)
             except RecursionError:
                 raise DSLCompileError("block nested too deeply") from None
             body = self.body
         finally:
             self.body, self.memoise = saved, saved_memo
+            self._ended_lets = {}
         name = f"_r{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
         if where:
@@ -632,6 +638,10 @@ class Compiler:
             return self._call_definition(node, name, [], scope, defs)
         sym = self.ns.symbols.get(name)
         if sym is None:
+            ended = self._ended_lets
+            if name in ended:
+                raise _err(node, f"{name!r} is a local name of a block that has ended (its let is at "
+                                 f"{_where(ended[name])}): a local lives until the end of the block that declares it")
             known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
@@ -976,6 +986,7 @@ class Compiler:
         item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
                              or coll.is_const and None not in coll.const
                              or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
+        self._check_loop_name(var_tok, scope)
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
         body.loops += 1
@@ -1322,10 +1333,13 @@ class Compiler:
             coll = self._expr(coll_node, scope, ())
             t = self._collection(coll, coll_node)
             var = body.temp("v")
+            self._check_loop_name(var_tok, scope)
             inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
-            self._block(lambda: [self._stmt(st, inner) for st in stmts])
+            self._block(lambda: self._stmts(stmts, inner))
             return None
+        if node.data == "let_stmt":
+            return self._let(node, scope)
         if node.data == "if_stmt":
             cond, *rest = node.children
             branches, then, else_body = [(cond, [])], [], None
@@ -1346,14 +1360,67 @@ class Compiler:
         (cond, stmts), rest = branches[0], branches[1:]
         c = self._expr(cond, scope, ())
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: [self._stmt(st, scope) for st in stmts])
+        self._block(lambda: self._stmts(stmts, scope))
         if not rest and else_body is None:
             return
         self._emit("else:")
         if rest:
             self._block(lambda: self._if_chain(rest, else_body, scope))
         else:
-            self._block(lambda: [self._stmt(st, scope) for st in else_body])
+            self._block(lambda: self._stmts(else_body, scope))
+
+    def _stmts(self, stmts, scope) -> None:
+        """Compile a list of statements as one block: its ``let`` names live until its end."""
+        inner = _Scope({}, scope)
+        for st in stmts:
+            self._stmt(st, inner)
+        for name, local in inner.names.items():  # out of scope now: say so if used later
+            self._ended_lets.setdefault(name, local.declared)
+
+    def _let(self, node, scope) -> None:
+        """``let NAME = E``: a local name of the enclosing block, typed by ``E``.
+
+        A local may not reuse any name visible here (a parameter, variable, zone, definition,
+        built-in, the rule's context, a loop variable or another local): one name, one meaning.
+        """
+        name_tok, value = node.children
+        name = str(name_tok)
+        self._check_new_name(name_tok, scope)
+        v = self._expr(value, scope, ())
+        var = self.body.temp("v")
+        t = "any" if v.type == "null" else v.type  # ``let best = null``: any value may follow
+        self._emit(f"{var} = {self._code(v)}")
+        scope.names[name] = Local(var, t, nullable=True, declared=_pos(name_tok))
+        self._ended_lets.pop(name, None)
+
+    def _check_new_name(self, tok, scope) -> None:
+        name = str(tok)
+        local = scope.lookup(name)
+        if local is not None:
+            if local.declared is not None:
+                raise _err(tok, f"{name!r} is already a local name (from {_where(local.declared)}): "
+                                f"assign it with {name} = ..., or choose another name")
+            raise _err(tok, f"{name!r} is already a name here (the rule's context or a loop variable): "
+                            f"a local name cannot reuse it; choose another name")
+        sym = self.ns.symbols.get(name)
+        taken = None
+        if sym is not None:
+            taken = {"const": "a parameter or constant", "state": "a built-in name", "seat_var": "a seat variable",
+                     "table_var": "a table variable", "seat_zone": "a zone", "table_zone": "a zone",
+                     "zone_family": "a zone family"}.get(sym.kind, "a name of the ruleset")
+        elif name in self._def_trees:
+            taken = "a definition"
+        elif name in B.FUNCTIONS or name in B.AGGREGATES or name in B.EFFECTS or name in B.SEAT_FUNCTIONS \
+                or name in B.ENGINE_FUNCTIONS:
+            taken = "a built-in function"
+        if taken is not None:
+            raise _err(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
+
+    def _check_loop_name(self, tok, scope) -> None:
+        local = scope.lookup(str(tok))
+        if local is not None and local.declared is not None:
+            raise _err(tok, f"{str(tok)!r} is a local name (from {_where(local.declared)}): a loop variable "
+                            f"cannot reuse it; choose another name")
 
     def _block(self, emit) -> None:
         """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
@@ -1392,6 +1459,10 @@ class Compiler:
             self._emit(f"{frm} = {codes[0]}")
             self._emit(f"if {frm}:")
             self.body.lines.append([f"{card} = _draw_random(s, {frm})"] + later + [f"_put({codes[1]}, {card})"])
+        elif name == "shuffle":
+            self._emit(f"_shuffle(s, {codes[0]})")
+        elif name == "insert_random":
+            self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
@@ -1403,6 +1474,9 @@ class Compiler:
         op = str(op_tok)
         name_tok = target.children[0]
         name = str(name_tok)
+        local = scope.lookup(name)
+        if local is not None:
+            return self._assign_local(node, target, name_tok, local, op, v, value)
         sym = self.ns.symbols.get(name)
         if op != "=":
             _need_number(value, v.type, op)
@@ -1420,6 +1494,24 @@ class Compiler:
                 raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
+
+    def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
+        name = str(name_tok)
+        if local.declared is None:
+            raise _err(name_tok, f"{name!r} is the rule's context or a loop variable and cannot be assigned: "
+                                 f"declare a local name with let {name}2 = ... instead")
+        if target.data == "target_index":
+            raise _err(name_tok, f"{name!r} is a local name, not a seat variable: assign it whole, {name} = ...")
+        want, t = local.type, v.type
+        if op != "=":
+            _need_number(value, t, op)
+            if want not in ("int", "any"):
+                raise _err(value, f"{name!r} holds {want} values (the type its let gave it): it cannot be added to")
+        elif not (want == "any" or t in ("any", "null") or t == want or want.startswith("list[") and is_list(t)
+                  or {want, t} == {"zone", "list[card]"}):
+            raise _err(value, f"{name!r} holds {want} values (the type its let gave it, at "
+                              f"{_where(local.declared)}), not {t}")
+        self._emit(f"{local.name} {op} {self._code(v)}")
 
 
 _COMPILED: dict[str, tuple] = {}
