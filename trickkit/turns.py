@@ -240,8 +240,10 @@ def _close_window(s) -> None:
 def explain_turns(game, s, step, text: str) -> str:
     verb = text.split(" ")[0]
     kinds = _kinds_now(s, step)
-    names = [k.name for k in kinds] + (["pass"] if s.window >= 0 else [])
-    kind = next((k for k in kinds if k.name == verb), None)
+    names = list(dict.fromkeys(k.verb or k.name for k in kinds)) + (["pass"] if s.window >= 0 else [])
+    sharing = [k for k in kinds if (k.verb or k.name) == verb]  # kinds sharing a verb differ in length
+    kind = next((k for k in sharing if len(k.template.split(" ")) == len(text.split(" "))),
+                sharing[0] if sharing else None)
     if kind is None:
         if s.window >= 0:
             return (f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
