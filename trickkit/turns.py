@@ -48,6 +48,8 @@ def enter_turns(game, s, step) -> bool:
 # -- legal actions ----------------------------------------------------------------------
 def _domains(s, kind) -> list[list]:
     """The values of each choice; copies of a card (same text) are offered once."""
+    if not s.game._has_copies:  # every card's text is its own: nothing to merge
+        return [list(hook(s)) for hook in kind.domains]
     texts = s.rules.deck.texts
     out = []
     for hook, typ in zip(kind.domains, kind.choice_types):
@@ -70,8 +72,13 @@ def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
     """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
     in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
     With ``first_only``, at most the first of them."""
-    if kind.guard is not None and not kind.guard(s):
-        return []
+    guard = kind.guard
+    if guard is not None:
+        passed = guard(s)
+        if not passed:
+            return []
+        if passed is True and not kind.domains:  # no choices: the guard is all of `allowed`, and it holds
+            return [()]
     domains = _domains(s, kind)
     combinations = 1
     for values in domains:
@@ -126,7 +133,7 @@ def legal_turns(game, step, s) -> list[Action]:
         made = game._turn_actions
         for kind in _kinds_now(s, step):
             for combo in _combinations(s, kind):
-                if _passes(game, s, kind, combo):
+                if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
                     action = made.get(key)
                     if action is None:

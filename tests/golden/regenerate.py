@@ -64,6 +64,9 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("trumps", "p3_hand7", {"players": 3, "hand_size": 7}, 1),
     ("trumps", "p6_single_game_death_any_time", {"players": 6, "single_game": True, "death_any_time": True}, 3),
     ("trumps", "p8_single_game_hand3", {"players": 8, "single_game": True, "hand_size": 3}, 3),
+    ("crazy_eights", "p2_target0", {"players": 2, "target": 0}, 2),
+    ("crazy_eights", "p5_target0_draw_until_playable", {"players": 5, "target": 0, "draw_until_playable": True}, 1),
+    ("crazy_eights", "p7_target40", {"players": 7, "target": 40}, 1),
 ]
 
 

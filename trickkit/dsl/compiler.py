@@ -128,6 +128,12 @@ NOT_CONST = object()
 _SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
 """Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
 
+_SEAT_NOW = ("s.current", "(s.turn_player if s.window >= 0 else s.current)")
+"""Generated code of ``current_player`` and ``turn_player``: a seat, always in 0..n-1."""
+
+_SEAT_LISTS = re.compile(r"^s\.(seat_zones|seat_vars)\[[0-9]+\]$")
+"""Generated code of a seat zone or seat variable: one item per seat."""
+
 MAX_FOLDED_INT_BITS = 4096
 """Largest int (in bits) constant folding computes at load; larger ones are left to play time."""
 
@@ -872,6 +878,8 @@ class Compiler:
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+        if x.code in _SEAT_NOW and _SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
+            return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             bs, xs = self._simple(b), self._simple(x)
             return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
