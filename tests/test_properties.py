@@ -39,10 +39,15 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
+SINGLE_HAND = {"crazy_eights": {"target": 0}}
+"""Games whose default match is many hands of long random play: these tests play one hand of
+them, which reaches every rule (tests/test_crazy_eights_model.py plays whole matches)."""
+
+
 def draw_game(data, name: str, **params) -> trickkit.Game:
     lo, hi = player_range(name)
     players = data.draw(st.integers(lo, hi), label="players")
-    return load(name, players, **params)
+    return load(name, players, **{**SINGLE_HAND.get(name, {}), **params})
 
 
 def random_playout(state: trickkit.State, rng: random.Random):
