@@ -190,3 +190,18 @@ def test_shuffle_effects_check_their_arguments_at_load(text, message):
 def test_insert_random_of_no_card_fails_at_play_time():
     with pytest.raises(ValueError, match="no card"):
         run("insert_random(discard[-1], stock)")
+
+
+def test_shuffles_in_a_loop_are_charged_to_the_evaluation_budget():
+    from trickkit.dsl.runtime import EvaluationLimit
+
+    state = FakeState()
+    state.budget = 1000
+    fn, size = compiler().block("for i in range(0, 400) { shuffle(stock) }")
+    with pytest.raises(EvaluationLimit):
+        fn(state, [None] * size)
+    state = FakeState()
+    state.budget = 1000
+    fn, size = compiler().block("for i in range(0, 400) { insert_random(stock[0], stock) }")
+    with pytest.raises(EvaluationLimit):
+        fn(state, [None] * size)

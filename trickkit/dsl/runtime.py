@@ -128,7 +128,11 @@ def draw_random(s, frm):
 
 
 def shuffle_zone(s, zone) -> None:
-    """Shuffle ``zone`` in place with the state's generator (the deal's own Fisher-Yates walk)."""
+    """Shuffle ``zone`` in place with the state's generator (the deal's own Fisher-Yates walk).
+    Each card is charged to the evaluation budget, so shuffles in a loop cannot run away."""
+    s.budget -= len(zone)
+    if s.budget < 0:
+        over_budget()
     _shuffle(s._generator(), zone)
 
 
@@ -140,11 +144,14 @@ def insert_random(s, c, to) -> None:
     if to is None:
         raise ValueError("insert_random(): no zone to insert into")
     for zone in _zones(s):
+        s.budget -= len(zone)  # the search is charged like a loop over the cards looked at
         if c in zone:
             zone.remove(c)
             break
     else:
         raise ValueError("insert_random(): the card is in no zone (a card on the trick cannot be inserted)")
+    if s.budget < 0:
+        over_budget()
     to.insert(s._generator().randrange(len(to) + 1), c)
 
 
