@@ -91,3 +91,9 @@ def test_kinds_sharing_a_verb_need_texts_of_different_lengths(tmp_path):
 def test_a_seats_own_zone_is_indexed_directly_in_generated_code():
     source = trickkit.load_game("crazy_eights").rules.generated_source
     assert "s.seat_zones[0][s.current]" in source  # hand[current_player]: no range test, never null
+
+
+def test_a_text_of_no_kinds_length_names_every_form(tmp_path):
+    state = load(tmp_path).new_initial_state(seed=0)
+    with pytest.raises(trickkit.IllegalActionError, match=r"the form is 'mark \{n\}' or 'mark \{n\} \{c\}'"):
+        state.apply_action("mark 2 red now")

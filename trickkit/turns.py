@@ -263,7 +263,8 @@ def explain_turns(game, s, step, text: str) -> str:
             if kind.reason is not None:
                 return str(kind.reason(s, *combo))
             return f"{verb!r} is not allowed now"
-    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {kind.template!r})"
+    forms = " or ".join(repr(k.template) for k in sharing)
+    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
 
 
 def _wrong_choice(s, kind, text: str) -> str | None:
