@@ -174,5 +174,5 @@ ENGINE_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 """Functions that ask the engine about legal actions (the argument is an action kind of a turns step)."""
 
-KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
+KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null", "let")
 """Reserved words of the DSL."""
