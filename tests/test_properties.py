@@ -377,7 +377,7 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
             kind = kinds.get(action.verb)
             if kind is None:  # pass
                 continue
-            after = None
+            after = moment = None
             for choice, typ, value in zip(kind.choice_names, kind.choice_types, action.choices):
                 if typ != "card" or value is None:
                     continue
@@ -392,6 +392,12 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
                         after.apply_action(action)
                     if after.is_terminal() or card in visible_cards(after, viewer):
                         continue
+                    if after.round != s.round:  # the action ended the round, and the next deal
+                        if moment is None:      # gathered every card: look just after its effect
+                            moment = s.clone()
+                            kind.effect(moment, *action.choices)
+                        if card in visible_cards(moment, viewer):
+                            continue
                     words = seen_by(table, s, action, viewer).split()
                     allowed = others.count(card) + kind.template.split().count(card)
                     assert words.count(card) <= allowed, (
