@@ -102,6 +102,16 @@ class Game:
         return self.rules.players_default
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The partnerships, team 0 first: each a tuple of seats (``teams:`` in the ruleset).
+        Without ``teams:`` every seat is a team of its own: ``((0,), (1,), ...)``."""
+        return self.rules.teams
+
+    def team_of(self, seat: int) -> int:
+        """The team number of ``seat`` (an int in ``0..num_players-1``; IndexError otherwise)."""
+        return self.rules.team_of[seat]
+
+    @property
     def score_unit(self) -> str:
         """What scores count, e.g. ``'points'`` or ``'heads'``."""
         return self.rules.score_unit
@@ -121,8 +131,15 @@ class Game:
         Args:
             seed: any int; the same seed gives the same game. None picks one at random
                 (readable back as ``state.seed``).
-            deals: optional fixed deals, one entry per deal in order; each entry lists
-                every seat's hand (seat 0 first) as card texts. Deals not given are random.
+            deals: optional fixed deals, one entry per deal in order. An entry is either a
+                list of every seat's hand (seat 0 first) as card texts, or a mapping that may
+                also fix table zones: ``{"hands": [[...], ...], "stock": ["C2", "H5"]}``. A
+                table zone's cards are listed in zone order (the last is the top of a pile);
+                for the deal's ``rest`` zone they lie on top of the other undealt cards
+                (shuffled below them), so ``"stock": ["H5"]`` puts H5 on top, to be turned
+                up; any other table zone holds exactly the cards listed. Without ``hands``
+                the hands are dealt at random from the cards not fixed. Deals not given are
+                random.
 
         Raises:
             DealError: a given deal names unknown cards, too many copies, or the wrong seats.
@@ -206,6 +223,9 @@ class Game:
         if not isinstance(deals, (list, tuple)):
             raise DealError("deals must be a list with one entry per deal")
         for d, deal in enumerate(deals):
+            if isinstance(deal, dict):
+                out.append(self._check_table_deal(d, deal))
+                continue
             if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
                 raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
             counts: dict[str, int] = {}
@@ -225,10 +245,59 @@ class Game:
             out.append(hands)
         return out
 
-    def resolve_deal(self, deal, index: int, count: int) -> list[list[int]]:
-        """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards."""
+    def _check_table_deal(self, d: int, deal: dict) -> dict:
+        """A deal entry that fixes table zones (see `new_initial_state`), checked and copied."""
+        deck = self.rules.deck
+        zones = {z.name: z for z in self.rules.table_zones}
+        out: dict = {}
+        counts: dict[str, int] = {}
+        for key, cards in deal.items():
+            if key == "hands":
+                hands = self._check_deals([cards])[0]
+                out["hands"] = hands
+                for hand in hands:
+                    for t in hand:
+                        counts[t] = counts.get(t, 0) + 1
+                continue
+            if not isinstance(key, str) or key not in zones:
+                raise DealError(f"deal {d}: {key!r} is neither 'hands' nor a table zone"
+                                f"{did_you_mean(str(key), list(zones) + ['hands'])}")
+            if zones[key].count:
+                raise DealError(f"deal {d}: {key!r} is a zone family; a deal fixes single table zones only")
+            if not isinstance(cards, (list, tuple)) or not all(isinstance(t, str) for t in cards):
+                raise DealError(f"deal {d}, {key}: a table zone is a list of card texts, got {cards!r}")
+            for t in cards:
+                if t not in deck.by_text:
+                    raise DealError(f"deal {d}, {key}: unknown card {t!r}{did_you_mean(t, deck.by_text)}")
+                counts[t] = counts.get(t, 0) + 1
+            out[key] = [str(t) for t in cards]
+        for t, k in counts.items():
+            if k > len(deck.by_text[t]):
+                raise DealError(f"deal {d}: card {t!r} dealt {k} times; the deck has {len(deck.by_text[t])}")
+        return out
+
+    def resolve_table_deal(self, deal: dict, index: int) -> tuple[dict[str, list[int]], dict[str, int]]:
+        """Card ids of the table zones a deal entry fixes (zone name -> ids, in the order listed),
+        and the copies of each text they use (so that the hands take the next copies)."""
         deck = self.rules.deck
         taken: dict[str, int] = {}
+        out = {}
+        for key, cards in deal.items():
+            if key == "hands":
+                continue
+            ids = []
+            for t in cards:
+                k = taken.get(t, 0)
+                ids.append(deck.by_text[t][k])
+                taken[t] = k + 1
+            out[key] = ids
+        return out, taken
+
+    def resolve_deal(self, deal, index: int, count: int, taken: dict | None = None) -> list[list[int]]:
+        """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards.
+        ``taken`` counts copies of a text already placed elsewhere (fixed table zones)."""
+        deck = self.rules.deck
+        taken = dict(taken or {})
         result = []
         for seat, hand in enumerate(deal):
             if len(hand) != count:

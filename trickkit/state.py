@@ -145,11 +145,40 @@ class State:
         score = self.rules.score
         return [score(self, s) for s in range(self._n)]
 
-    def winners(self) -> list[Seat]:
-        """Seats with the best score (highest or lowest, per the ruleset); ties share the win."""
+    def team_scores(self) -> list[int]:
+        """Each team's score so far, team 0 first (see `trickkit.Game.teams`).
+
+        A team's score is the ruleset's ``team_score`` rule, else the score of its first seat
+        (partners share a score). Without ``teams:`` every seat is a team: this is `scores`.
+        """
+        self.budget = EVALUATION_BUDGET
+        rules = self.rules
+        if rules.team_score is not None:
+            return [rules.team_score(self, t) for t in range(len(rules.teams))]
         scores = self.scores()
+        if not rules.teams:
+            return scores
+        return [scores[members[0]] for members in rules.teams]
+
+    def winning_teams(self) -> list[int]:
+        """Teams with the best team score (highest or lowest, per the ruleset); ties share the win."""
+        scores = self.team_scores()
         best = max(scores) if self.rules.winners_highest else min(scores)
-        return [s for s, v in enumerate(scores) if v == best]
+        return [t for t, v in enumerate(scores) if v == best]
+
+    def winners(self) -> list[Seat]:
+        """Seats with the best score (highest or lowest, per the ruleset); ties share the win.
+
+        With ``teams:`` the best *teams* win and every seat of a winning team is a winner
+        (both partners win), in seat order.
+        """
+        rules = self.rules
+        if not rules.teams or rules.team_score is None and len(rules.teams) == self._n:  # every seat its own team
+            scores = self.scores()
+            best = max(scores) if rules.winners_highest else min(scores)
+            return [s for s, v in enumerate(scores) if v == best]
+        won = set(self.winning_teams())
+        return [s for s in range(self._n) if rules.team_of[s] in won]
 
     def action_seen_by(self, action: Action | str, seat: Seat) -> str:
         """How the current seat's ``action``, about to be applied, appears to ``seat``.
