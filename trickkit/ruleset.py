@@ -96,7 +96,7 @@ class BidStep:
     simultaneous: bool
     kind: str = "bid"
     reason: Hook | None = None
-    """Why a bid is refused (context ``bid``, the refused number): a text, or null for the
+    """Why a bid is refused (context ``value``, the refused number): a text, or null for the
     engine's own message."""
 
 
@@ -657,7 +657,7 @@ class RulesetCompiler:
             return BidStep(var, self.expr(p + ("options",), (), "list[int]"),
                            self.expr(p + ("first",), (), "int", "left_of(dealer)"),
                            spec.get("simultaneous", True),
-                           reason=self.expr(p + ("reason",), (("bid", "int"),), None) if "reason" in spec else None)
+                           reason=self.expr(p + ("reason",), (("value", "int"),), None) if "reason" in spec else None)
         if kind == "turns":
             return self._turns(p, spec)
         if kind == "tricks":
