@@ -489,8 +489,11 @@ class RulesetCompiler:
             return tuple(team_of)
         values = []
         for seat in range(n):  # a rule: the team number of `seat`, from parameters and num_players only
+            before = len(self.problems)
             v = self._load_time_value(("teams",), spec, n, params, "int", context={"seat": seat})
             if v is None:
+                if len(self.problems) == before:
+                    self.add(("teams",), f"the teams rule gives seat {seat} no team (null)")
                 return tuple(range(n))
             values.append(v)
         numbers = sorted(set(values))  # teams numbered from 0 in the order of the rule's numbers
