@@ -1569,8 +1569,11 @@ def _team_table(name: str, team_of, n: int) -> tuple:
         return team_of
     if name == "team_members":
         return tuple(list(m) for m in members)
-    # the next seat of the same team clockwise (the seat itself when it plays alone)
-    return tuple(next(x for k in range(1, n + 1) if team_of[x := (s + k) % n] == team_of[s]) for s in range(n))
+    partners = []
+    for s in range(n):  # the next seat of the same team clockwise (the seat itself when it plays alone)
+        clockwise = [(s + k) % n for k in range(1, n + 1)]
+        partners.append(next(x for x in clockwise if team_of[x] == team_of[s]))
+    return tuple(partners)
 
 
 def _suggest(name, ns, kind):
