@@ -218,7 +218,6 @@ class Game:
 
     # -- deals ----------------------------------------------------------------------------
     def _check_deals(self, deals) -> list:
-        deck = self.rules.deck
         out = []
         if not isinstance(deals, (list, tuple)):
             raise DealError("deals must be a list with one entry per deal")
@@ -226,24 +225,29 @@ class Game:
             if isinstance(deal, dict):
                 out.append(self._check_table_deal(d, deal))
                 continue
-            if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
-                raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
-            counts: dict[str, int] = {}
-            hands = []
-            for seat, hand in enumerate(deal):
-                if not isinstance(hand, (list, tuple)):
-                    raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
-                for t in hand:
-                    if not isinstance(t, str):
-                        raise DealError(f"deal {d}, seat {seat}: a card is its text, got {t!r}")
-                    if t not in deck.by_text:
-                        raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
-                    counts[t] = counts.get(t, 0) + 1
-                    if counts[t] > len(deck.by_text[t]):
-                        raise DealError(f"deal {d}: card {t!r} dealt {counts[t]} times; the deck has {len(deck.by_text[t])}")
-                hands.append([str(t) for t in hand])
-            out.append(hands)
+            out.append(self._check_hands(d, deal))
         return out
+
+    def _check_hands(self, d: int, deal) -> list:
+        """Deal ``d``'s hands (one list of card texts per seat), checked and copied."""
+        deck = self.rules.deck
+        if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
+            raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
+        counts: dict[str, int] = {}
+        hands = []
+        for seat, hand in enumerate(deal):
+            if not isinstance(hand, (list, tuple)):
+                raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
+            for t in hand:
+                if not isinstance(t, str):
+                    raise DealError(f"deal {d}, seat {seat}: a card is its text, got {t!r}")
+                if t not in deck.by_text:
+                    raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
+                counts[t] = counts.get(t, 0) + 1
+                if counts[t] > len(deck.by_text[t]):
+                    raise DealError(f"deal {d}: card {t!r} dealt {counts[t]} times; the deck has {len(deck.by_text[t])}")
+            hands.append([str(t) for t in hand])
+        return hands
 
     def _check_table_deal(self, d: int, deal: dict) -> dict:
         """A deal entry that fixes table zones (see `new_initial_state`), checked and copied."""
@@ -253,7 +257,7 @@ class Game:
         counts: dict[str, int] = {}
         for key, cards in deal.items():
             if key == "hands":
-                hands = self._check_deals([cards])[0]
+                hands = self._check_hands(d, cards)
                 out["hands"] = hands
                 for hand in hands:
                     for t in hand:
