@@ -39,10 +39,16 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
+SHORTER = {"oh_hell": {"max_cards": 5}}
+"""Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands),
+so that every property runs over many whole games in seconds. Its full-length games are
+played by the lockstep test against the independent model and by the golden playthroughs."""
+
+
 def draw_game(data, name: str, **params) -> trickkit.Game:
     lo, hi = player_range(name)
     players = data.draw(st.integers(lo, hi), label="players")
-    return load(name, players, **params)
+    return load(name, players, **{**SHORTER.get(name, {}), **params})
 
 
 def random_playout(state: trickkit.State, rng: random.Random):
