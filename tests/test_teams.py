@@ -177,3 +177,9 @@ def test_simulate_without_teams_has_one_team_per_seat():
     assert summary.teams == ((0,), (1,), (2,))
     assert sum(summary.team_win_rate) == pytest.approx(1.0)
     assert "team 0" not in summary.to_text()
+
+
+def test_the_transcript_tells_team_scores(tmp_path):
+    state = play_out(trickkit.load_game(write(tmp_path)).new_initial_state(seed=3))
+    a, b = state.team_scores()
+    assert state.transcript(1).splitlines()[-1].split("; teams: ")[1].startswith(f"0+2 {a}, 1+3 {b}.")
