@@ -153,7 +153,7 @@ def test_team_variable_misuse_is_a_load_error(tmp_path):
 
 
 def test_a_team_function_of_a_seat_out_of_range_is_null(tmp_path):
-    path = write(tmp_path, after="won[team_of(winner.seat)] += 1\n        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null",
+    path = write(tmp_path, after="won[team_of(winner.seat)] += 1\n        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null and team_of(first(s for s in [] if s > 0)) == null",
                  extra="table_variables:\n  flag: {initial: false}")
     state = play_out(trickkit.load_game(path).new_initial_state(seed=0))
     assert state.observation_all()["variables"]["flag"] is True

@@ -891,13 +891,16 @@ class Compiler:
             params = B.SEAT_FUNCTIONS[name][0]
             self._check_arity(node, name, params, vals)
             n = self.ns.num_players
-            codes = [self._code(v) for v in vals]
-            if name in _TEAM_FUNCTIONS:  # tables fixed at load: a seat out of range gives null
-                table = self._const_code(_team_table(name, self.ns.team_of, n))
+            if name in _TEAM_FUNCTIONS:  # tables fixed at load: a seat out of range (or null) gives null
+                values = _team_table(name, self.ns.team_of, n)
                 x = self._simple(vals[0])
-                code = f"({table}[{x.code}] if 0 <= {x.code} < {len(_team_table(name, self.ns.team_of, n))} else None)"
+                test = f"0 <= {x.code} < {len(values)}"
+                if vals[0].nullable:
+                    test = f"{x.code} is not None and {test}"
+                code = f"({self._const_code(values)}[{x.code}] if {test} else None)"
                 typ = "list[int]" if name == "team_members" else "int"
                 return Val(code, typ, nullable=True, state=state, free=free)
+            codes = [self._code(v) for v in vals]
             if name == "left_of":
                 code = f"(({codes[0]}) + 1) % {n}"
             elif name == "right_of":
