@@ -183,3 +183,9 @@ def test_the_transcript_tells_team_scores(tmp_path):
     state = play_out(trickkit.load_game(write(tmp_path)).new_initial_state(seed=3))
     a, b = state.team_scores()
     assert state.transcript(1).splitlines()[-1].split("; teams: ")[1].startswith(f"0+2 {a}, 1+3 {b}.")
+
+
+def test_more_teams_than_seats_is_one_error(tmp_path):
+    with pytest.raises(RulesetError) as err:
+        trickkit.load_game(write(tmp_path, teams="teams: " + str([[0]] * 5000)))
+    assert len(err.value.problems) == 1 and "5000 teams, the largest of 1 seats, for a table of 4" in str(err.value)

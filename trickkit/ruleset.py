@@ -472,6 +472,10 @@ class RulesetCompiler:
         if spec is None:
             return tuple(range(n))
         if isinstance(spec, list):
+            if len(spec) > n or any(len(m) > n for m in spec):  # also keeps a hostile list's errors few
+                self.add(("teams",), f"{len(spec)} teams, the largest of {max(map(len, spec))} seats, for a table "
+                                     f"of {n}: list every seat 0..{n - 1} in exactly one team")
+                return tuple(range(n))
             team_of: list = [None] * n
             for t, members in enumerate(spec):
                 for k, x in enumerate(members):
