@@ -180,3 +180,10 @@ def test_a_hand_of_the_wrong_size_in_a_table_deal_is_refused(tmp_path):
     game = load(tmp_path)
     with pytest.raises(DealError, match="this deal gives 2 cards, the hand lists 1"):
         game.new_initial_state(seed=0, deals=[{"hands": [["C1"], ["D1"], ["H1"]], "stock": []}])
+
+
+def test_a_table_deal_that_leaves_too_few_cards_for_the_hands_is_refused(tmp_path):
+    game = load(tmp_path)
+    everything_but_five = list(game.cards)[5:]
+    with pytest.raises(DealError, match="deal 0: cannot deal 2 cards to 3 seats from the 5 cards the deal leaves free"):
+        game.new_initial_state(seed=0, deals=[{"stock": everything_but_five}])

@@ -68,8 +68,9 @@ def _deal_fixed(game, s, step: DealStep, given: dict, cards: list[int], count: i
     else:
         free = [c for c in cards if c not in used]
         if count < 0 or count * n > len(free):
-            raise DSLRuntimeError(f"{step.count.where}: cannot deal {count} cards to {n} seats from the "
-                                  f"{len(free)} cards the deal leaves free")
+            from .game import DealError  # the given deal does not fit (game.py imports this module)
+            raise DealError(f"deal {s.deal_no - 1}: cannot deal {count} cards to {n} seats from the "
+                            f"{len(free)} cards the deal leaves free")
         for k in range(n):
             seat = (s.dealer + 1 + k) % n
             hands[seat].extend(sorted(free[k * count:(k + 1) * count]))
