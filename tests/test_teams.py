@@ -189,3 +189,19 @@ def test_more_teams_than_seats_is_one_error(tmp_path):
     with pytest.raises(RulesetError) as err:
         trickkit.load_game(write(tmp_path, teams="teams: " + str([[0]] * 5000)))
     assert len(err.value.problems) == 1 and "5000 teams, the largest of 1 seats, for a table of 4" in str(err.value)
+
+
+def test_replay_confirms_team_scores_of_simulated_games(tmp_path):
+    import json
+
+    from trickkit.records import replay_records
+
+    out = tmp_path / "games.jsonl"
+    simulate(trickkit.load_game("spades", target=100, floor=-100), 3, seed=4, out=out)
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert all(len(r["team_scores"]) == 2 and r["scores"][0] == r["team_scores"][0] for r in records)
+    records[1]["team_scores"] = [records[1]["team_scores"][1] + 1, 0]
+    out.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    results = list(replay_records(out))
+    assert [r.status for r in results] == ["confirmed", "diverged", "confirmed"]
+    assert "team scores expected" in results[1].message
