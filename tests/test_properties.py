@@ -109,6 +109,12 @@ def test_legal_actions_nonempty_until_terminal_and_game_ends_in_bound(name, data
     assert len(state.history()) == steps <= game.rules.max_actions
     assert len(state.scores()) == game.num_players
     assert state.winners() and set(state.winners()) <= set(range(game.num_players))
+    # winners are whole teams (every seat is a team of its own without `teams:`), the best by team score
+    assert sorted(s for team in game.teams for s in team) == list(range(game.num_players))
+    team_scores = state.team_scores()
+    assert len(team_scores) == len(game.teams)
+    best = max(team_scores) if game.rules.winners_highest else min(team_scores)
+    assert state.winners() == sorted(s for t, team in enumerate(game.teams) if team_scores[t] == best for s in team)
 
 
 @pytest.mark.parametrize("name", GAMES)
