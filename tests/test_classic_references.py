@@ -60,7 +60,7 @@ def _oh_hell_game(seed: int, players: int, max_cards: int, sequence: str) -> Non
 @pytest.mark.parametrize(("players", "max_cards", "sequence"), [
     (3, 0, "up_down"), (4, 0, "up_down"), (5, 6, "up"), (6, 0, "down"), (7, 0, "up_down"), (4, 13, "down"),
     (3, 5, "up_down"), (4, 10, "up")])
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_oh_hell_matches_the_model(seed, players, max_cards, sequence):
     _oh_hell_game(seed, players, max_cards, sequence)
 
@@ -77,7 +77,7 @@ def _spades_game(seed: int, target: int = 500, floor: int = -500) -> None:
     assert state.winners() == ref.winners()
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", range(12))
 def test_spades_matches_the_model(seed):
     _spades_game(seed)
 

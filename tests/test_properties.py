@@ -39,10 +39,11 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
-SHORTER = {"oh_hell": {"max_cards": 5}}
-"""Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands),
-so that every property runs over many whole games in seconds. Its full-length games are
-played by the lockstep test against the independent model and by the golden playthroughs."""
+SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}}
+"""Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
+random Spades about four), so that every property runs over many whole games in seconds. Their
+full-length games are played by the lockstep tests against the independent models and by the
+golden playthroughs."""
 
 
 def draw_game(data, name: str, **params) -> trickkit.Game:
