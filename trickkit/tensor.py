@@ -96,69 +96,73 @@ class ObservationEncoder:
         """The tensor of ``state`` as ``seat`` sees it (see the module docstring)."""
         obs = state.observation(seat)
         n, rules = self.n, self.rules
-        out: list[float] = []
-        extend, append = out.extend, out.append
+        out = [0.0] * self.size  # mostly zeros: only the non-zero entries are written below
+        at = iter(self.segments)
 
-        def rel(s):
-            one = [0.0] * n
+        def rel(s):  # a relative-seat one-hot
+            start = next(at).start
             if isinstance(s, int) and 0 <= s < n:
-                one[(s - seat) % n] = 1.0
-            return one
+                out[start + (s - seat) % n] = 1.0
 
         terminal = obs["terminal"]
-        append(float(obs["round"]))
-        append(1.0 if terminal else 0.0)
-        extend(rel(obs["dealer"]))
-        extend(rel(None if terminal else obs["current_player"]))
-        extend(rel(None if terminal else state.turn_player if rules.steps[state.step].kind == "turns" else None))
-        step = [0.0] * len(rules.steps)
+        out[next(at).start] = float(obs["round"])
+        out[next(at).start] = 1.0 if terminal else 0.0
+        rel(obs["dealer"])
+        rel(None if terminal else obs["current_player"])
+        rel(None if terminal else state.turn_player if rules.steps[state.step].kind == "turns" else None)
+        start = next(at).start
         if not terminal:
-            step[state.step] = 1.0
-        extend(step)
+            out[start + state.step] = 1.0
+        start = next(at).start
         scores = obs["scores"]
-        extend(float(scores[(seat + k) % n]) for k in range(n))
-        zones = obs["zones"]
-        for z in rules.seat_zones:
-            views = zones[z.name]
-            for k in range(n):
-                extend(self._zone(views[(seat + k) % n]))
-        for z in rules.table_zones:
-            view = zones[z.name]
-            for member in (view if z.count else [view]):
-                extend(self._zone(member))
-        F = len(self.face_index)
-        trick = obs["trick"]
         for k in range(n):
-            block = [0.0] * (1 + n + F)
+            out[start + k] = float(scores[(seat + k) % n])
+        zones = obs["zones"]
+        index = self.card_index
+        for view in self._zone_views(zones, seat):
+            start = next(at).start
+            out[start] = float(view["count"])
+            if "cards" in view:
+                out[start + 1] = 1.0
+                for t in view["cards"]:
+                    out[start + 2 + index[t]] += 1.0
+            elif "top" in view:
+                out[start + 1] = 1.0
+                if view["top"] is not None:
+                    out[start + 2 + index[view["top"]]] = 1.0
+        trick = obs["trick"]
+        faces = self.face_index
+        for k in range(n):
+            start = next(at).start
             if k < len(trick):
-                block[0] = 1.0
-                block[1 + (trick[k]["seat"] - seat) % n] = 1.0
-                block[1 + n + self.face_index[trick[k]["card"]]] = 1.0
-            extend(block)
+                out[start] = 1.0
+                out[start + 1 + (trick[k]["seat"] - seat) % n] = 1.0
+                out[start + 1 + n + faces[trick[k]["card"]]] = 1.0
         variables = obs["variables"]
         kinds = iter(self._var_kinds)
         for v in rules.seat_vars:
             kind = next(kinds)
             values = variables[v.name]
             for k in range(n):
-                extend(self._var(kind, values[(seat + k) % n]))
+                start = next(at).start
+                block = self._var(kind, values[(seat + k) % n])
+                out[start:start + len(block)] = block
         for v in rules.table_vars:
-            extend(self._var(next(kinds), variables[v.name]))
+            start = next(at).start
+            block = self._var(next(kinds), variables[v.name])
+            out[start:start + len(block)] = block
         return out
 
-    def _zone(self, view) -> list[float]:
-        block = [0.0] * (2 + len(self.card_index))
-        block[0] = float(view["count"])
-        index = self.card_index
-        if "cards" in view:
-            block[1] = 1.0
-            for t in view["cards"]:
-                block[2 + index[t]] += 1.0
-        elif "top" in view:
-            block[1] = 1.0
-            if view["top"] is not None:
-                block[2 + index[view["top"]]] = 1.0
-        return block
+    def _zone_views(self, zones, seat):
+        """The zone views of an observation in layout order (seat zones from the viewer on)."""
+        n = self.n
+        for z in self.rules.seat_zones:
+            views = zones[z.name]
+            for k in range(n):
+                yield views[(seat + k) % n]
+        for z in self.rules.table_zones:
+            view = zones[z.name]
+            yield from (view if z.count else [view])
 
     def _var(self, kind: str, value) -> list[float]:
         T, V = len(self.card_index), len(self.texts)
