@@ -4,6 +4,8 @@ Runs where the ``pettingzoo`` extra is installed (.ci/run installs it and runs t
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 import warnings
 
 import pytest
@@ -122,3 +124,11 @@ def test_score_rewards_add_up_to_the_final_scores():
         assert [total[a] for a in e.possible_agents] == [sign * s for s in e.state.scores()]
     with pytest.raises(trickkit.TrickkitError, match="reward must be one of"):
         make_env("sarkophag", reward="gold")
+
+
+def test_the_docs_examples_run():
+    """The PettingZoo and Gymnasium examples of docs/agents.md (the plain docs test skips them)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docblocks
+
+    assert docblocks.run_blocks("agents.md", "PettingZoo") == 2
