@@ -10,6 +10,7 @@ from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
 from .observation import Observation
+from .spaces import check_action_id
 
 MAX_STEPS_WITHOUT_DECISION = 10_000
 """Most steps (deals, effects, empty tricks ...) the engine runs in a row without a seat to ask:
@@ -99,8 +100,7 @@ class State:
         if not isinstance(text, str):
             if isinstance(action, bool) or not hasattr(action, "__index__"):
                 raise IllegalActionError(f"an action must be text, an Action or an action id, got {type(action).__name__}")
-            from .spaces import check_action_id  # an action id (see legal_action_ids)
-            text = check_action_id(self.game.action_space, action)
+            text = check_action_id(self.game.action_space, action)  # an action id (see legal_action_ids)
         if self._terminal:
             raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
         history = self._history

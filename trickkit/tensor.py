@@ -140,16 +140,24 @@ class ObservationEncoder:
                 out[start + 1 + n + faces[trick[k]["card"]]] = 1.0
         variables = obs["variables"]
         kinds = iter(self._var_kinds)
+        var = self._var
         for v in rules.seat_vars:
             kind = next(kinds)
             values = variables[v.name]
             for k in range(n):
                 start = next(at).start
-                block = self._var(kind, values[(seat + k) % n])
+                value = values[(seat + k) % n]
+                if kind == "number":  # most variables: write the two entries directly
+                    if value is None:
+                        out[start + 1] = 1.0
+                    elif value.__class__ in (int, bool, float):
+                        out[start] = float(value)
+                    continue
+                block = var(kind, value)
                 out[start:start + len(block)] = block
         for v in rules.table_vars:
             start = next(at).start
-            block = self._var(next(kinds), variables[v.name])
+            block = var(next(kinds), variables[v.name])
             out[start:start + len(block)] = block
         return out
 
