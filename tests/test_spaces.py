@@ -156,3 +156,29 @@ def test_simultaneous_bids_stay_hidden_in_the_tensor():
     assert t[seg.start:seg.start + seg.size] == [0.0, 1.0]  # value 0, is_null: not seen yet
     own = layout["var bid +0"]
     assert state.observation_tensor(first)[own.start:own.start + own.size] == [1.0, 0.0]
+
+
+def test_an_action_space_too_large_is_a_clear_error(tmp_path, monkeypatch):
+    import trickkit.spaces as spaces
+
+    monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5000)  # Trumps' Lovers alone have 78 x 78 choices
+    with pytest.raises(ActionSpaceError, match="would exceed 5000 actions.*'lovers'"):
+        trickkit.load_game("trumps").num_distinct_actions()
+
+
+def test_probing_stops_at_game_over_and_at_a_round_that_cannot_be_dealt(tmp_path):
+    from pathlib import Path
+
+    from trickkit.spaces import _Prober
+
+    game = trickkit.load_game("skull_king", players=6, rounds=7)
+    assert {s.round for s in _Prober(game).states()} == set(range(1, 8))  # game_over: round == rounds
+    assert [t for t in game.action_space.texts if t.startswith("bid ")][-1] == "bid 7"
+    # a game that never ends by the round: 6 seats x 12 cards is more than the 66 cards of the deck
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "skull_king.yaml").read_text("utf-8")
+    assert "game_over: round == rounds" in text
+    endless = tmp_path / "endless.yaml"
+    endless.write_text(text.replace("game_over: round == rounds", "game_over: round > 50"), "utf-8")
+    game = trickkit.load_game(str(endless), players=6)
+    assert {s.round for s in _Prober(game).states()} == set(range(1, 12))
+    assert [t for t in game.action_space.texts if t.startswith("bid ")][-1] == "bid 11"

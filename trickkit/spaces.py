@@ -37,7 +37,7 @@ from .errors import IllegalActionError, TrickkitError, did_you_mean
 MAX_PROBED_ROUNDS = 100
 """Most rounds probed for value lists that depend on the round (see the module docstring)."""
 
-MAX_DISTINCT_ACTIONS = 1_000_000
+MAX_DISTINCT_ACTIONS = 200_000
 """Most ids an action space may hold; a ruleset whose choices multiply to more is refused."""
 
 
@@ -184,8 +184,8 @@ class _Prober:
         n = game.num_players
         for r in range(1, MAX_PROBED_ROUNDS + 1):
             start = base if r == 1 else _round_start(base, r)
-            if start is None:  # this round's deal fails here (e.g. too many cards): nothing to probe
-                continue
+            if start is None:  # this round's steps fail (e.g. too many cards to deal): no game gets further
+                break
             for seat in range(n):
                 s = start.clone()
                 s.current = s.turn_player = seat

@@ -123,6 +123,7 @@ class SingleAgentEnv(gymnasium.Env):
         return self._observe(), reward, state.is_terminal(), False, self._info()
 
     def render(self):
+        """With ``render_mode="ansi"``, the learning seat's transcript of the game so far (else None)."""
         if self.render_mode == "ansi" and self.state is not None:
             return self.state.transcript(self.seat)
         return None

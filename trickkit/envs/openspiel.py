@@ -158,10 +158,12 @@ class TrickkitSpielState(pyspiel.State):
         return self._held.state
 
     def current_player(self) -> int:
+        """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
         s = self.trickkit_state
         return pyspiel.PlayerId.TERMINAL if s.is_terminal() else s.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
+        """The legal action ids of ``player`` (ascending), empty if not to act."""
         s = self.trickkit_state
         if s.is_terminal() or player != s.current_player():
             return []
@@ -174,9 +176,11 @@ class TrickkitSpielState(pyspiel.State):
         return self.trickkit_state.game.action_to_string(int(action))
 
     def is_terminal(self) -> bool:
+        """True once the game is over."""
         return self.trickkit_state.is_terminal()
 
     def returns(self) -> list[float]:
+        """+1 for each winner and -1 for every other seat at the end, 0 before."""
         return seat_rewards(self.trickkit_state, "win")
 
     def __str__(self) -> str:

@@ -86,9 +86,12 @@ class TrickkitAECEnv(AECEnv):
 
     # -- spaces -----------------------------------------------------------------------------
     def observation_space(self, agent):
+        """``Dict(observation=Box(float32, (tensor size,)), action_mask=Box(int8, (num_distinct_actions,)))``,
+        the same object on every call."""
         return self._observation_spaces[agent]
 
     def action_space(self, agent):
+        """``Discrete(num_distinct_actions)``: the game's action ids (the same object on every call)."""
         return self._action_spaces[agent]
 
     # -- the game ---------------------------------------------------------------------------
@@ -109,6 +112,7 @@ class TrickkitAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent):
+        """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids."""
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if not self.state.is_terminal() and seat == self.state.current_player():
@@ -153,7 +157,7 @@ class TrickkitAECEnv(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release (no window, no files)."""
 
     def __str__(self) -> str:
         return f"trickkit_{self.game.name}"
