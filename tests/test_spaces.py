@@ -182,3 +182,18 @@ def test_probing_stops_at_game_over_and_at_a_round_that_cannot_be_dealt(tmp_path
     game = trickkit.load_game(str(endless), players=6)
     assert {s.round for s in _Prober(game).states()} == set(range(1, 12))
     assert [t for t in game.action_space.texts if t.startswith("bid ")][-1] == "bid 11"
+
+
+def test_the_generated_reference_lists_every_game_its_ids_and_segments():
+    from trickkit.tensor import spaces_reference
+
+    page = spaces_reference()
+    for name in GAMES:
+        game = trickkit.load_game(name)
+        section = page.split(f"(`{name}`)\n", 1)[1].split("\n## ", 1)[0]
+        assert f"**{game.num_distinct_actions()} action ids**" in section
+        last = game.num_distinct_actions() - 1
+        assert f"`{game.action_to_string(last)}` |" in section
+        assert f"-{last} |" in section or f"| {last} |" in section  # the last run of ids ends at the last id
+        for seg in game.observation_tensor_layout():
+            assert f"| {seg.start} | {seg.size} | `{seg.name}` |" in section

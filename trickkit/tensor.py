@@ -229,3 +229,46 @@ def _text_vocabulary(game) -> tuple[str, ...]:
                     if typ != "card":
                         found.update(v for v in prober.values(hook) if isinstance(v, str))
     return tuple(sorted(found))
+
+
+def spaces_reference() -> str:
+    """The documentation page of every shipped game's action ids and tensor layout (generated at
+    docs build time, at each game's default seat count and parameters)."""
+    from . import list_games, load_game
+
+    out = ["# Action spaces and tensor layouts", "",
+           "Generated from the shipped rulesets at their default seat count and parameters (see",
+           "[Agents and RL environments](../agents.md) for what the ids and segments mean). Another seat",
+           "count or parameter value gives other sizes: ask `game.num_distinct_actions()` and",
+           "`game.observation_tensor_layout()`.", ""]
+    for name in list_games():
+        game = load_game(name)
+        texts = game.action_space.texts
+        out += [f"## {game.title} (`{name}`)", "",
+                f"{game.num_players} seats, parameters {_params(game.params)}: **{len(texts)} action ids**, "
+                f"an observation tensor of **{game.observation_tensor_shape()[0]} floats**.", "",
+                "| Ids | Actions |", "|---|---|"]
+        for first, last in _runs(texts):
+            shown = f"`{texts[first]}`" if first == last else f"`{texts[first]}` ... `{texts[last]}`"
+            out.append(f"| {first}" + ("" if first == last else f"-{last}") + f" | {shown} |")
+        out += ["", "| Offset | Size | Segment | Content |", "|---|---|---|---|"]
+        for seg in game.observation_tensor_layout():
+            out.append(f"| {seg.start} | {seg.size} | `{seg.name}` | {seg.description} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def _params(params: dict) -> str:
+    return ", ".join(f"`{k}={v}`" for k, v in params.items()) or "none"
+
+
+def _runs(texts) -> list[tuple[int, int]]:
+    """Consecutive ids with the same verb, as (first, last) pairs."""
+    runs = []
+    for i, t in enumerate(texts):
+        verb = t.split(" ")[0]
+        if runs and texts[runs[-1][0]].split(" ")[0] == verb:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return [tuple(r) for r in runs]
