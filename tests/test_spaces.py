@@ -197,3 +197,17 @@ def test_the_generated_reference_lists_every_game_its_ids_and_segments():
         assert f"-{last} |" in section or f"| {last} |" in section  # the last run of ids ends at the last id
         for seg in game.observation_tensor_layout():
             assert f"| {seg.start} | {seg.size} | `{seg.name}` |" in section
+
+
+def test_probed_numbers_are_completed_between_the_smallest_and_largest():
+    from trickkit.spaces import _Prober
+
+    game = trickkit.load_game("sarkophag", players=3)
+
+    class Hook:  # a value list that offers 2 and 5 at the probes, never 3 or 4
+        def __call__(self, state):
+            return [2, 5] if state.current == 0 else [5]
+
+    assert _Prober(game).values(Hook()) == [2, 3, 4, 5]
+    # other values are sorted by their text ('None' before 'left'), whatever order a rule offers them in
+    assert _Prober(game).values(lambda s: ["right", "left", None]) == [None, "left", "right"]

@@ -16,7 +16,8 @@ A choice of type ``card`` ranges over every card text of the deck. Any other val
 first decision of every round of a game shuffled with seed 0 (its deal and steps run as the
 engine runs them, from round 1 to the first round at which ``game_over`` holds there, at most
 `MAX_PROBED_ROUNDS`), with every seat in turn as the one deciding;
-the union of the values found is the range. So ``range(0, round + 1)`` with ``game_over:
+the union of the values found is the range (whole numbers completed to every number from
+the smallest to the largest found). So ``range(0, round + 1)`` with ``game_over:
 round == rounds`` gives the bids ``0..rounds``. A text that appears twice (two steps offering
 ``take 1``) keeps its first id. Nothing depends on the seed's cards except values computed
 from dealt cards, which a rule would only offer in a card choice.
@@ -39,6 +40,10 @@ MAX_PROBED_ROUNDS = 100
 
 MAX_DISTINCT_ACTIONS = 200_000
 """Most ids an action space may hold; a ruleset whose choices multiply to more is refused."""
+
+MAX_FILLED_SPAN = 10_000
+"""Probed whole numbers are completed to the full range from the smallest to the largest
+(bids 0, 1 and 3 seen give 0..3) when it spans at most this many values."""
 
 
 class ActionSpaceError(TrickkitError, ValueError):
@@ -214,7 +219,11 @@ class _Prober:
                 continue
             for v in values or ():
                 found.setdefault((type(v).__name__, v), v)
-        return sorted(found.values(), key=_order)
+        values = sorted(found.values(), key=_order)
+        if values and all(type(v) is int for v in values) and values[-1] - values[0] <= MAX_FILLED_SPAN:
+            # numbers seen at the probes: the ones between them may be offered at other moments
+            return list(range(values[0], values[-1] + 1))
+        return values
 
 
 def _round_start(base, r: int):
