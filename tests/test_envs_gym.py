@@ -78,3 +78,8 @@ def test_bad_arguments_and_illegal_actions():
     obs, reward, terminated, truncated, info = ending.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False) and "illegal_action" in info
     assert ending.state.to_json() == before
+
+
+def test_stepping_before_reset_is_a_clear_error():
+    with pytest.raises(trickkit.StateError, match="call reset"):
+        SingleAgentEnv("sarkophag", players=3).step(0)

@@ -132,3 +132,11 @@ def test_the_docs_examples_run():
     import docblocks
 
     assert docblocks.run_blocks("agents.md", "PettingZoo") == 2
+
+
+def test_stepping_before_reset_is_a_clear_error():
+    e = make_env("sarkophag")
+    with pytest.raises(trickkit.StateError, match="call reset"):
+        e.step(0)
+    with pytest.raises(trickkit.StateError, match="call reset"):
+        e.observe("player_0")

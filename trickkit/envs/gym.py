@@ -29,7 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, StateError
 from . import check_reward_mode, next_seed, resolve_game, seat_rewards
 
 __all__ = ["SingleAgentEnv"]
@@ -108,6 +108,8 @@ class SingleAgentEnv(gymnasium.Env):
             trickkit.IllegalActionError: the action is not legal now (nothing changes).
         """
         state = self.state
+        if state is None:
+            raise StateError("call reset() before stepping the environment")
         before = state.scores()
         if self._ended:
             raise IllegalActionError("the episode ended on an illegal action: call reset()")

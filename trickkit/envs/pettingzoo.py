@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, StateError
 from . import check_reward_mode, next_seed, resolve_game, seat_rewards
 
 __all__ = ["env", "raw_env", "TrickkitAECEnv"]
@@ -113,6 +113,7 @@ class TrickkitAECEnv(AECEnv):
 
     def observe(self, agent):
         """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids."""
+        self._started()
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if not self.state.is_terminal() and seat == self.state.current_player():
@@ -125,6 +126,7 @@ class TrickkitAECEnv(AECEnv):
         Raises:
             trickkit.IllegalActionError: the action is not legal now (the game is unchanged).
         """
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -145,6 +147,10 @@ class TrickkitAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _started(self) -> None:
+        if self.state is None:
+            raise StateError("call reset() before observing or stepping the environment")
 
     def render(self):
         """The transcript of the game so far as the selected agent saw it (``"ansi"``), or print it (``"human"``)."""
