@@ -211,3 +211,11 @@ def test_probed_numbers_are_completed_between_the_smallest_and_largest():
     assert _Prober(game).values(Hook()) == [2, 3, 4, 5]
     # other values are sorted by their text ('None' before 'left'), whatever order a rule offers them in
     assert _Prober(game).values(lambda s: ["right", "left", None]) == [None, "left", "right"]
+
+
+def test_too_many_bids_is_a_clear_error(monkeypatch):
+    import trickkit.spaces as spaces
+
+    monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5)
+    with pytest.raises(ActionSpaceError, match="would exceed 5 actions.*bids alone have 11 values"):
+        trickkit.load_game("skull_king").num_distinct_actions()

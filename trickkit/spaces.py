@@ -143,7 +143,9 @@ def build_action_space(game) -> ActionSpace:
             for f in deck.face_texts:
                 texts.setdefault(f"play {f}", None)
         elif step.kind == "bid":
-            for v in probe.values(step.options):
+            values = probe.values(step.options)
+            _check_size(rules, len(texts) + len(values), f"its bids alone have {len(values)} values")
+            for v in values:
                 texts.setdefault(f"bid {v}", None)
         elif step.kind == "turns":
             kinds = list(step.kinds) + [k for w in step.windows for k in w.kinds]
@@ -154,15 +156,17 @@ def build_action_space(game) -> ActionSpace:
                 size = 1
                 for d in domains:
                     size *= len(d)
-                if len(texts) + size > MAX_DISTINCT_ACTIONS:
-                    raise ActionSpaceError(
-                        f"{rules.name}: the action space would exceed {MAX_DISTINCT_ACTIONS} actions "
-                        f"(action {kind.name!r} alone has {size} combinations of choices)")
+                _check_size(rules, len(texts) + size, f"action {kind.name!r} alone has {size} combinations of choices")
                 for combo in itertools.product(*domains):
                     texts.setdefault(kind.template.format(**dict(zip(kind.choice_names, combo))), None)
             if step.windows:
                 texts.setdefault("pass", None)
     return ActionSpace(list(texts), rules.name)
+
+
+def _check_size(rules, size: int, why: str) -> None:
+    if size > MAX_DISTINCT_ACTIONS:
+        raise ActionSpaceError(f"{rules.name}: the action space would exceed {MAX_DISTINCT_ACTIONS} actions ({why})")
 
 
 class _Prober:
