@@ -337,6 +337,52 @@ class Game:
         step = self._steps[state.step]
         return S.EXPLAIN[step.kind](self, state, step, text)
 
+    # -- action ids and observation tensors (trickkit.spaces, trickkit.tensor) ---------------
+    @functools.cached_property
+    def action_space(self) -> "ActionSpace":
+        """The game's fixed action space (`trickkit.spaces.ActionSpace`), built on first use.
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: the ruleset's choices multiply to too many actions.
+        """
+        from .spaces import build_action_space
+        return build_action_space(self)
+
+    def num_distinct_actions(self) -> int:
+        """How many action ids the game has: every action text that can be legal has one id in
+        ``0..num_distinct_actions()-1``, the same in every process (see `trickkit.spaces`)."""
+        return len(self.action_space)
+
+    def action_to_string(self, action_id: int) -> str:
+        """The canonical text of an action id, e.g. ``'play B13'``.
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: not an id of this game.
+        """
+        return self.action_space.to_string(action_id)
+
+    def string_to_action(self, text: str) -> int:
+        """The id of an action text (spaces normalised, like ``apply_action``).
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: no action of this game has that text.
+        """
+        return self.action_space.to_id(text)
+
+    @functools.cached_property
+    def _observation_encoder(self):
+        from .tensor import ObservationEncoder
+        return ObservationEncoder(self)
+
+    def observation_tensor_shape(self) -> tuple[int]:
+        """The shape of `State.observation_tensor`: ``(size,)``, a flat vector of floats."""
+        return (self._observation_encoder.size,)
+
+    def observation_tensor_layout(self) -> list:
+        """The named segments of the observation tensor, in order: `trickkit.tensor.Segment`
+        tuples ``(name, start, size, description)``; see `trickkit.tensor` for their meaning."""
+        return list(self._observation_encoder.segments)
+
     # -- observation ----------------------------------------------------------------------
     def action_seen_by(self, state: State, text: str, seat: int) -> str:
         """See `State.action_seen_by`."""
