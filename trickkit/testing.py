@@ -239,6 +239,14 @@ def _termination(run: _Run) -> None:
     winners = run.guard(state.winners, state, "naming the winners")
     if not winners or not set(winners) <= set(range(n)):
         run.fail(f"winners() is {winners!r}", state)
+    teams = getattr(game, "teams", None)
+    if teams is not None and hasattr(state, "team_scores"):  # winners are whole teams, the best by team score
+        if sorted(s for team in teams for s in team) != list(range(n)):
+            run.fail(f"the teams {teams!r} do not hold every seat once", state)
+        team_scores = run.guard(state.team_scores, state, "scoring the teams")
+        best = max(team_scores) if game.rules.winners_highest else min(team_scores)
+        if winners != sorted(s for t, team in enumerate(teams) if team_scores[t] == best for s in team):
+            run.fail(f"winners() {winners} are not the best team(s) by team_scores() {team_scores}", state)
 
 
 def card_places(state) -> list[int]:
@@ -739,7 +747,7 @@ def _check_action_view(run: _Run, s, action, actor: int, recalled, texts) -> Non
     named = [x for x in sig[1:] if isinstance(x, str) and x in game.rules.deck.by_text]
     if not named:
         return
-    after = None
+    after = moment = None
     for viewer in range(n):
         if viewer == actor:
             continue
@@ -751,6 +759,14 @@ def _check_action_view(run: _Run, s, action, actor: int, recalled, texts) -> Non
                 run.guard(lambda: after.apply_action(action), s, f"applying {action.text!r} to a copy", action)
             if after.is_terminal() or card in visible_cards(after, viewer):
                 continue  # the card shows once the action is done: naming it tells nothing more
+            if after.round != s.round:  # the action ended the round and the next deal gathered the
+                if moment is None:      # cards: judge by what it showed just after its effect
+                    kind = _kind_of(game, action, s)
+                    moment = s.clone()
+                    if kind is not None:
+                        run.guard(lambda: kind.effect(moment, *action.choices), s, "running an action's effect")
+                if card in visible_cards(moment, viewer):
+                    continue
             slots = _hidden_slots(s, viewer)
             mine = [sl for sl in slots if texts[sl[0][sl[1]]] == card]
             partners = [sl for sl in slots if texts[sl[0][sl[1]]] not in recalled[viewer]
