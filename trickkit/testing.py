@@ -700,12 +700,32 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
         twins = [b for b in twin.legal_actions() if _signature(game, b, twin) == want]
         if not twins:
             return  # that seat could not do the same in the other world: the worlds part here
+        if _shows_after(run, s, action, p) & set(mapping):
+            return  # the action shows one of the two cards (played face up): p may know it now
         shown, twin_shown = s.action_seen_by(action, p), twin.action_seen_by(twins[0], p)
         if shown != twin_shown:
             run.fail(f"seat {p} is shown {shown!r} of seat {s.current_player()}'s action {text!r}, and "
                      f"{twin_shown!r} when {c} and {d} are exchanged in the deal: the text names a card "
                      f"seat {p} never sees (declare that choice private)", s, text)
         twin.apply_action(twins[0])
+
+
+def _shows_after(run: _Run, s, action, seat: int) -> set[str]:
+    """The cards ``seat`` sees once ``action`` is done; when it ends the round (the next deal
+    gathers every card), what it sees just after the action's effect."""
+    after = s.clone()
+    run.guard(lambda: after.apply_action(action), s, f"applying {action.text!r} to a copy", action)
+    seen = set() if after.is_terminal() else visible_cards(after, seat)
+    if after.is_terminal() or after.round != s.round:
+        kind = _kind_of(run.game, action, s)
+        if kind is not None:
+            moment = s.clone()
+            try:
+                kind.effect(moment, *action.choices)
+            except Exception:  # an effect that ends the game (end_game) or fails: nothing more to see
+                return seen
+            seen |= visible_cards(moment, seat)
+    return seen
 
 
 def sorted_hand(game, hand: Sequence[str]) -> list[str]:
