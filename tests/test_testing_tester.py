@@ -59,7 +59,7 @@ def test_a_duplicated_card_is_caught(monkeypatch):
 def test_failures_shrink_and_replay():
     e = failure("leaks_a_hand.yaml", "hidden_information", examples=10)
     case = e.case
-    assert case.players == 2  # the smallest seat count that shows it
+    assert case.players == 3  # the smallest seat count that shows it (two other hands to exchange)
     again = testing.GameCase.from_json(case.to_json())
     assert again == case
     with pytest.raises(testing.InvariantError) as info:

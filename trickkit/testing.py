@@ -614,8 +614,8 @@ def _first_deal(game):
 
 
 def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
-    """Deal the first round again with two cards exchanged that seat ``p`` never sees in it (one
-    of another seat's hand, one of a third hand or of the undealt rest), replay the same actions
+    """Deal the first round again with two cards exchanged that seat ``p`` cannot see when it
+    starts (from the hands of two other seats), replay the same actions
     (the exchanged cards exchanged in their texts too) and compare, action by action, what ``p``
     observes and is shown of each action. A difference means ``p`` learns something of cards it
     cannot see: a variable computed from a hidden hand, an action text naming a hidden card.
@@ -664,17 +664,14 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
     q, i = others[rng.randrange(len(others))]
     c = hands[q][i]
     partners = [(r, j) for r, j in others if r != q and hands[r][j] != c]
-    rest = [t for t in (texts[x] for x in base.table_zones[step.rest.index]) if t not in seen and t != c]
     swapped = [list(h) for h in hands]
-    if partners:
-        r, j = partners[rng.randrange(len(partners))]
-        d = hands[r][j]
-        swapped[q][i], swapped[r][j] = d, c
-    elif rest:
-        d = rest[rng.randrange(len(rest))]
-        swapped[q][i] = d
-    else:
+    # only between two hands: the undealt rest stays exactly as it was (an exchange with it would
+    # move its other cards, and a draw from it would then differ for no reason p may not know)
+    if not partners:
         return
+    r, j = partners[rng.randrange(len(partners))]
+    d = hands[r][j]
+    swapped[q][i], swapped[r][j] = d, c
     mapping = {c: d, d: c}
     twin = run.guard(lambda: game.new_initial_state(seed=run.seed, deals=[[sorted_hand(game, h) for h in swapped]]),
                      None, "dealing a given deal")
