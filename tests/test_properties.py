@@ -271,6 +271,15 @@ def test_to_json_round_trips(name, data):
 
 
 # ---------------------------------------------------------------- 8: observations hide hidden cards
+def secret_zone(state) -> int:
+    """The seat zone a running simultaneous choose step chooses into (-1 if none): until every
+    seat has chosen, other seats see only its count."""
+    if state.is_terminal():
+        return -1
+    step = state.rules.steps[state.step]
+    return step.to.index if step.kind == "choose" and step.simultaneous else -1
+
+
 @pytest.mark.parametrize("name", GAMES)
 @FAST
 @given(data=st.data())
@@ -286,6 +295,7 @@ def test_observation_hides_other_seats_cards(name, data):
             assert json.loads(json.dumps(obs)) == obs
             assert obs["seat"] == p and obs["game"] == game.name and obs["terminal"] == s.is_terminal()
             assert obs["current_player"] == s.current_player()
+            secret = secret_zone(s)
             for z in game.rules.seat_zones:
                 view = obs["zones"][z.name]
                 assert len(view) == n
@@ -293,7 +303,9 @@ def test_observation_hides_other_seats_cards(name, data):
                     cards = [texts[c] for c in s.seat_zones[z.index][q]]
                     assert view[q]["count"] == len(cards)
                     opened = z.public_when is not None and z.public_when(s)  # e.g. open hands
-                    if z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
+                    if z.index == secret and q != p:  # chosen in secret, not revealed yet
+                        assert set(view[q]) == {"count"}, f"seat {p} sees seat {q}'s {z.name} before the reveal"
+                    elif z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
                         assert view[q]["cards"] == cards
                     elif z.visibility in ("owner", "hidden"):
                         assert set(view[q]) == {"count"}, f"seat {p} sees {z.name} of seat {q}: {view[q]}"

@@ -66,21 +66,23 @@ def _next_chooser(s, step) -> bool:
     return False
 
 
-def _action(game, step, card: int) -> Action:
-    key = (step.verb, card)
-    action = game._choose_actions.get(key)
-    if action is None:
-        action = game._choose_actions[key] = Action(f"{step.verb} {game.rules.deck.texts[card]}", step.verb,
-                                                    choices=(card,))
-    return action
+def _actions(game, verb: str) -> tuple[Action, ...]:
+    """For each card id, the action choosing it (``pick 55``), made once per Game and verb;
+    copies of a card share the action of the first copy."""
+    actions = game._choose_actions.get(verb)
+    if actions is None:
+        texts, first = game.rules.deck.texts, game.first_copy
+        actions = game._choose_actions[verb] = tuple(
+            Action(f"{verb} {texts[c]}", verb, choices=(first[c],)) for c in range(len(texts)))
+    return actions
 
 
 def legal_choose(game, step, s) -> list[Action]:
     cards = choosable(s, step, s.current)
+    actions = _actions(game, step.verb)
     if game._has_copies:  # copies of a card are one action
-        first = game.first_copy
-        cards = dict.fromkeys(first[c] for c in cards)
-    return [_action(game, step, c) for c in cards]
+        return list(dict.fromkeys(actions[c] for c in cards))
+    return [actions[c] for c in cards]
 
 
 def apply_choose(game, step, s, action: Action) -> bool:

@@ -55,8 +55,8 @@ class Game:
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._turn_actions: dict[tuple, Action] = {}
-        self._choose_actions: dict[tuple, Action] = {}
-        """Actions of choose steps already made, by (verb, card id)."""
+        self._choose_actions: dict[str, tuple] = {}
+        """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
         # the variables whose values may be lists (typed list or any): a copy of a state copies those
