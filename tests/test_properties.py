@@ -75,8 +75,13 @@ def all_play_texts(game) -> set[str]:
     return {f"play {deck.face_texts[f]}" for faces in deck.card_faces for f in faces}
 
 
+SHORTER = {"six_nimmt": {"limit": 20}}
+"""Parameters that shorten a long game here (its own lockstep test plays the defaults): every
+property still runs on it, hands follow hands, and the file stays quick."""
+
+
 def setup(data, name: str, **params):
-    game = draw_game(data, name, **params)
+    game = draw_game(data, name, **{**SHORTER.get(name, {}), **params})
     seed = data.draw(SEEDS, label="seed")
     rng = random.Random(data.draw(SEEDS, label="choice seed"))
     return game, seed, rng
@@ -411,6 +416,63 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
         assert history_seen_by(table, state._history, None) == state.history()
 
 
+# ---------------------------------------------------------------- 8c: simultaneous choices stay secret
+def _has_simultaneous_step(name) -> bool:
+    return any(getattr(step, "simultaneous", False) for step in trickkit.load_game(name).rules.steps)
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if _has_simultaneous_step(g)])
+@FAST
+@given(data=st.data())
+def test_simultaneous_choices_stay_secret_until_all_have_chosen(name, data):
+    """A bid or a card chosen in a simultaneous step: until the step is over, every other
+    seat sees its text as ``verb ?`` (as it is made, and in the history), and a chosen card's
+    zone only as a count; once every seat has chosen, the history shows the texts, except
+    cards chosen into a zone that is not public."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    n = game.num_players
+    log: list[tuple[int, str]] = []  # (actor, text), kept by this test
+    running = None  # ((round, step index, repeat passes), history index where that step began, the step)
+
+    def check_revealed(start, step):
+        if rng.random() > 0.3 and start > 0:  # the first step always, then some
+            return
+        for viewer in range(n):
+            seen = state.history_seen_by(viewer)
+            for i in range(start, len(log)):
+                actor, text = log[i]
+                hidden = step.kind == "choose" and step.to.visibility != "public" and actor != viewer
+                assert seen[i] == (f"{text.split()[0]} ?" if hidden else text), (viewer, i, seen[i])
+
+    for s, action in random_playout(state, rng):
+        step = game.rules.steps[s.step]
+        key = (s.round, s.step, tuple(s.passes))  # a step played again by a repeat block is a new instance
+        if running is not None and running[0] != key:  # the step is over: revealed
+            check_revealed(running[1], running[2])
+            running = None
+        if getattr(step, "simultaneous", False):
+            if running is None:
+                running = (key, len(log), step)
+            actor = s.current_player()
+            deep = len(log) - running[1] < 2 or rng.random() < 0.2  # the history costs its length: not always
+            for viewer in range(n):
+                if viewer != actor:
+                    assert s.action_seen_by(action, viewer) == f"{action.verb} ?"
+                if not deep:
+                    continue
+                seen = s.history_seen_by(viewer)
+                for i in range(running[1], len(log)):
+                    who, text = log[i]
+                    assert seen[i] == (text if who == viewer else f"{text.split()[0]} ?"), (viewer, i, seen)
+                if step.kind == "choose":
+                    views = s.observation(viewer)["zones"][step.to.name]
+                    assert all(set(views[q]) == {"count"} for q in range(n) if q != viewer)
+        log.append((s.current_player(), action.text))
+    if running is not None:
+        check_revealed(running[1], running[2])
+
+
 # ---------------------------------------------------------------- 9: Sarkophag
 @pytest.mark.parametrize("name", [g for g in GAMES if g == "sarkophag"])
 @FAST
@@ -460,8 +522,9 @@ def test_observation_does_not_depend_on_hidden_cards(name, data):
             continue
         p = rng.randrange(n)
         other = s.clone()
-        places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden")
-                  and not (z.public_when is not None and z.public_when(other))  # laid open, e.g. by a card
+        secret = secret_zone(s)  # cards other seats chose in secret, not revealed yet
+        places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden") or z.index == secret
+                  if z.index == secret or not (z.public_when is not None and z.public_when(other))  # laid open
                   for q, hand in enumerate(other.seat_zones[z.index]) if q != p or z.visibility == "hidden"]
         places += [other.table_zones[z.index + i] for z in game.rules.table_zones if z.visibility == "hidden"
                    for i in range(max(z.count, 1))]
