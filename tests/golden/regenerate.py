@@ -64,6 +64,9 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("trumps", "p3_hand7", {"players": 3, "hand_size": 7}, 1),
     ("trumps", "p6_single_game_death_any_time", {"players": 6, "single_game": True, "death_any_time": True}, 3),
     ("trumps", "p8_single_game_hand3", {"players": 8, "single_game": True, "hand_size": 3}, 3),
+    ("six_nimmt", "p2_limit30", {"players": 2, "limit": 30}, 2),
+    ("six_nimmt", "p5_hand4_limit20", {"players": 5, "hand_size": 4, "limit": 20}, 2),
+    ("six_nimmt", "p10_single_hand", {"players": 10, "limit": 0}, 1),
 ]
 
 
