@@ -356,3 +356,13 @@ def test_end_turn_to_no_seat_fails_located_and_changes_nothing(tmp_path):
 def test_named_argument_mistakes_are_located_load_errors(tmp_path, call, message):
     with pytest.raises(RulesetError, match=message):
         tiny(tmp_path, GIVE.format(on_start="").replace("end_turn(next=to)", call))
+
+
+def test_the_transcript_shows_picks_as_hidden_then_revealed_together(tmp_path):
+    game = tiny(tmp_path, PICK.format(to="picked", extra="first: '0'"))
+    state = game.new_initial_state(seed=1, deals=DEAL)
+    for text in ("pick 3", "pick 6", "pick 12"):
+        state.apply_action(text)
+    lines = state.transcript(1).splitlines()
+    assert lines[2:6] == ["seat 0: pick ?", "seat 1 (you): pick 6", "seat 2: pick ?",
+                          "revealed: seat 0 pick 3, seat 1 (you) pick 6, seat 2 pick 12"]
