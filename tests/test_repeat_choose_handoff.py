@@ -267,6 +267,7 @@ def test_an_illegal_choice_says_why_and_changes_nothing(tmp_path, text, reason):
     ("verb: play", "taken by the engine"),
     ("from: table", "owned by each seat"),
     ("allowed: card.rank", "bool"),
+    ("from: picked", "another seat zone"),
 ])
 def test_choose_mistakes_are_located_load_errors(tmp_path, extra, message):
     with pytest.raises(RulesetError, match=message) as err:

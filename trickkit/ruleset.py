@@ -697,6 +697,8 @@ class RulesetCompiler:
         verb = spec.get("verb", "choose")
         if verb in ("play", "bid", "pass"):
             self.add(p + ("verb",), f"the verb {verb!r} is taken by the engine's own actions; choose another")
+        if spec.get("from", "hand") == spec["to"]:
+            self.add(p + ("to",), f"the cards are chosen from {spec['to']!r}: put them into another seat zone")
         return ChooseStep(
             verb=verb,
             source=self.zone(p + ("from",), spec.get("from", "hand"), True),
