@@ -1,8 +1,9 @@
 """Runs choose steps: every seat in turn chooses cards of its own zone, secretly when simultaneous.
 
 A card player knows this as "everyone picks a card face down, then all are turned up
-together" (picking a card for the rows, passing cards before a hand). The action interface is sequential, so
-the seats choose one after another from ``first``; with ``simultaneous: true`` (the
+together" (a card for the rows of a placement game, cards passed before a hand). The
+action interface is sequential, so the seats choose one after another from ``first``;
+with ``simultaneous: true`` (the
 default) the engine hides every choice from the other seats until all have chosen, the
 same way it hides simultaneous bids (see `trickkit.game.Game.observe`,
 `trickkit.game.Game.action_seen_by` and ``State.history_seen_by``):
