@@ -39,9 +39,10 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
-SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}}
+SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "six_nimmt": {"limit": 20}}
 """Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
-random Spades about four), so that every property runs over many whole games in seconds. Their
+random Spades about four, 6 nimmt! several hands of up to 10 seats), so that every property runs
+over many whole games in seconds. Their
 full-length games are played by the lockstep tests against the independent models and by the
 golden playthroughs."""
 
@@ -82,13 +83,8 @@ def all_play_texts(game) -> set[str]:
     return {f"play {deck.face_texts[f]}" for faces in deck.card_faces for f in faces}
 
 
-SHORTER = {"six_nimmt": {"limit": 20}}
-"""Parameters that shorten a long game here (its own lockstep test plays the defaults): every
-property still runs on it, hands follow hands, and the file stays quick."""
-
-
 def setup(data, name: str, **params):
-    game = draw_game(data, name, **{**SHORTER.get(name, {}), **params})
+    game = draw_game(data, name, **params)
     seed = data.draw(SEEDS, label="seed")
     rng = random.Random(data.draw(SEEDS, label="choice seed"))
     return game, seed, rng
