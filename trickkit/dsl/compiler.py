@@ -1455,6 +1455,8 @@ class Compiler:
         spec = B.EFFECTS.get(name)
         if spec is None:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
+        named = self._named_args(node, name, spec, [a for a in args if _is_named(a)], scope)
+        args = [a for a in args if not _is_named(a)]
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
         codes, later = [], []
@@ -1484,10 +1486,30 @@ class Compiler:
             self._emit(f"_shuffle(s, {codes[0]})")
         elif name == "insert_random":
             self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
+        elif name == "end_turn" and "next" in named:
+            self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
             self._emit("_end_game()")
+
+    def _named_args(self, node, name: str, spec, args, scope) -> dict[str, str]:
+        """The code of each named argument (``next=seat``) of an effect, checked against its keywords."""
+        known = dict(spec.keywords)
+        out = {}
+        for arg in args:
+            key_tok, op_tok, value = arg.children
+            key = str(key_tok)
+            if key not in known:
+                offer = f" (it takes {', '.join(k + '=' for k in known)})" if known else " (it takes none)"
+                raise _err(key_tok, f"{name}() has no named argument {key!r}{offer}")
+            if str(op_tok) != "=" or key in out:
+                raise _err(key_tok, f"write {key}=VALUE once in {name}()")
+            v = self._expr(value, scope, ())
+            if known[key] == "int" and v.type not in ("int", "any", "null"):
+                raise _err(value, f"{name}({key}=...) needs a seat (an int), got {v.type}")
+            out[key] = self._code(v)
+        return out
 
     def _assign(self, node, scope) -> None:
         target, op_tok, value = node.children
@@ -1626,6 +1648,10 @@ def _attr_type(table) -> str:
     if types <= {bool}:
         return "bool"
     return "any"
+
+
+def _is_named(node) -> bool:
+    return isinstance(node, lark.Tree) and node.data == "named_arg"
 
 
 def _need_number(node, t, op):
