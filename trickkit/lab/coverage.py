@@ -103,6 +103,8 @@ class CoverageReport:
                 note = {"never": " (decided when the game is loaded: its parameters rule it out)"}.get(s.site.decided, "")
                 if not note and s.trial:
                     note = f" (only in look-ahead trials: {s.trial})"
+                if not note and s.site.where.endswith((".reason", ".why")):
+                    note = " (an explanation: it runs for refusal messages and transcripts, not in play)"
                 out.append(f"{s.describe()}{note}")
         unplayed = [card for card, n in self.cards if not n]
         if unplayed:
@@ -136,11 +138,17 @@ class CoverageReport:
             sites.add_row(Text(s.location), Text(what), count)
         tables = [kinds, sites]
         if self.cards:
+            per_row = 4  # card and count pairs side by side: a deck is long
             cards = Table(title=Text(f"{self.game}: cards played"))
-            cards.add_column("card")
-            cards.add_column("played", justify="right")
-            for card, n in self.cards:
-                cards.add_row(Text(card), str(n))
+            for _ in range(per_row):
+                cards.add_column("card")
+                cards.add_column("played", justify="right")
+            items = list(self.cards)
+            for start in range(0, len(items), per_row):
+                row: list = []
+                for card, n in items[start:start + per_row]:
+                    row += [Text(card), str(n)]
+                cards.add_row(*row, *[""] * (2 * per_row - len(row)))
             tables.append(cards)
         return tables
 
@@ -312,10 +320,12 @@ def report_from(game: Any, tally: _Tally, games: int) -> CoverageReport:
 def _order(site: Site) -> tuple:
     at = site.where.split(": ", 1)[0]
     parts = at.rsplit(":", 2)
+    label = site.label
+    arm = 0 if label == "then" else int(label[5:]) if label.startswith("elif ") else 10**6 if label == "else" else 0
     try:
-        return parts[0], int(parts[1]), int(parts[2]), site.line, site.column, site.label
+        return parts[0], int(parts[1]), int(parts[2]), site.line, site.column, site.kind != "rule", arm, label
     except (IndexError, ValueError):
-        return at, 0, 0, site.line, site.column, site.label
+        return at, 0, 0, site.line, site.column, site.kind != "rule", arm, label
 
 
 def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequence[Any] | None = None,

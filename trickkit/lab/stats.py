@@ -72,7 +72,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> Interval:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # rounding may put p a hair outside at 0 or n successes: the interval always holds p
+    return Interval(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval:
