@@ -161,3 +161,12 @@ def test_simulate_reports_seat_advantage(capsys):
     i = summary.win_interval(1)
     assert i == stats.wilson(summary.wins[1], 40)
     assert f"{i.low:.1%}-{i.high:.1%}" in text
+
+
+def test_cli_reference_documents_the_lab():
+    from trickkit import docgen
+
+    page = docgen.cli_reference()
+    assert "## `trickkit compare`" in page
+    for option in ("--coverage", "--report", "--csv", "--agents"):
+        assert option in page
