@@ -303,13 +303,54 @@ def _counting_factories(agents: Sequence[Any] | None, players: int, tally: _Tall
     return [wrap(s) for s in specs]
 
 
+def _document_texts(game: Any) -> dict[str, str]:
+    """``$.path`` -> text of every text in the game's (merged) ruleset document: the texts of
+    definitions, which the code generator sees only as parsed trees."""
+    from ..loader import read_document
+    from ..source import format_path
+
+    try:
+        doc, _ = read_document(game.path)
+    except Exception:  # a game not loaded from a ruleset (a test double): no texts
+        return {}
+    texts, stack = {}, [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            texts[format_path(path)] = node
+        elif isinstance(node, dict):
+            stack.extend((path + (k,), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(node))
+    return texts
+
+
+def _snippet(text: str, site: Site) -> str:
+    """The condition a branch site tests, cut from its rule's text: from the site's position
+    to the ``then`` (an expression) or ``{`` (a statement) that ends it."""
+    lines = text.splitlines()
+    if not 1 <= site.line <= len(lines):
+        return ""
+    rest = " ".join((lines[site.line - 1][site.column - 1:] + " " + " ".join(lines[site.line:])).split())
+    for end in ((" then ",) if site.kind == "if-expression" else (" {", "{")):
+        if end in rest:
+            return rest[:rest.index(end)].strip()[:120]
+    return ""
+
+
 def report_from(game: Any, tally: _Tally, games: int) -> CoverageReport:
     """The `CoverageReport` of the counts in ``game.coverage`` and ``tally``."""
     sites = game.coverage
     counted = []
+    texts = None
     for k, site in enumerate(sites.sites if sites is not None else ()):
-        counted.append(SiteCount(site, site_location(site, sites.rule_texts.get(site.where, "")),
-                                 sites.counts[k], sites.trial_counts[k]))
+        rule = sites.rule_texts.get(site.where, "")
+        if not rule:  # a definition: its text is in the document
+            texts = _document_texts(game) if texts is None else texts
+            rule = texts.get(site.where.partition(": ")[2], "")
+            if rule and not site.text and site.kind in ("if", "if-expression"):
+                site = attrs.evolve(site, text=_snippet(rule, site))
+        counted.append(SiteCount(site, site_location(site, rule), sites.counts[k], sites.trial_counts[k]))
     counted.sort(key=lambda s: _order(s.site))
     return CoverageReport(
         game=game.name, games=games, decisions=tally.decisions,
