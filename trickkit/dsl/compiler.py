@@ -1367,8 +1367,9 @@ class Compiler:
         (cond, stmts), rest = branches[0], branches[1:]
         first = cond if first is None else first  # the sites of a chain are placed at its first condition
         c = self._expr(cond, scope, ())
+        fixed = ("always" if c.const else "never") if c.is_const else ""  # a parameter decides it
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: [self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond)]
+        self._block(lambda: [self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed)]
                     + [self._stmt(st, scope) for st in stmts])
         if not rest and else_body is None and self.coverage is None:
             return
@@ -1376,7 +1377,7 @@ class Compiler:
         if rest:
             self._block(lambda: self._if_chain(rest, else_body, scope, first, arm + 1))
         else:
-            self._block(lambda: [self._count(first, "if", "else", None)]
+            self._block(lambda: [self._count(first, "if", "else", None, {"always": "never"}.get(fixed, ""))]
                         + [self._stmt(st, scope) for st in else_body or ()])
 
     def _block(self, emit) -> None:
@@ -1460,9 +1461,9 @@ class Compiler:
             snippet = " ".join(text[meta.start_pos:meta.end_pos].split())[:120]
         return self.coverage.site(where, line, column, kind, label, snippet, decided, text)
 
-    def _count(self, node, kind: str, label: str, shown) -> None:
+    def _count(self, node, kind: str, label: str, shown, decided: str = "") -> None:
         """Emit the counter of a statement-level site (a branch, an effect, a rule)."""
-        k = self._site(node, kind, label, shown=shown)
+        k = self._site(node, kind, label, decided, shown)
         if k is not None:
             self._emit(f"_cov(s, {k!r}, None)")
 

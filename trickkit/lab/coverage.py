@@ -377,7 +377,10 @@ def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequenc
 
     Args:
         game: a Game loaded with ``coverage=True`` (its counters are reset first).
-        games, seed, out, progress: as for `trickkit.simulate` (played in this process).
+        games: number of games (played in this process: the counters live here).
+        seed: master seed, as for `trickkit.simulate` (the same games as without coverage).
+        out: a JSONL file of the games, as for `trickkit.simulate`.
+        progress: called as ``progress(done, total)``, as for `trickkit.simulate`.
         agents: per-seat agents or factories, as for `trickkit.simulate`; None = random.
         on_record: passed to `trickkit.simulate` (each game's record, as it ends).
 

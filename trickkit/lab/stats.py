@@ -23,7 +23,7 @@ from typing import Sequence
 
 import attrs
 
-__all__ = ["Interval", "chi_square_equal", "mean_interval", "paired_difference", "t_quantile", "chi2_sf",
+__all__ = ["ChiSquare", "Interval", "chi_square_equal", "mean_interval", "paired_difference", "t_quantile", "chi2_sf",
            "wilson", "Z95"]
 
 Z95 = 1.959963984540054
