@@ -52,7 +52,7 @@ def _decoded_pngs(page):
 def compare_report(tmp_path_factory):
     pytest.importorskip("matplotlib")
     path = tmp_path_factory.mktemp("report") / "out.html"
-    assert main(["compare", "sarkophag@hand_size=4", "sarkophag@hand_size=5", "--games", "8",
+    assert main(["compare", "sarkophag@hand_size=3", "sarkophag@hand_size=4", "--games", "6",
                  "--report", str(path)]) == 0
     return path
 
@@ -61,7 +61,7 @@ def test_compare_report_is_self_contained_with_three_plots(compare_report, capsy
     text, page = _parse(compare_report)
     assert text.startswith("<!DOCTYPE html>") and page.tags[:2] == ["html", "head"]
     assert page.links == []  # nothing fetched from anywhere: the page stands alone
-    assert page.tags.count("table") == 4 and "paired differences from sarkophag@hand_size=4" in text
+    assert page.tags.count("table") == 4 and "paired differences from sarkophag@hand_size=3" in text
     pngs = _decoded_pngs(page)
     assert len(pngs) == 3  # score distributions, seat advantage, game length
     assert all(len(p) > 2000 for p in pngs)
@@ -93,14 +93,11 @@ def test_report_without_matplotlib_says_how_to_install_it(tmp_path, capsys, monk
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed (.ci/run installs it)")
-def test_report_opens_in_headless_chromium(compare_report, tmp_path):
-    shot = tmp_path / "shot.png"
+def test_report_opens_in_headless_chromium(compare_report):
     run = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
                           f"file://{compare_report}"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     page = _Page()
-    page.feed(run.stdout)  # the DOM as the browser built it
-    assert len(page.images) == 3 and page.tags.count("table") == 4
-    run = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={shot}",
-                          "--window-size=1000,1400", f"file://{compare_report}"], capture_output=True, timeout=120)
-    assert run.returncode == 0 and shot.read_bytes().startswith(PNG)
+    page.feed(run.stdout)  # the DOM as the browser built it from the file alone
+    assert len(page.images) == 3 and page.tags.count("table") == 4 and page.tags.count("figure") == 3
+    assert "seat advantage" in run.stdout
