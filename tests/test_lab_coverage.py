@@ -97,6 +97,14 @@ def test_branch_counts_add_up_and_dead_branches_are_listed(mini):
     assert by[("if-expression", "then", "winner.rank > 99")].location.startswith(f"{mini}:24:")
 
 
+def test_worker_processes_count_the_same(mini):
+    game = trickkit.load_game(mini, coverage=True)
+    one, alone = simulate_with_coverage(game, 12, seed=5)
+    two, shared = simulate_with_coverage(game, 12, seed=5, jobs=2)
+    assert (one.wins, one.mean_score) == (two.wins, two.mean_score)
+    assert alone.sites == shared.sites and alone.cards == shared.cards and alone.decisions == shared.decisions == 72
+
+
 def test_an_action_kind_never_legal_is_listed(tmp_path):
     path = tmp_path / "never.yaml"
     path.write_text(textwrap.dedent("""\

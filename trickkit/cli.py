@@ -469,8 +469,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.jsonl", help="write one JSON line per game")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--coverage", action="store_true",
-                   help="count which action kinds, if-branches, cards and effects fired, and list what never did "
-                        "(plays in this process)")
+                   help="count which action kinds, if-branches, cards and effects fired, and list what never did")
     p.add_argument("--csv", default=None, metavar="FILE.csv", help="write the per-seat statistics as CSV")
     p.add_argument("--report", default=None, metavar="FILE.html",
                    help="write a self-contained HTML report with plots (needs pip install 'trickkit[lab]')")

@@ -191,10 +191,11 @@ def run_simulate_lab(args: Any, game: Any, console: Callable, run: Callable) -> 
     if args.coverage:
         from .coverage import simulate_with_coverage
 
-        if args.jobs != 1 or args.backend != "process":
-            print("trickkit simulate: --coverage plays in this process (its counters live here): "
-                  "--jobs and --backend are ignored", file=sys.stderr)
-        summary, report = simulate_with_coverage(game, args.games, seed=args.seed, out=args.out, on_record=keep)
+        if args.backend != "process":
+            print("trickkit simulate: --coverage plays in worker processes here: --backend ray is ignored",
+                  file=sys.stderr)
+        summary, report = simulate_with_coverage(game, args.games, seed=args.seed, out=args.out, on_record=keep,
+                                                 jobs=args.jobs)
     else:
         summary = run(keep)
     out = console()

@@ -255,6 +255,13 @@ class _Tally:
         if plays_cards and self.face_texts is not None:
             self.cards = dict.fromkeys(self.face_texts, 0)
 
+    def add(self, legal: dict, chosen: dict, cards: dict, decisions: int) -> None:
+        """Add the counts of another tally (a worker process's)."""
+        for mine, theirs in ((self.legal, legal), (self.chosen, chosen), (self.cards, cards)):
+            for key, n in theirs.items():
+                mine[key] = mine.get(key, 0) + n
+        self.decisions += decisions
+
     def record(self, legal: Sequence[Any], chosen: Any) -> None:
         self.decisions += 1
         for verb in {getattr(a, "verb", str(a).split(" ", 1)[0]) for a in legal}:
@@ -371,18 +378,21 @@ def _order(site: Site) -> tuple:
 
 def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequence[Any] | None = None,
                            out: str | None = None, progress: Callable[[int, int], None] | None = None,
-                           on_record: Callable[[dict], None] | None = None,
+                           on_record: Callable[[dict], None] | None = None, jobs: int = 1,
                            ) -> tuple[SimulationSummary, CoverageReport]:
     """`trickkit.simulate` with rule coverage counted: the same games as without.
 
     Args:
         game: a Game loaded with ``coverage=True`` (its counters are reset first).
-        games: number of games (played in this process: the counters live here).
+        games: number of games.
         seed: master seed, as for `trickkit.simulate` (the same games as without coverage).
         out: a JSONL file of the games, as for `trickkit.simulate`.
         progress: called as ``progress(done, total)``, as for `trickkit.simulate`.
         agents: per-seat agents or factories, as for `trickkit.simulate`; None = random.
         on_record: passed to `trickkit.simulate` (each game's record, as it ends).
+        jobs: worker processes; each loads the game again with its own counters, and their
+            counts are added up here: the same summary and counts as ``jobs=1``. Agents must
+            then be picklable.
 
     Returns:
         ``(summary, report)``.
@@ -392,9 +402,108 @@ def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequenc
     """
     if getattr(game, "coverage", None) is None:
         raise TrickkitError("coverage needs a game loaded with load_game(..., coverage=True)")
+    if jobs < 1:
+        raise TrickkitError(f"jobs must be >= 1, got {jobs}")
+    if games < 0:
+        raise TrickkitError(f"games must be >= 0, got {games}")
     game.coverage.reset()
     tally = _Tally(game)
-    factories = _counting_factories(agents, game.num_players, tally)
-    summary = simulate(game, games, seed=seed, agents=factories, jobs=1, out=out, progress=progress,
-                       on_record=on_record)
+    if jobs > 1 and games > 1:
+        summary = _parallel(game, games, seed, agents, jobs, out, progress, on_record, tally)
+    else:
+        factories = _counting_factories(agents, game.num_players, tally)
+        summary = simulate(game, games, seed=seed, agents=factories, jobs=1, out=out, progress=progress,
+                           on_record=on_record)
     return summary, report_from(game, tally, summary.games)
+
+
+# ------------------------------------------------------------------ in worker processes
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int) -> None:
+    import trickkit
+
+    from ..simulation import _exit_with_parent
+
+    _exit_with_parent(parent)
+    _WORKER["game"] = trickkit.load_game(spec[1], coverage=True, **spec[2])
+    _WORKER["agents"] = agents
+
+
+def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple:
+    """Games ``start..stop-1`` with their counts: ``(records, sites, counts, trials, legal,
+    chosen, cards, decisions)``."""
+    from ..simulation import _compact, play_game
+
+    game = _WORKER["game"]
+    game.coverage.reset()
+    tally = _Tally(game)
+    factories = _counting_factories(_WORKER["agents"], game.num_players, tally)
+    records = [_compact(play_game(game, seed, i, factories), keep_actions) for i in range(start, stop)]
+    sites = game.coverage
+    return (records, len(sites.sites), list(sites.counts), list(sites.trial_counts), tally.legal, tally.chosen,
+            tally.cards, tally.decisions)
+
+
+def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress, on_record,
+              tally: _Tally) -> SimulationSummary:
+    """`simulate_with_coverage` in ``jobs`` worker processes: each loads the game with its own
+    counters; their counts are added up here, in game order (the same totals as one process)."""
+    import collections
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..simulation import CHUNK_SIZE, _jsonl_line, _Totals, _workers_end_with_us
+
+    kwargs = dict(game.params)
+    kwargs["players"] = game.num_players
+    spec = ("load", game.path, kwargs)
+    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
+    starts = iter(range(0, games, chunk))
+    pending: collections.deque = collections.deque()
+    totals = _Totals(game.num_players)
+    sink = open(out, "w", encoding="utf-8") if out is not None else None
+    started = time.perf_counter()
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init,
+                                 initargs=(spec, agents, os.getpid())) as pool, _workers_end_with_us(pool):
+            def submit() -> bool:
+                start = next(starts, None)
+                if start is None:
+                    return False
+                pending.append(pool.submit(_worker_chunk, seed, start, min(games, start + chunk), out is not None))
+                return True
+
+            for _ in range(4 * jobs):
+                if not submit():
+                    break
+            while pending:
+                records, n_sites, counts, trials, legal, chosen, cards, decisions = pending.popleft().result()
+                submit()
+                if n_sites != len(game.coverage.sites):  # cannot happen: the same rules compile alike
+                    raise TrickkitError("a worker compiled other coverage sites than this process")
+                game.coverage.add(counts, trials)
+                tally.add(legal, chosen, cards, decisions)
+                for record in records:
+                    totals.add(record)
+                    if on_record is not None:
+                        on_record(record)
+                    if sink is not None:
+                        sink.write(_jsonl_line(record))
+                    if progress is not None:
+                        progress(totals.games, games)
+    finally:
+        if sink is not None:
+            sink.close()
+    seconds = time.perf_counter() - started
+    n = totals.games
+    return SimulationSummary(
+        game=game.name, params=dict(game.params), players=game.num_players, games=n, seconds=seconds,
+        games_per_s=n / seconds if seconds > 0 else 0.0,
+        actions_per_s=totals.actions / seconds if seconds > 0 else 0.0,
+        mean_length=totals.actions / n if n else 0.0,
+        mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
+        win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
+        wins=tuple(totals.wins), win_share=tuple(totals.share))
