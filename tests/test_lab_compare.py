@@ -150,6 +150,23 @@ def test_compare_with_the_first_legal_action_agent(capsys):
     assert "sarkophag@hand_size=5" in out
 
 
+def test_compare_with_an_agent_from_a_module(capsys, tmp_path, monkeypatch):
+    (tmp_path / "my_agents.py").write_text(
+        "class Last:\n"
+        "    def __init__(self, rng):\n"
+        "        self.rng = rng\n"
+        "    def step(self, state):\n"
+        "        return state.legal_actions()[-1]\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    code, out, err = run(capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "my_agents:Last",
+                         "--csv", "last.csv")
+    assert code == 0, err
+    first = run(capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "first", "--csv", "first.csv")
+    assert first[0] == 0
+    assert (tmp_path / "last.csv").read_text() != (tmp_path / "first.csv").read_text()
+
+
 def test_simulate_reports_seat_advantage(capsys):
     summary = simulate(trickkit.load_game("sarkophag", hand_size=3), 40, seed=4)
     assert sum(summary.win_share) == pytest.approx(40)  # split credit adds up to the games

@@ -44,8 +44,9 @@ def _usage(message: str) -> Exception:
 def agent_factories(spec: str | None, players: int) -> list[Any] | None:
     """The per-seat agent factories of an ``--agents`` text.
 
-    ``random`` (the default) and ``first`` are built in; ``module:attribute`` imports a
-    factory or class called as ``factory(rng)``, or an object with ``step(state)``. One
+    ``random`` (the default) and ``first`` are built in; ``module:attribute`` imports (from the
+    installed packages or the current folder) a factory or class called as ``factory(rng)``,
+    or an object with ``step(state)``. One
     name is every seat's; a comma-separated list gives one per seat.
 
     Raises:
@@ -65,6 +66,8 @@ def agent_factories(spec: str | None, players: int) -> list[Any] | None:
         if not sep or not module or not attr:
             raise _usage(f"--agents: unknown agent {name!r} (built in: {', '.join(BUILT_IN_AGENTS)}; "
                          f"or module:attribute)")
+        if os.getcwd() not in sys.path:  # an agent module in the current folder, as `python -m` finds it
+            sys.path.append(os.getcwd())
         try:
             made.append(getattr(importlib.import_module(module), attr))
         except (ImportError, AttributeError) as exc:
