@@ -128,11 +128,13 @@ def run_compare(args: Any, load: Callable, console: Callable, show_progress: boo
     _need_plots(args.report)
     variants = []
     seen: dict[str, int] = {}
-    for text in args.rulesets:
+    short = [os.path.basename(t) for t in args.rulesets]  # a path is named by its file, where that is unambiguous
+    if len(set(short)) < len(short):
+        short = list(args.rulesets)
+    for text, label in zip(args.rulesets, short):
         name, own = parse_variant(text)
         params = {**args.common_params, **own}
         game = load(name, args.players, params)
-        label = text
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:
             label = f"{label} #{seen[label]}"
