@@ -28,23 +28,25 @@ class PlotsUnavailable(TrickkitError):
 
 
 def _pct(i: stats.Interval) -> str:
-    return f"{i.estimate:.1%} [{i.low:.1%}, {i.high:.1%}]"
+    return f"{i.estimate:.1%} ({i.low * 100:.1f}-{i.high * 100:.1f})"
 
 
-def _num(i: stats.Interval, digits: int = 2) -> str:
-    return f"{i.estimate:.{digits}f} [{i.low:.{digits}f}, {i.high:.{digits}f}]"
+def _num(i: stats.Interval, digits: int = 1) -> str:
+    return f"{i.estimate:.{digits}f} ({i.low:.{digits}f}, {i.high:.{digits}f})"
 
 
-def _signed(i: stats.Interval, pct: bool = False) -> str:
-    fmt = (lambda v: f"{v * 100:+.1f} pt") if pct else (lambda v: f"{v:+.2f}")
+def _signed(i: stats.Interval, pct: bool = False, digits: int = 1) -> str:
+    """A difference and its interval (``pt``: percentage points), ``*`` when it excludes 0."""
+    fmt = (lambda v: f"{v * 100:+.1f}") if pct else (lambda v: f"{v:+.{digits}f}")
     mark = " *" if i.excludes(0.0) else ""
-    return f"{fmt(i.estimate)} [{fmt(i.low)}, {fmt(i.high)}]{mark}"
+    return f"{fmt(i.estimate)}{' pt' if pct else ''} ({fmt(i.low)}, {fmt(i.high)}){mark}"
 
 
 def _p(test) -> str:
     if test is None:
         return "-"
-    return f"chi2 {test.statistic:.2f}, df {test.df}, p = {test.p_value:.3g}" + (" (rough)" if test.expected < 5 else "")
+    return (f"chi-square {test.statistic:.2f} on {test.df} df, p = {test.p_value:.3g}"
+            + (" (few games: rough)" if test.expected < 5 else ""))
 
 
 # ------------------------------------------------------------------ terminal
@@ -56,7 +58,7 @@ def comparison_tables(comp: Any) -> list:
     from rich.table import Table
     from rich.text import Text
 
-    seats = Table(title=Text(f"per seat: {comp.games} games per variant, seed {comp.seed} (95% intervals)"))
+    seats = Table(title=Text(f"per seat: {comp.games} games per variant, seed {comp.seed} (95% intervals in brackets)"))
     for name, justify in (("variant", "left"), ("seat", "right"), ("win rate", "right"), ("mean score", "right")):
         seats.add_column(name, justify=justify)
     for v in comp.variants:
@@ -66,11 +68,13 @@ def comparison_tables(comp: Any) -> list:
         for t, score in enumerate(v.team_mean_score or ()):
             win = _pct(v.team_win_rate[t]) if v.team_win_rate else "-"
             seats.add_row("", f"team {t}", win, _num(score))
+    seats.caption = Text("\n".join(f"every seat equal? {v.label}: {_p(v.seat_test)}" for v in comp.variants),
+                         justify="left")
     games = Table(title=Text("per game (95% intervals)"))
-    for name in ("variant", "actions", "rounds", "lead changes", "every seat equal?"):
-        games.add_column(name, justify="left" if name in ("variant", "every seat equal?") else "right")
+    for name in ("variant", "actions", "rounds", "lead changes"):
+        games.add_column(name, justify="left" if name == "variant" else "right")
     for v in comp.variants:
-        games.add_row(Text(v.label), _num(v.actions, 1), _num(v.rounds, 2), _num(v.lead_changes, 2), _p(v.seat_test))
+        games.add_row(Text(v.label), _num(v.actions), _num(v.rounds, 2), _num(v.lead_changes, 2))
     tables = [seats, games]
     if comp.differences:
         base = comp.differences[0].baseline
@@ -87,7 +91,8 @@ def comparison_tables(comp: Any) -> list:
         for name in ("variant", "actions", "rounds", "lead changes", "same opening deal"):
             game_diff.add_column(name, justify="left" if name == "variant" else "right")
         for d in comp.differences:
-            game_diff.add_row(Text(d.label), _signed(d.actions), _signed(d.rounds), _signed(d.lead_changes),
+            game_diff.add_row(Text(d.label), _signed(d.actions), _signed(d.rounds, digits=2),
+                              _signed(d.lead_changes, digits=2),
                               f"{d.same_deal[0]} of {d.same_deal[1]}")
         tables += [diff, game_diff]
     return tables
@@ -239,7 +244,8 @@ def _rich_table_html(table) -> str:
     head = [str(c.header) for c in table.columns]
     cells = [[str(x) for x in c.cells] for c in table.columns]
     rows = list(zip(*cells)) if cells else []
-    return _table_html(str(table.title or ""), head, rows)
+    caption = "".join(f"<p>{html.escape(line)}</p>" for line in str(table.caption or "").splitlines())
+    return _table_html(str(table.title or ""), head, rows) + caption
 
 
 def _coverage_html(report: Any) -> str:
@@ -312,8 +318,7 @@ def simulation_html(summary: Any, path: str, scores: Sequence[Sequence[float]], 
     """
     plt = _pyplot()
     intervals = [summary.win_interval(s) for s in range(summary.players)] if summary.games else []
-    sections = ["<h2>Statistics</h2>", _rich_table_html(summary.to_table()),
-                f"<p>{html.escape(str(summary.to_table().caption))}</p>".replace("\n", "<br>")]
+    sections = ["<h2>Statistics</h2>", _rich_table_html(summary.to_table())]  # its caption as paragraphs
     if summary.games:
         sections += ["<h2>Plots</h2>",
                      _figure("score distributions per seat", _score_plot(plt, [summary.game], [scores],
