@@ -80,7 +80,7 @@ def agent_factories(spec: str | None, players: int) -> list[Any] | None:
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
-    """``'skull_king@rounds=5,pirate_bonus=20'`` -> ``('skull_king', {'rounds': 5, 'pirate_bonus': 20})``:
+    """``'my_game@rounds=5,bonus=20'`` -> ``('my_game', {'rounds': 5, 'bonus': 20})``:
     a ruleset (shipped name or path) with its own parameter values."""
     from ..cli import parse_params
 

@@ -7,7 +7,7 @@ Counted over all games played:
 * **branches**: each branch of each ``if`` in the rules (statements: then / elif / else;
   expressions ``if c then a else b``: then / else), with the YAML location;
 * **cards**: how often each card was played (a ``play`` action, or a card chosen in an
-  action of a turns step), by its text as played (``tigress:pirate``);
+  action of a turns step), by its text as played (a card played in a mode shows it: ``card:mode``);
 * **effects**: each rule block that ran (an ``effect`` step, ``after_trick``, an action's
   ``effect`` ...) and each effect statement in it (``move(...)``, ``score[seat] += 3``).
 
