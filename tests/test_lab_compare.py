@@ -187,3 +187,20 @@ def test_cli_reference_documents_the_lab():
     assert "## `trickkit compare`" in page
     for option in ("--coverage", "--report", "--csv", "--agents"):
         assert option in page
+
+
+def test_lead_changes_of_real_games_match_a_replay(short):
+    game = short[1]  # Skull King, 3 rounds: highest score leads
+    for i in range(3):
+        record = play_game(game, 11, i)
+        state = game.new_initial_state(seed=record["seed"])
+        leads = []
+        for action in record["actions"]:
+            before = state.round
+            state.apply_action(action)
+            if state.round != before or state.is_terminal():
+                scores = state.scores()
+                leads.append({s for s, v in enumerate(scores) if v == max(scores)})
+        changes = sum(1 for a, b in zip(leads, leads[1:]) if a != b)
+        assert len(leads) == 3
+        assert play_measured(game, 11, i).lead_changes == changes
