@@ -204,3 +204,20 @@ def test_lead_changes_of_real_games_match_a_replay(short):
         changes = sum(1 for a, b in zip(leads, leads[1:]) if a != b)
         assert len(leads) == 3
         assert play_measured(game, 11, i).lead_changes == changes
+
+
+class _TeamState(_ScriptedState):
+    def team_scores(self):
+        s = self.scores()
+        return [s[0] + s[1], 0]
+
+
+def test_team_scores_are_reported_when_the_state_has_them():
+    class Teams(_Scripted):
+        def new_initial_state(self, seed):
+            return _TeamState(self.script)
+
+    stats_ = play_measured(Teams([(1, 2), (3, 1)]), 0, 0)
+    assert stats_.team_scores == (4, 0) and stats_.team_winners == (0,)
+    comp = compare([("teams", Teams([(1, 2)]))], 3)
+    assert comp.variants[0].team_mean_score[0].estimate == 3 and comp.variants[0].team_win_rate[0].estimate == 1.0

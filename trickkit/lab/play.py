@@ -60,9 +60,10 @@ def _best(scores: Sequence[int], highest: bool) -> frozenset:
     return frozenset(s for s, v in enumerate(scores) if v == best)
 
 
-def _teams(state: Any) -> tuple[tuple | None, tuple | None]:
-    """Team scores and winners, from the state's own ``team_scores()``/``team_winners()``
-    where the engine provides them (a game without teams: None)."""
+def _teams(state: Any, highest: bool) -> tuple[tuple | None, tuple | None]:
+    """Team scores and winners, from the state's own ``team_scores()`` where the engine
+    provides it (a game without teams: None). The winning teams are the state's
+    ``team_winners()`` if it has one, else the teams with the best team score."""
     scores = winners = None
     fn = getattr(state, "team_scores", None)
     if callable(fn):
@@ -72,12 +73,13 @@ def _teams(state: Any) -> tuple[tuple | None, tuple | None]:
             value = None
         if value:
             scores = tuple(value)
+    if scores is None:
+        return None, None
     fn = getattr(state, "team_winners", None)
-    if scores is not None and callable(fn):
-        try:
-            winners = tuple(fn())
-        except Exception:
-            winners = None
+    try:
+        winners = tuple(fn()) if callable(fn) else tuple(sorted(_best(scores, highest)))
+    except Exception:
+        winners = tuple(sorted(_best(scores, highest)))
     return scores, winners
 
 
@@ -132,7 +134,7 @@ def play_measured(game: Any, seed: int, index: int, agents: Sequence[Any] | None
             check_lead()
             last_round = now_round
     check_lead()  # the last round ended with the game
-    team_scores, team_winners = _teams(state)
+    team_scores, team_winners = _teams(state, highest)
     return GameStats(index=index, seed=sseed, scores=tuple(state.scores()), winners=tuple(state.winners()),
                      actions=actions, rounds=getattr(state, "round", 1), lead_changes=changes,
                      team_scores=team_scores, team_winners=team_winners)
