@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-import trickkit
 from trickkit.cli import main
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -7,9 +7,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
-from ..errors import TrickkitError
 from ..simulation import RandomAgent
 
 __all__ = ["FirstAgent", "agent_factories", "parse_variant", "run_compare", "run_simulate_lab"]
@@ -107,7 +106,7 @@ def _need_plots(report: str | None) -> None:
         _pyplot()  # before any game is played: say at once how to install matplotlib
 
 
-def _progress(console, games: int, label: str) -> Any:
+def _progress(console) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
@@ -148,7 +147,7 @@ def run_compare(args: Any, load: Callable, console: Callable, show_progress: boo
         agents = agent_factories(args.agents, 1 if len(names) <= 1 else seats.pop())
     out = console()
     if show_progress:
-        with _progress(console(stderr=True), args.games, "compare") as bar:
+        with _progress(console(stderr=True)) as bar:
             task = bar.add_task("comparing", total=args.games)
             comp = compare(variants, args.games, seed=args.seed, agents=agents, jobs=args.jobs,
                            progress=lambda done, total: bar.update(task, completed=done))
