@@ -463,7 +463,7 @@ def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress
     chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
     starts = iter(range(0, games, chunk))
     pending: collections.deque = collections.deque()
-    totals = _Totals(game.num_players)
+    totals = _Totals(game.num_players, getattr(game, "teams", ()))
     sink = open(out, "w", encoding="utf-8") if out is not None else None
     started = time.perf_counter()
     try:
@@ -506,4 +506,7 @@ def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress
         mean_length=totals.actions / n if n else 0.0,
         mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
         win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
-        wins=tuple(totals.wins), win_share=tuple(totals.share))
+        wins=tuple(totals.wins), win_share=tuple(totals.share), teams=totals.teams,
+        team_mean_score=tuple(x / n if n else 0.0 for x in totals.team_score_sum),
+        team_win_rate=tuple(w / n if n else 0.0 for w in totals.team_wins),
+        tie_rate=totals.ties / n if n else 0.0)

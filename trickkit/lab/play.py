@@ -60,11 +60,15 @@ def _best(scores: Sequence[int], highest: bool) -> frozenset:
     return frozenset(s for s, v in enumerate(scores) if v == best)
 
 
-def _teams(state: Any, highest: bool) -> tuple[tuple | None, tuple | None]:
-    """Team scores and winners, from the state's own ``team_scores()`` where the engine
-    provides it (a game without teams: None). The winning teams are the state's
-    ``team_winners()`` if it has one, else the teams with the best team score."""
+def _teams(game: Any, state: Any, highest: bool) -> tuple[tuple | None, tuple | None]:
+    """Team scores and winners of a game with partnerships (``game.teams`` with fewer teams
+    than seats; a game without: None), from the state's own ``team_scores()``. The winning
+    teams are those of the winning seats (partners win together), else, for a game that
+    does not say who partners whom, the teams with the best team score."""
     scores = winners = None
+    teams = getattr(game, "teams", None)
+    if teams is not None and len(teams) in (0, game.num_players):
+        return None, None  # every seat is its own team: the seats' figures say it all
     fn = getattr(state, "team_scores", None)
     if callable(fn):
         try:
@@ -75,10 +79,10 @@ def _teams(state: Any, highest: bool) -> tuple[tuple | None, tuple | None]:
             scores = tuple(value)
     if scores is None:
         return None, None
-    fn = getattr(state, "team_winners", None)
-    try:
-        winners = tuple(fn()) if callable(fn) else tuple(sorted(_best(scores, highest)))
-    except Exception:
+    if teams:
+        won = set(state.winners())
+        winners = tuple(t for t, members in enumerate(teams) if won & set(members))
+    else:
         winners = tuple(sorted(_best(scores, highest)))
     return scores, winners
 
@@ -134,7 +138,7 @@ def play_measured(game: Any, seed: int, index: int, agents: Sequence[Any] | None
             check_lead()
             last_round = now_round
     check_lead()  # the last round ended with the game
-    team_scores, team_winners = _teams(state, highest)
+    team_scores, team_winners = _teams(game, state, highest)
     return GameStats(index=index, seed=sseed, scores=tuple(state.scores()), winners=tuple(state.winners()),
                      actions=actions, rounds=getattr(state, "round", 1), lead_changes=changes,
                      team_scores=team_scores, team_winners=team_winners)
