@@ -39,11 +39,11 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
-SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}}
+SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0}}
 """Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
-random Spades about four), so that every property runs over many whole games in seconds. Their
-full-length games are played by the lockstep tests against the independent models and by the
-golden playthroughs."""
+random Spades about four, Crazy Eights several hands of long random play: one hand reaches every
+rule), so that every property runs over many whole games in seconds. Their full-length games are
+played by the lockstep tests against the independent models and by the golden playthroughs."""
 
 
 def draw_game(data, name: str, **params) -> trickkit.Game:
@@ -385,7 +385,7 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
             kind = kinds.get(action.verb)
             if kind is None:  # pass
                 continue
-            after = None
+            after = moment = None
             for choice, typ, value in zip(kind.choice_names, kind.choice_types, action.choices):
                 if typ != "card" or value is None:
                     continue
@@ -400,6 +400,12 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
                         after.apply_action(action)
                     if after.is_terminal() or card in visible_cards(after, viewer):
                         continue
+                    if after.round != s.round:  # the action ended the round, and the next deal
+                        if moment is None:      # gathered every card: look just after its effect
+                            moment = s.clone()
+                            kind.effect(moment, *action.choices)
+                        if card in visible_cards(moment, viewer):
+                            continue
                     words = seen_by(table, s, action, viewer).split()
                     allowed = others.count(card) + kind.template.split().count(card)
                     assert words.count(card) <= allowed, (

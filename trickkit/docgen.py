@@ -225,6 +225,9 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Statements", "`name = E`", "assign a table variable", "leader = winner.seat", "block"),
     ("Statements", "`name[s] = E`", "assign one seat's value of a seat variable", "bid[seat] = 0", "block"),
     ("Statements", "`+=`, `-=`", "add to / subtract from a variable", "tricks[winner.seat] += 1", "block"),
+    ("Statements", "`let name = E`", "a local name for the rest of the block it is written in (and the blocks "
+     "inside it), typed by `E`; assign it with `name = E`, `+=`, `-=` (see Local names below)",
+     "let total = sum(c.points for c in hand[seat]); score[seat] += total", "block"),
     ("Statements", "`for x in C { ... }`", "run the statements once per item of `C`",
      "for s in seats { score[s] += tricks[s] }", "block"),
     ("Statements", "`if c { } elif c { } else { }`", "run the first branch whose condition holds",
@@ -319,6 +322,21 @@ def dsl_reference() -> str:
             lines += ["| construct | meaning | example |", "| --- | --- | --- |"]
         shown = construct if construct.startswith("`") else construct
         lines.append(f"| {_cell(shown)} | {_cell(meaning)} | {_cell(_code(example))} |")
+    lines += ["", "## Local names", "",
+              "`let name = E` in a block names a value for the statements after it, up to the end of the "
+              "block that declares it (an effect, or the `{ }` of a `for` or an `if` branch); the blocks inside "
+              "it see it too. Each run of the rule, and each pass of a `for`, starts afresh. Rules:", "",
+              "- its type is the type of `E` (`let best = null` takes any value later); an assignment must "
+              "keep that type, and `+=`/`-=` need a number;",
+              "- it may not reuse a name that is visible where it is declared: a parameter, variable, zone, "
+              "definition, built-in name or function, the rule's context (`card`, a choice), a loop variable "
+              "or another local; a `for` or aggregate variable may not reuse a local's name either. One name "
+              "has one meaning in a block, so nothing is shadowed;",
+              "- sibling blocks (the two branches of an `if`) may each declare the same name; after its block "
+              "ends a local is unknown, and the error says where it was declared;",
+              "- the rule's context and loop variables cannot be assigned; definitions never see locals.", "",
+              "Each misuse is a located load error. In generated code a local is a name the generator makes "
+              "(`v3`), never the name written in the ruleset.", ""]
     lines += ["", "## Zone families and ordered zones", "",
               "A zone is an ordered list of cards. In a pile the **last** card is the top; in a row the first "
               "card is the left end and the last the right end. A table zone declared with `count:` "

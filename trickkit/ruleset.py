@@ -129,7 +129,7 @@ class ActionKind:
     """
 
     name: str
-    """The action's verb, the first word of its text."""
+    """The kind's name (its key in ``actions``); by default also the verb its text starts with."""
     template: str
     """Text with ``{choice}`` placeholders, e.g. ``'take {pile}'``."""
     choice_names: tuple[str, ...]
@@ -165,6 +165,9 @@ class ActionKind:
     private: tuple[str, ...] = ()
     """Choices that only the acting seat sees: every other seat sees ``?`` in their place
     (``priestess ? 2``); see `trickkit.privacy`."""
+    verb: str = ""
+    """The first word of its texts: ``verb:`` if given (several kinds may share one, e.g.
+    ``play {card}`` and ``play {card} {suit}``), else ``name``."""
 
 
 @attrs.frozen
@@ -720,6 +723,7 @@ class RulesetCompiler:
 
     def _action_kinds(self, p, actions, window_names) -> tuple:
         kinds = []
+        shapes: dict[tuple, str] = {}  # (verb, words in the text) -> the kind that has it
         for name, a in actions.items():
             ap = p + ("actions", name)
             template = a.get("text", name)
@@ -737,8 +741,15 @@ class RulesetCompiler:
                 if c not in _placeholders(template):  # two combinations would read the same
                     self.add(ap + ("choices", c), f"choice {c!r} does not appear in the action text {template!r}: "
                                                   f"add {{{c}}} to 'text', or two different actions would read the same")
-            if template.split(" ")[0] != name:
-                self.add(ap + ("text",), f"the text of action {name!r} must start with its name, got {template!r}")
+            verb = a.get("verb", name)
+            if template.split(" ")[0] != verb:
+                said = "its verb" if "verb" in a else "its name"
+                self.add(ap + ("text",), f"the text of action {name!r} must start with {said} {verb!r}, got {template!r}")
+            shape = (verb, len(template.split(" ")))
+            if shape in shapes:  # two kinds whose texts could read the same
+                self.add(ap + ("text",), f"actions {shapes[shape]!r} and {name!r} both have texts of {shape[1]} words "
+                                         f"starting with {verb!r}: kinds sharing a verb need texts of different lengths")
+            shapes.setdefault(shape, name)
             domains, types = [], []
             for c in names:
                 hook = self.expr(ap + ("choices", c), (), "list", memoise=True)
@@ -762,6 +773,7 @@ class RulesetCompiler:
                 combo_first=self._combo_filter(a.get("allowed"), context, first_only=True),
                 description=str(a.get("description", "")),
                 private=self._private(ap + ("private",), a.get("private", False), names, template),
+                verb=verb,
             ))
         return tuple(kinds)
 

@@ -167,6 +167,11 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "swap(hand[turn_player], hand[other])"),
     Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
            "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
+    Effect("shuffle", ("zone",), "put the cards of a zone in a random order (drawn from the game's seeded generator)",
+           "shuffle(stock)"),
+    Effect("insert_random", ("card", "zone"), "take a card from the zone that holds it and put it at a random "
+           "place in a zone (any of its len + 1 gaps, top and bottom included; by the game's seeded generator), "
+           "e.g. to bury a card in the stock", "insert_random(discard[-1], stock)"),
     Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
            "end_turn()"),
     Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
@@ -178,5 +183,5 @@ ENGINE_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 """Functions that ask the engine about legal actions (the argument is an action kind of a turns step)."""
 
-KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
+KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null", "let")
 """Reserved words of the DSL."""
