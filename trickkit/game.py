@@ -29,6 +29,9 @@ class Game:
     Create it with `trickkit.load_game`.
     """
 
+    coverage = None
+    """The rule-coverage counters compiled in by ``load_game(..., coverage=True)``, else None."""
+
     def __init__(self, rules: Rules, content_hash: str, path: str):
         self.rules = rules
         self.content_hash = content_hash
