@@ -456,7 +456,11 @@ def hidden_places(state, seat: int) -> list[tuple[list, int]]:
     lays the zone open."""
     rules = state.rules
     places = []
+    secret = secret_zone(state)
     for z in rules.seat_zones:
+        if z.index == secret:  # cards other seats chose in secret, not revealed yet
+            places += [(cards, len(cards)) for q, cards in enumerate(state.seat_zones[z.index]) if q != seat]
+            continue
         if z.visibility == "public" or (z.public_when is not None and z.public_when(state)):
             continue
         for q, cards in enumerate(state.seat_zones[z.index]):
@@ -504,9 +508,19 @@ def _tensor(state, seat):
     return t.tolist() if hasattr(t, "tolist") else list(t)
 
 
+def secret_zone(state) -> int:
+    """The seat zone a running simultaneous ``choose`` step chooses into (-1 if none): until
+    every seat has chosen, other seats see only its count."""
+    if state.is_terminal():
+        return -1
+    step = state.rules.steps[state.step]
+    return step.to.index if step.kind == "choose" and getattr(step, "simultaneous", False) else -1
+
+
 def _zone_views(run: _Run, s) -> None:
     """Each zone shows exactly what its visibility says, to every seat."""
     game, n, texts = run.game, run.game.num_players, run.game.cards
+    secret = secret_zone(s)
     for p in range(n):
         obs = s.observation(p)
         if obs.get("seat") != p or obs.get("terminal") != s.is_terminal() or obs.get("current_player") != s.current_player():
@@ -518,7 +532,10 @@ def _zone_views(run: _Run, s) -> None:
                 cards = [texts[c] for c in s.seat_zones[z.index][q]]
                 if view[q].get("count") != len(cards):
                     run.fail(f"seat {p} is shown a wrong count of {z.name} of seat {q}", s)
-                if z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
+                if z.index == secret and q != p:  # chosen in secret, not revealed yet
+                    if set(view[q]) != {"count"}:
+                        run.fail(f"seat {p} sees seat {q}'s {z.name} before the reveal", s)
+                elif z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
                     if view[q].get("cards") != cards:
                         run.fail(f"seat {p} is not shown {z.name} of seat {q} as it is", s)
                 elif z.visibility in ("owner", "hidden") and set(view[q]) != {"count"}:
