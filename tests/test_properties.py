@@ -144,12 +144,14 @@ def test_illegal_actions_raise_and_leave_state_untouched(name, data):
         earlier = sorted(seen - legal)
         candidates = ([t for t in GARBAGE if t not in legal] + rng.sample(others, min(4, len(others)))
                       + rng.sample(earlier, min(4, len(earlier))))
+        history = s.history()
         for text in candidates:
             with pytest.raises(IllegalActionError):
                 s.apply_action(text)
-            assert s.to_json() == before, f"illegal {text!r} changed the state"
+            assert s.history() == history, f"illegal {text!r} changed the state"
             assert s.observation_all() == before_obs
             assert {a.text for a in s.legal_actions()} == legal
+        assert s.to_json() == before  # the whole record, once per state (see the test below)
     assert state.is_terminal()
     before = state.to_json()
     for text in GARBAGE + (last_legal or []) + sorted(seen)[:5] + sorted(every_play)[:3]:
@@ -174,6 +176,11 @@ def test_playing_a_card_not_in_hand_is_illegal(name, data):
             continue
         me = s.current_player()
         mine = {game.cards[c] for z in hand_zone for c in s.seat_zones[z.index][me]}
+        # the record (to_json) is the seed, deals and history: the history is checked after each
+        # refusal, the whole record once per state (it grows with the game: per refusal, long
+        # games such as Hearts made this test quadratic)
+        before = s.to_json()
+        history = s.history()
         for z in hand_zone:
             for other in range(game.num_players):
                 if other == me:
@@ -182,10 +189,10 @@ def test_playing_a_card_not_in_hand_is_illegal(name, data):
                     if game.cards[c] in mine:
                         continue
                     text = f"play {deck.face_texts[deck.card_faces[c][0]]}"
-                    before = s.to_json()
                     with pytest.raises(IllegalActionError):
                         s.apply_action(text)
-                    assert s.to_json() == before
+                    assert s.history() == history
+        assert s.to_json() == before
 
 
 # ---------------------------------------------------------------- 5: determinism
