@@ -64,6 +64,7 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("trumps", "p3_hand7", {"players": 3, "hand_size": 7}, 1),
     ("trumps", "p6_single_game_death_any_time", {"players": 6, "single_game": True, "death_any_time": True}, 3),
     ("trumps", "p8_single_game_hand3", {"players": 8, "single_game": True, "hand_size": 3}, 3),
+    ("hearts", "p4_limit40", {"players": 4, "limit": 40}, 2),
 ]
 
 
