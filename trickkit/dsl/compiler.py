@@ -953,7 +953,9 @@ class Compiler:
             every = (self.ns.attr_values or {}).get("text", frozenset())
             if text in every:  # in the deck only with other parameter values: no such card in this game
                 return Val("None", "card", None, True)
-            raise _err(lit, f"no card has the text {text!r}{did_you_mean(text, sorted(set(texts)))}")
+            same_letters = [t for t in dict.fromkeys(texts) if t.lower() == text.lower()]  # 'c2' for 'C2'
+            hint = f" (did you mean {same_letters[0]!r}?)" if same_letters else did_you_mean(text, sorted(set(texts)))
+            raise _err(lit, f"no card has the text {text!r}{hint}")
         return Val(repr(ids[0]), "card", ids[0], False)
 
     def _check_arity(self, node, name, params, vals):
