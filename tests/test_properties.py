@@ -25,6 +25,10 @@ SEEDS = st.integers(0, 2**32)
 # modest by default (the file runs in seconds); TRICKKIT_PROPERTY_EXAMPLES=500 for a long hunt
 EXAMPLES = int(os.environ.get("TRICKKIT_PROPERTY_EXAMPLES", "20"))
 FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Long games play shorter here, so the file stays fast: Hearts to 50 points is three to
+# seven hands of random play (five on average), so the passing directions and the end of
+# the game are still played (tests/test_hearts.py plays the default 100 against a referee).
+SHORTER = {"hearts": {"limit": 50}}
 GARBAGE = ["", "   ", "fly away", "play", "play ZZ99", "bid", "bid -1", "bid 9999", "pass", "play G7 G8"]
 
 
@@ -76,7 +80,7 @@ def all_play_texts(game) -> set[str]:
 
 
 def setup(data, name: str, **params):
-    game = draw_game(data, name, **params)
+    game = draw_game(data, name, **{**SHORTER.get(name, {}), **params})
     seed = data.draw(SEEDS, label="seed")
     rng = random.Random(data.draw(SEEDS, label="choice seed"))
     return game, seed, rng
