@@ -209,3 +209,17 @@ def test_a_private_kind_needs_something_to_hide(tmp_path):
     doc["round"][1]["turns"]["actions"]["give"].update(text="give", choices={})
     err = error_of(tmp_path, doc)
     assert "nothing to hide" in str(err)
+
+
+def test_observations_show_a_card_variable_by_its_text(tmp_path):
+    doc = copy.deepcopy(BASE)
+    doc["table_variables"] = {"last_lead": {"initial": None, "type": "card"}}
+    doc["seat_variables"] = {"last_played": {"initial": None, "type": "card"}}
+    doc["round"][1]["tricks"]["after_trick"] = "last_lead = trick[0].card\nlast_played[winner.seat] = winner.card"
+    game = game_of(tmp_path, doc)
+    state = game.new_initial_state(seed=1, deals=[[["B1", "B2", "G4", "G5"], ["R5", "R2", "R3", "R4"]]])
+    assert state.observation(0)["variables"]["last_lead"] is None
+    state.apply_action("play R5")
+    state.apply_action("play B1")
+    variables = state.observation(0)["variables"]
+    assert variables["last_lead"] == "R5" and variables["last_played"] == [None, "R5"]

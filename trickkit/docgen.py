@@ -436,7 +436,8 @@ _OBSERVATION_FIELDS = [
               "when only the top card shows, and `{count}` when the cards are hidden"),
     ("trick", "the cards on the table in this trick, in play order: `{seat, card}`"),
     ("variables", "variable name -> value; a seat variable gives one value per seat (`null` "
-                  "for a simultaneous bid not yet revealed to this seat)"),
+                  "for a simultaneous bid not yet revealed to this seat); a variable of `type: card` "
+                  "shows the card's text"),
     ("seat_zones", "which `zones` are per seat"),
     ("seat_variables", "which `variables` are per seat"),
     ("scores", "each seat's score so far"),
