@@ -202,6 +202,7 @@ def test_a_private_action_kind_shows_only_its_verb(tmp_path):
     assert state.history_seen_by(actor) == [action.text]
     table = privacy_table(game.rules)
     assert seen_text(table, "give R1 to 2", 0, 1) == "give ?" and seen_text(table, "give R1 to 2", 0, None) == "give R1 to 2"
+    assert seen_text(table, "give", 0, 1) == "give"  # a bare verb (as a responder's `pass`) hides nothing
 
 
 def test_a_private_kind_needs_something_to_hide(tmp_path):

@@ -98,7 +98,7 @@ class PrivacyTable:
     def mask(self, text: str) -> str:
         """``text`` as a seat other than the actor sees it."""
         entries = self.by_verb.get(text.split(" ")[0])
-        if not entries:
+        if not entries or " " not in text:  # a bare verb (a responder's `pass`) hides nothing
             return text
         for template, private in entries:
             regex, _ = _template_regex(template)
