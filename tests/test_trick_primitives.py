@@ -224,3 +224,18 @@ def test_observations_show_a_card_variable_by_its_text(tmp_path):
     state.apply_action("play B1")
     variables = state.observation(0)["variables"]
     assert variables["last_lead"] == "R5" and variables["last_played"] == [None, "R5"]
+
+
+def test_history_hides_simultaneous_bids_until_all_have_bid():
+    """history_seen_by agrees with action_seen_by: while a simultaneous bid runs, the bids
+    entered so far are `bid ?` to the other seats (and plain once every seat has bid)."""
+    state = trickkit.load_game("skull_king", players=3).new_initial_state(seed=2)
+    first = state.current_player()
+    state.apply_action("bid 1")
+    second = state.current_player()
+    assert state.history_seen_by(second) == ["bid ?"] and state.history_seen_by(first) == ["bid 1"]
+    assert state.history_seen_by(None) == ["bid 1"]
+    state.apply_action("bid 0")
+    assert state.history_seen_by(first) == ["bid 1", "bid ?"]
+    state.apply_action("bid 1")  # every seat has bid: the bids are revealed
+    assert state.history_seen_by(second) == ["bid 1", "bid 0", "bid 1"]

@@ -168,7 +168,14 @@ class State:
         """Texts of every action applied so far as ``seat`` saw them: the choices an action
         kind declares ``private`` show as ``?`` to every seat but the one that acted."""
         from .privacy import history_seen_by
-        return history_seen_by(self.game._privacy, self._history, seat)
+        seen = history_seen_by(self.game._privacy, self._history, seat)
+        step = None if self._terminal else self.rules.steps[self.step]
+        if seat is not None and step is not None and step.kind == "bid" and step.simultaneous:
+            # the bids of a simultaneous bid still running show as 'bid ?', as action_seen_by shows them
+            for i in range(len(seen) - self.acted, len(seen)):
+                if self._history[i][0] != seat:
+                    seen[i] = f"{seen[i].split(' ')[0]} ?"
+        return seen
 
     def observation(self, seat: Seat) -> "Observation":
         """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
