@@ -25,7 +25,7 @@ import trickkit
 
 REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "reference"
 # game -> (reference script, games to time); each runs with the game's default seat count
-BASELINES = {"sarkophag": ("sarkophag.py", 5000), "skull_king": ("skull_king.py", 600),
+BASELINES = {"sarkophag": ("sarkophag.py", 5000), "skull_king": ("skull_king.py", 600), "hearts": ("hearts.py", 100),
              "saqqara": ("saqqara.py", 1000)}
 
 

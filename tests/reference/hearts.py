@@ -15,11 +15,18 @@ the suit led takes the trick, and its taker leads next. Each heart taken costs 1
 queen of spades 13; a seat taking all 26 points shoots the moon: it scores 0 and every
 other seat 26. The dealer moves one seat left each hand. The game ends after the hand in
 which some seat's total reaches the limit; the lowest total wins (ties share).
+
+As a script it times random games through ``legal_actions()``/``apply_action()`` (the
+shape ``benchmarks/bench.py --baselines`` compares the engine with):
+
+    hearts.py --games N [--seed S] [--mode api] [--players 4]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import time
 
 SEATS = 4
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -108,7 +115,7 @@ class Hearts:
         return list(hand)
 
     def apply_action(self, action: tuple[str, int]) -> None:
-        assert action in self.legal_actions(), action
+        """Apply one of `legal_actions` (not checked here: the lockstep test compares them first)."""
         kind, card = action
         seat = self.current
         self.hands[seat].remove(card)
@@ -160,3 +167,33 @@ class Hearts:
 def text(action: tuple[str, int]) -> str:
     """The engine's text of an action: ``pass C5``, ``play SQ``."""
     return f"{action[0]} {card_text(action[1])}"
+
+
+def play_api(rng: random.Random, limit: int = 100) -> tuple[list[int], int]:
+    """One random game: (scores, actions taken). At most 16 hands fit under the limit of 100."""
+    game = Hearts([deal(rng) for _ in range(20)], limit=limit)
+    actions = 0
+    while not game.is_terminal():
+        game.apply_action(rng.choice(game.legal_actions()))
+        actions += 1
+    return game.scores, actions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--mode", choices=("api",), default="api")
+    ap.add_argument("--players", type=int, default=SEATS, help="ignored: Hearts is for four")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    actions = 0
+    t0 = time.perf_counter()
+    for _ in range(args.games):
+        actions += play_api(rng)[1]
+    elapsed = time.perf_counter() - t0
+    print(f"games_per_s={args.games / elapsed:.1f} actions_per_s={actions / elapsed:.1f}")
+
+
+if __name__ == "__main__":
+    main()
