@@ -545,20 +545,11 @@ class RulesetCompiler:
         return hook
 
     def _duty(self, p, spec, context) -> tuple:
-        """``must_play_if_able`` as card tests: one, or a layered duty's tests in order (each
-        compiled once and kept, so a step asks for them twice at no cost)."""
-        key = ("duty",) + tuple(p)
-        done = getattr(self, "_duties", None)
-        if done is None:
-            done = self._duties = {}
-        if key not in done:
-            declared = spec.get("must_play_if_able", "true")
-            if isinstance(declared, list):
-                done[key] = tuple(self.card_test(p + ("must_play_if_able", i), context)
-                                  for i in range(len(declared)))
-            else:
-                done[key] = (self.card_test(p + ("must_play_if_able",), context, "true"),)
-        return done[key]
+        """``must_play_if_able`` as card tests: one, or a layered duty's tests in order."""
+        declared = spec.get("must_play_if_able", "true")
+        if isinstance(declared, list):
+            return tuple(self.card_test(p + ("must_play_if_able", i), context) for i in range(len(declared)))
+        return (self.card_test(p + ("must_play_if_able",), context, "true"),)
 
     def definition_check(self, path, name, params, context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
@@ -613,10 +604,11 @@ class RulesetCompiler:
         if kind == "tricks":
             card = (("card", "card"),)
             winner = (("winner", "play"),)
+            duty = self._duty(p, spec, card)
             return TrickStep(
                 count=self.expr(p + ("count",), (), "int"),
                 leader=self.expr(p + ("leader",), (), "int", "left_of(dealer)"),
-                must_play_if_able=self._duty(p, spec, card)[0],
+                must_play_if_able=duty[0],
                 always_allowed=self._always_allowed(p, spec, card),
                 reason=self.expr(p + ("reason",), card, None) if "reason" in spec else None,
                 winner=self.expr(p + ("winner",), (), "play"),
@@ -626,7 +618,7 @@ class RulesetCompiler:
                 hand=self.zone(p, spec.get("hand", "hand"), True),
                 no_winner_to=self.zone(p + ("no_winner_to",), spec["no_winner_to"], False) if "no_winner_to" in spec else None,
                 why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
-                fallback_duties=self._duty(p, spec, card)[1:],
+                fallback_duties=duty[1:],
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
