@@ -239,3 +239,13 @@ def test_history_hides_simultaneous_bids_until_all_have_bid():
     assert state.history_seen_by(first) == ["bid 1", "bid ?"]
     state.apply_action("bid 1")  # every seat has bid: the bids are revealed
     assert state.history_seen_by(second) == ["bid 1", "bid 0", "bid 1"]
+
+
+def test_card_named_is_null_for_a_card_other_parameters_put_in_the_deck(tmp_path):
+    doc = with_tricks(must_play_if_able="card_named('J0') == null or card == card_named('J0') or card.rank == 1")
+    doc["parameters"] = {"joker": {"type": "bool", "default": False}}
+    doc["deck"].append({"text": "J0", "kind": "joker", "when": "joker"})
+    without = game_of(tmp_path, doc)  # loads: J0 is a card of the game with joker=true
+    assert legal(after_lead(without, "R5", ["B1", "B4", "G4", "G5"])) == {"play B1", "play B4", "play G4", "play G5"}
+    with_joker = game_of(tmp_path, doc, joker=True)
+    assert legal(after_lead(with_joker, "R5", ["B1", "B4", "J0", "G5"])) == {"play B1", "play J0"}
