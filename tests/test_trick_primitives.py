@@ -249,3 +249,21 @@ def test_card_named_is_null_for_a_card_other_parameters_put_in_the_deck(tmp_path
     assert legal(after_lead(without, "R5", ["B1", "B4", "G4", "G5"])) == {"play B1", "play B4", "play G4", "play G5"}
     with_joker = game_of(tmp_path, doc, joker=True)
     assert legal(after_lead(with_joker, "R5", ["B1", "B4", "J0", "G5"])) == {"play B1", "play J0"}
+
+
+# ---------------------------------------------------------------- sort
+@pytest.mark.parametrize("sorted_after", [False, True])
+def test_sort_puts_a_zone_in_deck_order(tmp_path, sorted_after):
+    doc = copy.deepcopy(BASE)
+    block = "move_front(hand[0][-1], hand[0], hand[0])" + ("\nsort(hand[0])" if sorted_after else "")
+    doc["round"].insert(1, {"effect": block})
+    game = game_of(tmp_path, doc)
+    state = game.new_initial_state(seed=1, deals=[[["R1", "B2", "G4", "G5"], ["R5", "R2", "R3", "R4"]]])
+    hand = state.observation(0)["zones"]["hand"][0]["cards"]
+    assert hand == (["R1", "B2", "G4", "G5"] if sorted_after else ["G5", "R1", "B2", "G4"])
+
+
+def test_sort_needs_a_zone(tmp_path):
+    doc = copy.deepcopy(BASE)
+    doc["round"].insert(1, {"effect": "sort(hand)"})
+    assert "sort() needs a zone" in str(error_of(tmp_path, doc))

@@ -161,6 +161,8 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "move_all(rows[0], discard)"),
     Effect("swap", ("zone", "zone"), "exchange the contents of two zones (e.g. two hands)",
            "swap(hand[turn_player], hand[other])"),
+    Effect("sort", ("zone",), "put a zone's cards in deck order, as a player sorts a hand after "
+           "receiving cards (a hand is dealt sorted)", "sort(hand[current_player])"),
     Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
            "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
     Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",

@@ -1421,6 +1421,8 @@ class Compiler:
             self._emit(f"_move_all({codes[0]}, {codes[1]})")
         elif name == "swap":
             self._emit(f"_swap({codes[0]}, {codes[1]})")
+        elif name == "sort":
+            self._emit(f"_sort_zone({codes[0]})")
         elif name == "move_random":
             # the destination is read once the card is drawn, and not at all from an empty zone
             frm, card = self.body.temp(), self.body.temp()

@@ -116,6 +116,11 @@ def move_all(frm, to) -> None:
         frm.clear()
 
 
+def sort_zone(zone) -> None:
+    """Put a zone's cards in deck order (card ids are deck positions)."""
+    zone.sort()
+
+
 def swap(a, b) -> None:
     a[:], b[:] = list(b), list(a)
 
@@ -160,7 +165,7 @@ def card_text(v, texts):
 HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
-    "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put, "_end_game": end_game, "_can": can,
+    "_move_all": move_all, "_swap": swap, "_sort_zone": sort_zone, "_draw_random": draw_random, "_put": put, "_end_game": end_game, "_can": can,
     "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
