@@ -56,8 +56,9 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("range", ("int", "int"), "list[int]", lambda a, b: _range(a, b),
             "the integers a, a+1, ..., b-1", "range(0, round + 1)"),
     Builtin("str", ("any",), "str", _str,
-            "text of a value, for reasons and messages; a card (or play) gives its text, e.g. 'C10' "
-            "(joining a card to a text with + does the same)", "'must play lower than ' + str(trick[0].rank)"),
+            "text of a value, for reasons and messages; a card (or play, or list of them) gives its text, "
+            "e.g. 'C10', and joining a card to a text with + does the same (where the value's type is known "
+            "only at play time, e.g. a variable without a type, a card shows as its number)", "'must play lower than ' + str(trick[0].rank)"),
     Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
     Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
