@@ -126,6 +126,8 @@ class Hearts:
                 if all(len(c) == 3 for c in self.chosen):
                     for s in range(SEATS):
                         self.hands[(s + self.offset) % SEATS] += self.chosen[s]
+                    for hand in self.hands:  # sorted again, so legal actions come in deck order
+                        hand.sort()
                     self._start_play()
             return
         self.trick.append((seat, card))
