@@ -90,6 +90,8 @@ class Namespace:
     groups included); None: take them from the tables."""
     variable_nullable: frozenset = frozenset()
     """Variables that may be set to null (their initial value is null)."""
+    team_of: tuple | None = None
+    """The team number of each seat (``teams:``); None: every seat is a team of its own."""
 
 
 def elem_type(t: str) -> str:
@@ -646,6 +648,8 @@ class Compiler:
             return Val(f"s.seat_vars[{i}]", f"list[{sym.type}]", nullable=False, state=True)
         if sym.kind == "table_var":
             return Val(f"s.table_vars[{i}]", sym.type, state=True)
+        if sym.kind == "team_var":  # one value per team, kept as a list in a table variable
+            return Val(f"s.table_vars[{i}]", f"list[{sym.type}]", nullable=False, state=True)
         if sym.kind == "seat_zone":
             return Val(f"s.seat_zones[{i}]", "list[zone]", nullable=False, state=True)
         if sym.kind == "table_zone":
@@ -887,6 +891,15 @@ class Compiler:
             params = B.SEAT_FUNCTIONS[name][0]
             self._check_arity(node, name, params, vals)
             n = self.ns.num_players
+            if name in _TEAM_FUNCTIONS:  # tables fixed at load: a seat out of range (or null) gives null
+                values = _team_table(name, self.ns.team_of, n)
+                x = self._simple(vals[0])
+                test = f"0 <= {x.code} < {len(values)}"
+                if vals[0].nullable:
+                    test = f"{x.code} is not None and {test}"
+                code = f"({self._const_code(values)}[{x.code}] if {test} else None)"
+                typ = "list[int]" if name == "team_members" else "int"
+                return Val(code, typ, nullable=True, state=state, free=free)
             codes = [self._code(v) for v in vals]
             if name == "left_of":
                 code = f"(({codes[0]}) + 1) % {n}"
@@ -1443,18 +1456,21 @@ class Compiler:
         sym = self.ns.symbols.get(name)
         if op != "=":
             _need_number(value, v.type, op)
-        if sym is not None and sym.kind in ("seat_var", "table_var"):
+        if sym is not None and sym.kind in ("seat_var", "table_var", "team_var"):
             self._check_assignment(value, name, sym, v, op)
         if target.data == "target_index":
-            if sym is None or sym.kind != "seat_var":
+            if sym is None or sym.kind not in ("seat_var", "team_var"):
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
             x = self._expr(target.children[1], scope, ())
             vs = self._simple(v)
-            self._emit(f"s.seat_vars[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
+            store = "seat_vars" if sym.kind == "seat_var" else "table_vars"
+            self._emit(f"s.{store}[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
             return
         if sym is None or sym.kind != "table_var":
             if sym is not None and sym.kind == "seat_var":
                 raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
+            if sym is not None and sym.kind == "team_var":
+                raise _err(name_tok, f"{name!r} is a team variable: write {name}[team_of(seat)]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
 
@@ -1580,6 +1596,24 @@ def _assignable(t: str, want: str) -> bool:
     if want == "list[int]":
         return t in ("list[int]", "list[any]")
     return t == want
+
+
+_TEAM_FUNCTIONS = ("partner", "team_of", "team_members")
+
+
+def _team_table(name: str, team_of, n: int) -> tuple:
+    """The load-time table behind ``partner``/``team_of`` (by seat) or ``team_members`` (by team)."""
+    team_of = tuple(team_of) if team_of is not None else tuple(range(n))
+    members = tuple(tuple(s for s in range(n) if team_of[s] == t) for t in range(max(team_of, default=-1) + 1))
+    if name == "team_of":
+        return team_of
+    if name == "team_members":
+        return tuple(list(m) for m in members)
+    partners = []
+    for s in range(n):  # the next seat of the same team clockwise (the seat itself when it plays alone)
+        clockwise = [(s + k) % n for k in range(1, n + 1)]
+        partners.append(next(x for x in clockwise if team_of[x] == team_of[s]))
+    return tuple(partners)
 
 
 def _suggest(name, ns, kind):
