@@ -71,6 +71,7 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("spades", "p4", {"players": 4}, 2),
     ("spades", "p4_target200_floor-200", {"players": 4, "target": 200, "floor": -200}, 2),
     ("hearts", "p4_limit40", {"players": 4, "limit": 40}, 2),
+    ("hearts", "p4_limit1", {"players": 4, "limit": 1}, 2),
 ]
 
 
