@@ -225,6 +225,9 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Statements", "`name = E`", "assign a table variable", "leader = winner.seat", "block"),
     ("Statements", "`name[s] = E`", "assign one seat's value of a seat variable", "bid[seat] = 0", "block"),
     ("Statements", "`+=`, `-=`", "add to / subtract from a variable", "tricks[winner.seat] += 1", "block"),
+    ("Statements", "`let name = E`", "a local name for the rest of the block it is written in (and the blocks "
+     "inside it), typed by `E`; assign it with `name = E`, `+=`, `-=` (see Local names below)",
+     "let total = sum(c.points for c in hand[seat]); score[seat] += total", "block"),
     ("Statements", "`for x in C { ... }`", "run the statements once per item of `C`",
      "for s in seats { score[s] += tricks[s] }", "block"),
     ("Statements", "`if c { } elif c { } else { }`", "run the first branch whose condition holds",
@@ -232,6 +235,8 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
      "block"),
     ("Statements", "`effect(args)`", "an effect statement: move cards, end the turn or the game (see Effects below)",
      "if len(hand[current_player]) == 0 { end_turn() }", "block"),
+    ("Statements", "`effect(args, key=E)`", "an effect with a named argument (only those listed under Effects)",
+     "end_turn(next=right_of(turn_player))", "block"),
 ]
 
 #: Zone families and ordered zones: (construct, meaning, example, start rule).
@@ -325,6 +330,21 @@ def dsl_reference() -> str:
             lines += ["| construct | meaning | example |", "| --- | --- | --- |"]
         shown = construct if construct.startswith("`") else construct
         lines.append(f"| {_cell(shown)} | {_cell(meaning)} | {_cell(_code(example))} |")
+    lines += ["", "## Local names", "",
+              "`let name = E` in a block names a value for the statements after it, up to the end of the "
+              "block that declares it (an effect, or the `{ }` of a `for` or an `if` branch); the blocks inside "
+              "it see it too. Each run of the rule, and each pass of a `for`, starts afresh. Rules:", "",
+              "- its type is the type of `E` (`let best = null` takes any value later); an assignment must "
+              "keep that type, and `+=`/`-=` need a number;",
+              "- it may not reuse a name that is visible where it is declared: a parameter, variable, zone, "
+              "definition, built-in name or function, the rule's context (`card`, a choice), a loop variable "
+              "or another local; a `for` or aggregate variable may not reuse a local's name either. One name "
+              "has one meaning in a block, so nothing is shadowed;",
+              "- sibling blocks (the two branches of an `if`) may each declare the same name; after its block "
+              "ends a local is unknown, and the error says where it was declared;",
+              "- the rule's context and loop variables cannot be assigned; definitions never see locals.", "",
+              "Each misuse is a located load error. In generated code a local is a name the generator makes "
+              "(`v3`), never the name written in the ruleset.", ""]
     lines += ["", "## Zone families and ordered zones", "",
               "A zone is an ordered list of cards. In a pile the **last** card is the top; in a row the first "
               "card is the left end and the last the right end. A table zone declared with `count:` "
@@ -366,7 +386,8 @@ def dsl_reference() -> str:
               "(`hand[current_player]`) or a member of a zone family (`piles[0]`).", "",
               "| effect | parameters | meaning | example |", "| --- | --- | --- | --- |"]
     for e in EFFECTS.values():
-        lines.append(f"| `{e.name}` | ({', '.join(e.params)}) | {_cell(e.doc)} | {_cell(_code(e.example))} |")
+        params = ", ".join([*e.params, *(f"{k}={t} (optional)" for k, t in e.keywords)])
+        lines.append(f"| `{e.name}` | ({params}) | {_cell(e.doc)} | {_cell(_code(e.example))} |")
     lines += ["", "## Engine functions", "",
               "These ask the engine about the current decision. The argument names an action kind of the "
               "running `turns` step.", "",
@@ -458,11 +479,12 @@ _OBSERVATION_FIELDS = [
     ("seat", "the seat this view is for"),
     ("round", "the round (deal) number, from 1"),
     ("dealer", "the dealer's seat"),
-    ("phase", "the kind of the current step: `bid`, `tricks`, `turns` ... or `over`"),
+    ("phase", "the kind of the current step: `bid`, `choose`, `tricks`, `turns` ... or `over`"),
     ("current_player", "the seat to act (negative once the game is over)"),
     ("zones", "zone name -> a view; a seat zone gives one view per seat, a zone family one per "
               "member. A view is `{count, cards}` when the seat may see the cards, `{count, top}` "
-              "when only the top card shows, and `{count}` when the cards are hidden"),
+              "when only the top card shows, and `{count}` when the cards are hidden (or chosen "
+              "in secret by another seat in a simultaneous `choose` step not yet revealed)"),
     ("trick", "the cards on the table in this trick, in play order: `{seat, card}`"),
     ("variables", "variable name -> value; a seat variable gives one value per seat (`null` "
                   "for a simultaneous bid not yet revealed to this seat); a variable of `type: card` "

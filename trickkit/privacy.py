@@ -87,9 +87,9 @@ class PrivacyTable:
         table: dict[str, list] = {}
         for kind in kinds:
             if getattr(kind, "private_kind", False):
-                table.setdefault(kind.name, []).append((kind.template, None))
+                table.setdefault(kind.verb or kind.name, []).append((kind.template, None))
             elif getattr(kind, "private", ()):
-                table.setdefault(kind.name, []).append((kind.template, tuple(kind.private)))
+                table.setdefault(kind.verb or kind.name, []).append((kind.template, tuple(kind.private)))
         self.by_verb = {verb: tuple(entries) for verb, entries in table.items()}
 
     def __bool__(self) -> bool:
@@ -114,7 +114,18 @@ def privacy_table(rules) -> PrivacyTable:
         kinds += list(getattr(step, "kinds", ()))
         for window in getattr(step, "windows", ()):
             kinds += list(window.kinds)
+        if step.kind == "choose" and step.to.visibility != "public":
+            # cards chosen into a zone others never see (passed face down): the text never names them
+            kinds.append(_ChosenCard(step.verb, f"{step.verb} {{card}}", ("card",)))
     return PrivacyTable(kinds)
+
+
+class _ChosenCard:
+    """The private action kind of a choose step whose cards stay hidden after the reveal."""
+
+    def __init__(self, name: str, template: str, private: tuple[str, ...]):
+        self.name, self.template, self.private = name, template, private
+        self.verb = name  # the verb its texts start with (as `verb:` of a turns action kind)
 
 
 def seen_text(table: PrivacyTable, text: str, actor: int, viewer: int | None) -> str:

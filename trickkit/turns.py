@@ -15,6 +15,7 @@ from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, did_you_mean
 from .ruleset import ALL_COMBINATIONS
+from .state import MAX_STEPS_WITHOUT_DECISION
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -30,13 +31,38 @@ PASS = Action("pass", "pass")
 
 
 def start_turn(game, s, step, seat: int) -> None:
-    """Give the turn to ``seat``: per-turn variables go back to their initial values."""
-    s.current = s.turn_player = seat % s._n
-    s.turn_over = False
-    s.turn_no += 1
-    s._reset_variables("per_turn")
-    if step.on_turn_start is not None:
+    """Give the turn to ``seat``: per-turn variables go back to their initial values.
+
+    A turn that ``on_turn_start`` ends (``end_turn()``, ``end_turn(next=seat)``) passes on at
+    once, before anyone decides, unless ``until`` now holds: that is how an automatic
+    resolution hands the next decision to a named seat, or a seat is skipped.
+
+    Raises:
+        DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` turns in a row ended as they began.
+    """
+    for _ in range(MAX_STEPS_WITHOUT_DECISION):
+        s.current = s.turn_player = seat % s._n
+        s.turn_over = False
+        s.next_turn = None
+        s.turn_no += 1
+        s._reset_variables("per_turn")
+        if step.on_turn_start is None:
+            return
         step.on_turn_start(s)
+        if not s.turn_over or step.until(s):
+            return
+        seat = next_turn_seat(s)
+    from .ruleset import step_where
+
+    raise DSLRuntimeError(f"{step_where(step)}: {MAX_STEPS_WITHOUT_DECISION} turns in a row were ended by "
+                          f"on_turn_start before any seat decided, and 'until' never held: the ruleset "
+                          f"passes the turn on forever")
+
+
+def next_turn_seat(s) -> int:
+    """Whose turn follows the one that just ended: the seat ``end_turn(next=...)`` named, else the
+    next seat clockwise."""
+    return s.turn_player + 1 if s.next_turn is None else s.next_turn
 
 
 def enter_turns(game, s, step) -> bool:
@@ -48,6 +74,8 @@ def enter_turns(game, s, step) -> bool:
 # -- legal actions ----------------------------------------------------------------------
 def _domains(s, kind) -> list[list]:
     """The values of each choice; copies of a card (same text) are offered once."""
+    if not s.game._has_copies:  # every card's text is its own: nothing to merge
+        return [list(hook(s)) for hook in kind.domains]
     texts = s.rules.deck.texts
     out = []
     for hook, typ in zip(kind.domains, kind.choice_types):
@@ -70,8 +98,13 @@ def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
     """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
     in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
     With ``first_only``, at most the first of them."""
-    if kind.guard is not None and not kind.guard(s):
-        return []
+    guard = kind.guard
+    if guard is not None:
+        passed = guard(s)
+        if not passed:
+            return []
+        if passed is True and not kind.domains:  # no choices: the guard is all of `allowed`, and it holds
+            return [()]
     domains = _domains(s, kind)
     combinations = 1
     for values in domains:
@@ -126,7 +159,7 @@ def legal_turns(game, step, s) -> list[Action]:
         made = game._turn_actions
         for kind in _kinds_now(s, step):
             for combo in _combinations(s, kind):
-                if _passes(game, s, kind, combo):
+                if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
                     action = made.get(key)
                     if action is None:
@@ -193,7 +226,7 @@ def _after_action(game, s, step) -> bool:
     if step.until(s):
         return True
     if s.turn_over:
-        start_turn(game, s, step, s.turn_player + 1)
+        start_turn(game, s, step, next_turn_seat(s))
         if step.until(s):
             return True
     legal = legal_turns(game, step, s)
@@ -240,8 +273,10 @@ def _close_window(s) -> None:
 def explain_turns(game, s, step, text: str) -> str:
     verb = text.split(" ")[0]
     kinds = _kinds_now(s, step)
-    names = [k.name for k in kinds] + (["pass"] if s.window >= 0 else [])
-    kind = next((k for k in kinds if k.name == verb), None)
+    names = list(dict.fromkeys(k.verb or k.name for k in kinds)) + (["pass"] if s.window >= 0 else [])
+    sharing = [k for k in kinds if (k.verb or k.name) == verb]  # kinds sharing a verb differ in length
+    kind = next((k for k in sharing if len(k.template.split(" ")) == len(text.split(" "))),
+                sharing[0] if sharing else None)
     if kind is None:
         if s.window >= 0:
             return (f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
@@ -254,7 +289,8 @@ def explain_turns(game, s, step, text: str) -> str:
             if kind.reason is not None:
                 return str(kind.reason(s, *combo))
             return f"{verb!r} is not allowed now"
-    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {kind.template!r})"
+    forms = " or ".join(repr(k.template) for k in sharing)
+    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
 
 
 def _wrong_choice(s, kind, text: str) -> str | None:

@@ -158,6 +158,8 @@ class Effect:
     """One line: what it does."""
     example: str
     """A statement using it."""
+    keywords: tuple[tuple[str, str], ...] = ()
+    """Optional named arguments and their types, e.g. ``(("next", "int"),)`` for ``end_turn(next=seat)``."""
 
 
 EFFECTS: dict[str, Effect] = {e.name: e for e in [
@@ -175,8 +177,15 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "receiving cards (a hand is dealt sorted)", "sort(hand[current_player])"),
     Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
            "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
-    Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
-           "end_turn()"),
+    Effect("shuffle", ("zone",), "put the cards of a zone in a random order (drawn from the game's seeded generator)",
+           "shuffle(stock)"),
+    Effect("insert_random", ("card", "zone"), "take a card from the zone that holds it and put it at a random "
+           "place in a zone (any of its len + 1 gaps, top and bottom included; by the game's seeded generator), "
+           "e.g. to bury a card in the stock", "insert_random(discard[-1], stock)"),
+    Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise "
+           "plays, or with next=SEAT that seat (the decision passes to a named seat, e.g. the owner of a card "
+           "being resolved); called in on_turn_start, the turn passes on before anyone decides",
+           "end_turn(next=seat_holding(picked, card))", keywords=(("next", "int"),)),
     Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
 ]}
 """Effects, by name: statements that move cards or end a turn or the game."""
@@ -186,5 +195,5 @@ ENGINE_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 """Functions that ask the engine about legal actions (the argument is an action kind of a turns step)."""
 
-KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
+KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null", "let")
 """Reserved words of the DSL."""

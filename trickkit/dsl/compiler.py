@@ -34,6 +34,7 @@ import lark
 from ..errors import did_you_mean
 from . import allowlist
 from . import builtins as B
+from . import coverage as _coverage
 from .parser import DSLSyntaxError, parse
 from .runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded  # noqa: F401  (re-exported)
 
@@ -130,6 +131,12 @@ NOT_CONST = object()
 _SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
 """Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
 
+_SEAT_NOW = ("s.current", "(s.turn_player if s.window >= 0 else s.current)")
+"""Generated code of ``current_player`` and ``turn_player``: a seat, always in 0..n-1."""
+
+_SEAT_LISTS = re.compile(r"^s\.(seat_zones|seat_vars)\[[0-9]+\]$")
+"""Generated code of a seat zone or seat variable: one item per seat."""
+
 MAX_FOLDED_INT_BITS = 4096
 """Largest int (in bits) constant folding computes at load; larger ones are left to play time."""
 
@@ -168,6 +175,7 @@ class Local:
     nullable: bool = True
     free: frozenset | None = None  # what it reads, when it is an inlined argument's code
     state: bool = False
+    declared: tuple | None = None  # (line, column) of its ``let``: a local name the block may assign
 
 
 class _Scope:
@@ -200,6 +208,10 @@ class _Scope:
 
     def child(self, name: str, local: Local) -> "_Scope":
         return _Scope({name: local}, self)
+
+
+def _where(declared: tuple) -> str:
+    return f"line {declared[0]}" if declared and declared[0] else "this block"
 
 
 class _Body:
@@ -277,6 +289,12 @@ class Compiler:
         self._sources: list[str] = []
         self.body: _Body | None = None
         self.memoise = True
+        # rule coverage (trickkit.dsl.coverage): counters compiled in only when asked for
+        self.coverage = _coverage.requested()
+        self._rule = ("", "")  # (where, text) of the rule being compiled: the key of its sites
+        if self.coverage is not None:
+            self.env["_cov"] = self.coverage.hit
+        self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
@@ -290,10 +308,13 @@ class Compiler:
             DSLSyntaxError, DSLCompileError: located within ``text``.
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
+        if self.coverage is not None:
+            tree._text = str(text)  # for the coverage report's snippets
         return self.expression_tree(tree, context, want, memoise, where)
 
     def expression_tree(self, tree, context=(), want=None, memoise=True, where=""):
         """`expression` for a parsed tree."""
+        self._rule = (where, getattr(tree, "_text", ""))
         val, fn = self._function(tree, context, memoise, where)
         if want and not _assignable(val.type, want):
             raise _err(tree, f"must be {WANTED.get(want, want)}, got {_describe_type(val.type)}")
@@ -306,13 +327,13 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
-        saved = self.body
-        self.body = _Body()
+        saved, saved_rule = self.body, self._rule
+        self.body, self._rule = _Body(), None  # a trial compile: it registers no coverage site
         try:
             scope = self._root_scope(context)
             val = self._expr_guarded(tree, scope)
         finally:
-            self.body = saved
+            self.body, self._rule = saved, saved_rule
         return bool(val.free)
 
     def block(self, text: str, context: Sequence[tuple[str, str]] = (), where: str = ""):
@@ -324,16 +345,18 @@ class Compiler:
         tree = parse(str(text), "block")
         saved, self.body = self.body, _Body()
         saved_memo, self.memoise = self.memoise, False
+        self._rule = (where, str(text))
         try:
             scope = self._root_scope(context)
+            self._count(tree, "rule", "runs", "")
             try:
-                for stmt in tree.children:
-                    self._stmt(stmt, scope)
+                self._stmts(tree.children, scope)
             except RecursionError:
                 raise DSLCompileError("block nested too deeply") from None
             body = self.body
         finally:
             self.body, self.memoise = saved, saved_memo
+            self._ended_lets = {}
         name = f"_r{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
         if where:
@@ -351,6 +374,7 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
+        self._no_filter_when_counting()
         scope = self._root_scope(context)
         card = scope.names[context[0][0]]
         scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
@@ -379,6 +403,7 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
+        self._no_filter_when_counting()
         # choice values are taken as never null: where one is, the generated code raises
         # and the engine tests that kind's combinations one by one, with the null checks
         scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
@@ -634,6 +659,10 @@ class Compiler:
             return self._call_definition(node, name, [], scope, defs)
         sym = self.ns.symbols.get(name)
         if sym is None:
+            ended = self._ended_lets
+            if name in ended:
+                raise _err(node, f"{name!r} is a local name of a block that has ended (its let is at "
+                                 f"{_where(ended[name])}): a local lives until the end of the block that declares it")
             known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
@@ -675,10 +704,13 @@ class Compiler:
             for p, a in zip(params, args):
                 x = self._simple(a)
                 inner = inner.child(p, Local(x.code, a.type, a.nullable, a.free, a.state))
+            saved_rule = self._in_definition(name)
             try:
                 return self._expr(self._def_trees[name], inner, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
+            finally:
+                self._rule = saved_rule
         context = tuple((n, local.type) for n, local in root.names.items())
         arg_types = tuple(a.type for a in args)
         key = (name, context, arg_types)
@@ -736,6 +768,7 @@ class Compiler:
     def _compile_definition(self, name, context, params, args, defs):
         saved, self.body = self.body, _Body()
         saved_memo, self.memoise = self.memoise, False  # a state-only definition is memoised whole
+        saved_rule = self._in_definition(name)
         try:
             names = {n: Local(f"q{i}", t) for i, (n, t) in enumerate(context)}
             scope = _Scope(names)  # the rule's context is the root: nested definitions see it
@@ -744,7 +777,7 @@ class Compiler:
             val = self._expr(self._def_trees[name], scope, defs + (name,))
             body = self.body
         finally:
-            self.body, self.memoise = saved, saved_memo
+            self.body, self.memoise, self._rule = saved, saved_memo, saved_rule
         if val.is_const:
             return val
         read = [n for i, (n, _) in enumerate(context) if f"q{i}" in val.free]
@@ -866,6 +899,8 @@ class Compiler:
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+        if x.code in _SEAT_NOW and _SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
+            return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             bs, xs = self._simple(b), self._simple(x)
             return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
@@ -1023,6 +1058,7 @@ class Compiler:
         item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
                              or coll.is_const and None not in coll.const
                              or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
+        self._check_loop_name(var_tok, scope)
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
         body.loops += 1
@@ -1138,11 +1174,15 @@ class Compiler:
     def _e_if_expr(self, node, scope, defs):
         c = self._expr(node.children[0], scope, defs)
         if c.is_const:  # a parameter decides the branch once and for all
+            for label, taken in (("then", bool(c.const)), ("else", not c.const)):
+                self._site(node.children[0], "if-expression", label, "always" if taken else "never", node.children[0])
             chosen = self._expr(node.children[1 if c.const else 2], scope, defs)
             other = self._dry(node.children[2 if c.const else 1], scope, defs)
             return attrs.evolve(chosen, type=_unify(chosen.type, other.type))
         a, alines = self._capture(lambda: self._expr(node.children[1], scope, defs))
         b, blines = self._capture(lambda: self._expr(node.children[2], scope, defs))
+        if self.coverage is not None:  # counters compiled in only when asked for
+            a, b = self._counted(node.children[0], "then", a, alines), self._counted(node.children[0], "else", b, blines)
         t = _unify(a.type, b.type)
         state = c.state or a.state or b.state
         free = c.free | a.free | b.free
@@ -1370,10 +1410,13 @@ class Compiler:
             coll = self._expr(coll_node, scope, ())
             t = self._collection(coll, coll_node)
             var = body.temp("v")
+            self._check_loop_name(var_tok, scope)
             inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
-            self._block(lambda: [self._stmt(st, inner) for st in stmts])
+            self._block(lambda: self._stmts(stmts, inner))
             return None
+        if node.data == "let_stmt":
+            return self._let(node, scope)
         if node.data == "if_stmt":
             cond, *rest = node.children
             branches, then, else_body = [(cond, [])], [], None
@@ -1390,18 +1433,75 @@ class Compiler:
             return None
         raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
 
-    def _if_chain(self, branches, else_body, scope) -> None:
+    def _if_chain(self, branches, else_body, scope, first=None, arm=0) -> None:
         (cond, stmts), rest = branches[0], branches[1:]
+        first = cond if first is None else first  # the sites of a chain are placed at its first condition
         c = self._expr(cond, scope, ())
+        fixed = ("always" if c.const else "never") if c.is_const else ""  # a parameter decides it
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: [self._stmt(st, scope) for st in stmts])
-        if not rest and else_body is None:
+        self._block(lambda: (self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed),
+                             self._stmts(stmts, scope)))
+        if not rest and else_body is None and self.coverage is None:
             return
         self._emit("else:")
         if rest:
-            self._block(lambda: self._if_chain(rest, else_body, scope))
+            self._block(lambda: self._if_chain(rest, else_body, scope, first, arm + 1))
         else:
-            self._block(lambda: [self._stmt(st, scope) for st in else_body])
+            self._block(lambda: (self._count(first, "if", "else", None, {"always": "never"}.get(fixed, "")),
+                                 self._stmts(else_body or [], scope)))
+
+    def _stmts(self, stmts, scope) -> None:
+        """Compile a list of statements as one block: its ``let`` names live until its end."""
+        inner = _Scope({}, scope)
+        for st in stmts:
+            self._stmt(st, inner)
+        for name, local in inner.names.items():  # out of scope now: say so if used later
+            self._ended_lets.setdefault(name, local.declared)
+
+    def _let(self, node, scope) -> None:
+        """``let NAME = E``: a local name of the enclosing block, typed by ``E``.
+
+        A local may not reuse any name visible here (a parameter, variable, zone, definition,
+        built-in, the rule's context, a loop variable or another local): one name, one meaning.
+        """
+        name_tok, value = node.children
+        name = str(name_tok)
+        self._check_new_name(name_tok, scope)
+        v = self._expr(value, scope, ())
+        var = self.body.temp("v")
+        t = "any" if v.type == "null" else v.type  # ``let best = null``: any value may follow
+        self._emit(f"{var} = {self._code(v)}")
+        scope.names[name] = Local(var, t, nullable=True, declared=_pos(name_tok))
+        self._ended_lets.pop(name, None)
+
+    def _check_new_name(self, tok, scope) -> None:
+        name = str(tok)
+        local = scope.lookup(name)
+        if local is not None:
+            if local.declared is not None:
+                raise _err(tok, f"{name!r} is already a local name (from {_where(local.declared)}): "
+                                f"assign it with {name} = ..., or choose another name")
+            raise _err(tok, f"{name!r} is already a name here (the rule's context or a loop variable): "
+                            f"a local name cannot reuse it; choose another name")
+        sym = self.ns.symbols.get(name)
+        taken = None
+        if sym is not None:
+            taken = {"const": "a parameter or constant", "state": "a built-in name", "seat_var": "a seat variable",
+                     "table_var": "a table variable", "seat_zone": "a zone", "table_zone": "a zone",
+                     "zone_family": "a zone family"}.get(sym.kind, "a name of the ruleset")
+        elif name in self._def_trees:
+            taken = "a definition"
+        elif name in B.FUNCTIONS or name in B.AGGREGATES or name in B.EFFECTS or name in B.SEAT_FUNCTIONS \
+                or name in B.ENGINE_FUNCTIONS:
+            taken = "a built-in function"
+        if taken is not None:
+            raise _err(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
+
+    def _check_loop_name(self, tok, scope) -> None:
+        local = scope.lookup(str(tok))
+        if local is not None and local.declared is not None:
+            raise _err(tok, f"{str(tok)!r} is a local name (from {_where(local.declared)}): a loop variable "
+                            f"cannot reuse it; choose another name")
 
     def _block(self, emit) -> None:
         """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
@@ -1415,8 +1515,11 @@ class Compiler:
         spec = B.EFFECTS.get(name)
         if spec is None:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
+        named = self._named_args(node, name, spec, [a for a in args if _is_named(a)], scope)
+        args = [a for a in args if not _is_named(a)]
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
+        self._count(node, "effect", name, node)
         codes, later = [], []
         for i, (p, a) in enumerate(zip(spec.params, args)):
             if name == "move_random" and i == 1:  # read after the draw (below)
@@ -1442,17 +1545,45 @@ class Compiler:
             self._emit(f"{frm} = {codes[0]}")
             self._emit(f"if {frm}:")
             self.body.lines.append([f"{card} = _draw_random(s, {frm})"] + later + [f"_put({codes[1]}, {card})"])
+        elif name == "shuffle":
+            self._emit(f"_shuffle(s, {codes[0]})")
+        elif name == "insert_random":
+            self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
+        elif name == "end_turn" and "next" in named:
+            self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
             self._emit("_end_game()")
 
+    def _named_args(self, node, name: str, spec, args, scope) -> dict[str, str]:
+        """The code of each named argument (``next=seat``) of an effect, checked against its keywords."""
+        known = dict(spec.keywords)
+        out = {}
+        for arg in args:
+            key_tok, op_tok, value = arg.children
+            key = str(key_tok)
+            if key not in known:
+                offer = f" (it takes {', '.join(k + '=' for k in known)})" if known else " (it takes none)"
+                raise _err(key_tok, f"{name}() has no named argument {key!r}{offer}")
+            if str(op_tok) != "=" or key in out:
+                raise _err(key_tok, f"write {key}=VALUE once in {name}()")
+            v = self._expr(value, scope, ())
+            if known[key] == "int" and v.type not in ("int", "any", "null"):
+                raise _err(value, f"{name}({key}=...) needs a seat (an int), got {v.type}")
+            out[key] = self._code(v)
+        return out
+
     def _assign(self, node, scope) -> None:
         target, op_tok, value = node.children
+        self._count(node, "effect", f"{target.children[0]} {op_tok}", node)
         v = self._expr(value, scope, ())
         op = str(op_tok)
         name_tok = target.children[0]
         name = str(name_tok)
+        local = scope.lookup(name)
+        if local is not None:
+            return self._assign_local(node, target, name_tok, local, op, v, value)
         sym = self.ns.symbols.get(name)
         if op != "=":
             _need_number(value, v.type, op)
@@ -1473,6 +1604,66 @@ class Compiler:
                 raise _err(name_tok, f"{name!r} is a team variable: write {name}[team_of(seat)]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
+
+    # -- rule coverage (trickkit.dsl.coverage): the one place its counters are emitted ------
+    def _site(self, node, kind: str, label: str, decided: str = "", shown=None) -> int | None:
+        """The coverage site of ``node`` in the rule being compiled (None: not counting)."""
+        if self.coverage is None or not self._rule or not self._rule[0]:
+            return None
+        where, text = self._rule
+        line, column = _pos(node)
+        snippet = ""
+        meta = getattr(shown, "meta", None)
+        if text and meta is not None and not getattr(meta, "empty", True):
+            snippet = " ".join(text[meta.start_pos:meta.end_pos].split())[:120]
+        return self.coverage.site(where, line, column, kind, label, snippet, decided, text)
+
+    def _count(self, node, kind: str, label: str, shown, decided: str = "") -> None:
+        """Emit the counter of a statement-level site (a branch, an effect, a rule)."""
+        k = self._site(node, kind, label, decided, shown)
+        if k is not None:
+            self._emit(f"_cov(s, {k!r}, None)")
+
+    def _counted(self, cond, label: str, val: Val, lines: list) -> Val:
+        """An if-expression's branch value, counted as it is taken: ``_cov(s, k, value)``."""
+        k = self._site(cond, "if-expression", label, shown=cond)
+        if k is None:
+            return val
+        if lines:
+            lines.append(f"_cov(s, {k!r}, None)")
+            return val
+        return attrs.evolve(val, code=f"_cov(s, {k!r}, {self._code(val)})", const=NOT_CONST)
+
+    def _in_definition(self, name: str):
+        """Point the coverage sites at definition ``name`` while its text is compiled; returns
+        the rule to restore after."""
+        saved = self._rule
+        if saved:  # None while a trial compile counts nothing
+            self._rule = (self.definition_where.get(name, ""), "")
+        return saved
+
+    def _no_filter_when_counting(self) -> None:
+        """With coverage on, no generated filter: every test runs through its rule, counted
+        once per evaluation (the engine falls back on the rule when a filter is missing)."""
+        if self.coverage is not None:
+            raise DSLCompileError("no generated filter while counting coverage")
+    def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
+        name = str(name_tok)
+        if local.declared is None:
+            raise _err(name_tok, f"{name!r} is the rule's context or a loop variable and cannot be assigned: "
+                                 f"declare a local name with let {name}2 = ... instead")
+        if target.data == "target_index":
+            raise _err(name_tok, f"{name!r} is a local name, not a seat variable: assign it whole, {name} = ...")
+        want, t = local.type, v.type
+        if op != "=":
+            _need_number(value, t, op)
+            if want not in ("int", "any"):
+                raise _err(value, f"{name!r} holds {want} values (the type its let gave it): it cannot be added to")
+        elif not (want == "any" or t in ("any", "null") or t == want or want.startswith("list[") and is_list(t)
+                  or {want, t} == {"zone", "list[card]"}):
+            raise _err(value, f"{name!r} holds {want} values (the type its let gave it, at "
+                              f"{_where(local.declared)}), not {t}")
+        self._emit(f"{local.name} {op} {self._code(v)}")
 
 
 _COMPILED: dict[str, tuple] = {}
@@ -1563,6 +1754,10 @@ def _attr_type(table) -> str:
     if types <= {bool}:
         return "bool"
     return "any"
+
+
+def _is_named(node) -> bool:
+    return isinstance(node, lark.Tree) and node.data == "named_arg"
 
 
 def _need_number(node, t, op):
