@@ -212,35 +212,6 @@ def test_a_private_kind_needs_something_to_hide(tmp_path):
     assert "nothing to hide" in str(err)
 
 
-def test_observations_show_a_card_variable_by_its_text(tmp_path):
-    doc = copy.deepcopy(BASE)
-    doc["table_variables"] = {"last_lead": {"initial": None, "type": "card"}}
-    doc["seat_variables"] = {"last_played": {"initial": None, "type": "card"}}
-    doc["round"][1]["tricks"]["after_trick"] = "last_lead = trick[0].card\nlast_played[winner.seat] = winner.card"
-    game = game_of(tmp_path, doc)
-    state = game.new_initial_state(seed=1, deals=[[["B1", "B2", "G4", "G5"], ["R5", "R2", "R3", "R4"]]])
-    assert state.observation(0)["variables"]["last_lead"] is None
-    state.apply_action("play R5")
-    state.apply_action("play B1")
-    variables = state.observation(0)["variables"]
-    assert variables["last_lead"] == "R5" and variables["last_played"] == [None, "R5"]
-
-
-def test_history_hides_simultaneous_bids_until_all_have_bid():
-    """history_seen_by agrees with action_seen_by: while a simultaneous bid runs, the bids
-    entered so far are `bid ?` to the other seats (and plain once every seat has bid)."""
-    state = trickkit.load_game("skull_king", players=3).new_initial_state(seed=2)
-    first = state.current_player()
-    state.apply_action("bid 1")
-    second = state.current_player()
-    assert state.history_seen_by(second) == ["bid ?"] and state.history_seen_by(first) == ["bid 1"]
-    assert state.history_seen_by(None) == ["bid 1"]
-    state.apply_action("bid 0")
-    assert state.history_seen_by(first) == ["bid 1", "bid ?"]
-    state.apply_action("bid 1")  # every seat has bid: the bids are revealed
-    assert state.history_seen_by(second) == ["bid 1", "bid 0", "bid 1"]
-
-
 def test_card_named_is_null_for_a_card_other_parameters_put_in_the_deck(tmp_path):
     doc = with_tricks(must_play_if_able="card_named('J0') == null or card == card_named('J0') or card.rank == 1")
     doc["parameters"] = {"joker": {"type": "bool", "default": False}}

@@ -487,8 +487,7 @@ _OBSERVATION_FIELDS = [
               "in secret by another seat in a simultaneous `choose` step not yet revealed)"),
     ("trick", "the cards on the table in this trick, in play order: `{seat, card}`"),
     ("variables", "variable name -> value; a seat variable gives one value per seat (`null` "
-                  "for a simultaneous bid not yet revealed to this seat); a variable of `type: card` "
-                  "shows the card's text"),
+                  "for a simultaneous bid not yet revealed to this seat)"),
     ("seat_zones", "which `zones` are per seat"),
     ("seat_variables", "which `variables` are per seat"),
     ("scores", "each seat's score so far"),

@@ -432,10 +432,9 @@ class Game:
             if v.name == hidden_var:  # simultaneous bids: nobody sees another's bid until all have bid
                 done = {(state.current - k - 1) % state._n for k in range(state.acted)}
                 values = [x if (s == seat or seat is None) and s in done else None for s, x in enumerate(values)]
-            variables[v.name] = [texts[x] for x in values] if v.type == "card" and None not in values \
-                else [_card_value(x, v.type, texts) for x in values]
+            variables[v.name] = values
         for v in rules.table_vars:
-            variables[v.name] = _card_value(fresh(state.table_vars[v.index]), v.type, texts)
+            variables[v.name] = fresh(state.table_vars[v.index])
         return {
             "game": self.name,
             "seat": seat,
@@ -451,11 +450,6 @@ class Game:
             "scores": state.scores(),
             "terminal": state.is_terminal(),
         }
-
-
-def _card_value(value, typ: str, texts):
-    """A variable's value as an observation shows it: a card (declared ``type: card``) by its text."""
-    return texts[value] if typ == "card" and value is not None else value
 
 
 def _visible(visibility: str, viewer, owner) -> str:
