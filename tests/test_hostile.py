@@ -183,17 +183,21 @@ def test_card_text_templates(pieces):
     path = write("template.yaml", dump(doc))
     braces = any(p in ("{", "}", "{{", "}}") for p in pieces)
     hostile = any(p in HOSTILE_FIELDS for p in pieces)
+    expected = [template.replace("{suit}", s).replace("{rank}", str(r)) for s in "RB" for r in range(1, 6)]
+    ambiguous = len(set(expected)) < len(expected)  # two different cards, one text: refused (issue 13)
     with no_hang(f"template {template!r}"):
         try:
             game = trickkit.load_game(path)
         except RulesetError as e:
-            assert hostile or braces, e
+            assert hostile or braces or ambiguous, e
+            if ambiguous and not (hostile or braces):
+                assert "would be ambiguous" in str(e), e
             assert any(p.path == "$.deck[0].text" and p.line > 0 for p in e.problems), e
             assert " at 0x" not in str(e)  # no Python object leaks into the message
             return
     assert not hostile, f"{template!r} loaded"
     if not braces:
-        expected = [template.replace("{suit}", s).replace("{rank}", str(r)) for s in "RB" for r in range(1, 6)]
+        assert not ambiguous, f"{template!r} loaded with repeated texts"
         assert list(game.cards) == expected
 
 

@@ -36,10 +36,11 @@ def player_range(name: str) -> tuple[int, int]:
 
 
 SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0},
-           "six_nimmt": {"limit": 20}}
+           "six_nimmt": {"limit": 20}, "hearts": {"limit": 50}}
 """Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
 random Spades about four, Crazy Eights several hands of long random play, 6 nimmt! several hands
-of up to 10 seats: one hand reaches every rule), so that every property runs over many whole games
+of up to 10 seats, Hearts to 50 points three to seven hands, so every passing direction: one
+hand reaches every rule), so that every property runs over many whole games
 in seconds. Their full-length games are played by the lockstep tests against the independent
 models and by the golden playthroughs."""
 

@@ -133,7 +133,7 @@ def test_the_references_follow_the_rulebook_examples():
 
 
 @pytest.mark.parametrize("script", ["sarkophag.py", "skull_king.py", "saqqara.py", "crazy_eights.py",
-                                    "six_nimmt.py"])
+                                    "six_nimmt.py", "hearts.py"])
 def test_reference_scripts_report_their_speed(script):
     """``bench.py --baselines`` runs each reference as a script and reads this line."""
     path = Path(__file__).parent / "reference" / script

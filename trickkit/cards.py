@@ -23,9 +23,13 @@ MAX_DECK_FACES = 20_000
 MAX_CARD_TEXT = 100
 """Longest card text, in characters (it is typed in actions: ``play B13``)."""
 
-STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind", "copy")
+STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind", "copy", "text")
 """Attributes every card has (null where a group does not set them); ``copy`` numbers the
-identical copies of a card from 0 (so six sets of 0-9 are told apart by ``copy``)."""
+identical copies of a card from 0 (so six sets of 0-9 are told apart by ``copy``); ``text``
+is the card's canonical text, as actions name it (``C10``), the same as ``name``."""
+
+OWN_ATTRIBUTES = ("text", "copy")
+"""Attributes the engine sets itself: a group's ``attributes`` or a mode may not set them."""
 
 
 @attrs.frozen
@@ -55,18 +59,21 @@ class Deck:
         return len(self.texts)
 
 
-def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck:
+def build_deck(groups: list, problem: Callable[[tuple, str], Exception], one_deck: bool = True) -> Deck:
     """Generate the deck from validated card groups.
 
     Args:
         groups: the ruleset's ``deck`` list (already schema-validated).
         problem: ``problem(path, message)`` returns the exception to raise for a meaning error.
+        one_deck: the groups form one deck, so two different cards may not share a text
+            (False for the union of a ruleset's optional groups, which never meet in one game).
 
     Raises:
         whatever ``problem`` returns, e.g. for a template naming an attribute the group lacks.
     """
     rows: list[dict] = []
     modes_of: list[dict] = []
+    groups_of: list[int] = []  # the group of each card, for errors
     cards = faces = 0  # counted before anything is built, so a huge deck costs nothing
     for gi, group in enumerate(groups):
         path = ("deck", gi)
@@ -103,12 +110,23 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck
                 if len(text) > MAX_CARD_TEXT:
                     raise problem(path + ("text",), f"card text {text[:40]!r}... is longer than {MAX_CARD_TEXT} "
                                                     f"characters")
-                values["name"] = text
+                values["name"] = values["text"] = text
                 for attr, spec in (group.get("attributes") or {}).items():
+                    if attr in OWN_ATTRIBUTES:
+                        raise problem(path + ("attributes", attr), f"{attr!r} is set by the engine (the card's "
+                                                                   f"{'text' if attr == 'text' else 'copy number'}): "
+                                                                   f"choose another attribute name")
                     values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)
                 for copy in range(group.get("copies", 1)):
                     rows.append({**values, "copy": copy})
                     modes_of.append(group.get("modes") or {})
+                    groups_of.append(gi)
+        for mode, overrides in (group.get("modes") or {}).items():
+            for attr in overrides:
+                if attr in OWN_ATTRIBUTES:
+                    raise problem(path + ("modes", mode, attr), f"a mode may not change {attr!r} (set by the engine)")
+    if one_deck:
+        _check_unambiguous(rows, modes_of, groups_of, problem)
     names = list(STANDARD_ATTRIBUTES)
     for values in rows:
         for k in values:
@@ -150,6 +168,33 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception]) -> Deck
         by_text={t: tuple(ids) for t, ids in by_text.items()},
         face_by_text=face_by_text,
     )
+
+
+def _check_unambiguous(rows: list[dict], modes_of: list[dict], groups_of: list[int], problem) -> None:
+    """Cards that share a text must be copies of one card, since an action names a card by its
+    text (``play C10``): the same attributes (``copy`` aside) and the same modes. Identical
+    copies are interchangeable (Skull King's five escapes are ``play escape``); two different
+    cards with one text would make ``play C10`` ambiguous.
+
+    Raises:
+        whatever ``problem`` returns, at the group of the second card.
+    """
+    first: dict[str, int] = {}
+    for cid, values in enumerate(rows):
+        i = first.setdefault(values["text"], cid)
+        if i == cid:
+            continue
+        other = rows[i]
+        differ = [k for k in sorted(set(values) | set(other)) if k != "copy" and values.get(k) != other.get(k)]
+        if modes_of[cid] != modes_of[i]:
+            differ.append("modes")
+        if differ:
+            where = f"deck[{groups_of[i]}]" + (" (the same group)" if groups_of[i] == groups_of[cid] else "")
+            raise problem(("deck", groups_of[cid], "text"),
+                          f"two different cards have the text {values['text']!r} (the other is in {where}; "
+                          f"they differ in {', '.join(differ)}): an action naming {values['text']!r} would be "
+                          f"ambiguous; give each card its own text (cards may share a text only as identical "
+                          f"copies)")
 
 
 def _attribute_value(spec, values, path, problem):

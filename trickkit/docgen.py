@@ -252,6 +252,12 @@ _ZONE_CONSTRUCTS: list[tuple[str, str, str, str]] = [
      "piles[1][-1].rank", "expr"),
     ("`card.copy`", "which copy of an identical card this is, from 0 (tells identical sets apart)",
      "count(c for c in piles[0] if c.copy == 0)", "expr"),
+    ("`card.text`", "the card's canonical text, as actions name it (`C10`, `escape`); `str(card)` and "
+     "`'...' + card` give the same text. Cards may share a text only as identical copies: two different "
+     "cards with one text are a load error, since `play C10` would be ambiguous", "card.text == 'C10'", "expr"),
+    ("`card_named('C2')`", "the one card with that text, checked at load: an unknown text is an error with a "
+     "suggestion, and a text several copies share is refused (test `card.text` instead)",
+     "seat_holding(hand, card_named('C2'))", "expr"),
 ]
 
 #: Definitions with parameters: (construct, meaning, example, start rule).

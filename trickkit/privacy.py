@@ -10,7 +10,9 @@ card went where. A ``turns`` action kind declares such choices::
       choices: {card: "hand[me]", seat: others}
       private: [card]       # or `true`: every choice of the text is hidden
 
-and every seat but the one acting sees ``priestess ? 2``. The functions here are pure:
+and every seat but the one acting sees ``priestess ? 2``. ``private: true`` makes the whole
+action kind private: the others see only its verb, ``pass ?`` for Hearts' ``pass {card}``
+(whatever else the text says). The functions here are pure:
 they take the compiled `trickkit.ruleset.Rules` (or its action kinds) and action texts,
 so the engine's views (``State.action_seen_by``, a per-seat history, the ``play`` screen)
 call them with the seat that acted and the seat looking.
@@ -74,16 +76,19 @@ def mask_text(template: str, private: Iterable[str], text: str) -> str:
 
 
 class PrivacyTable:
-    """The private action kinds of a ruleset, by verb: ``verb -> ((template, private), ...)``.
+    """The private action kinds of a ruleset, by verb: ``verb -> ((template, private), ...)``,
+    where ``private`` is the hidden choices, or None when the whole kind is private.
 
     Several kinds may share a verb (one per ``turns`` step or reaction window); an action
-    text is masked by every one of them whose template it fits.
+    text is masked by the first of them whose template it fits.
     """
 
     def __init__(self, kinds: Iterable) -> None:
         table: dict[str, list] = {}
         for kind in kinds:
-            if getattr(kind, "private", ()):
+            if getattr(kind, "private_kind", False):
+                table.setdefault(kind.verb or kind.name, []).append((kind.template, None))
+            elif getattr(kind, "private", ()):
                 table.setdefault(kind.verb or kind.name, []).append((kind.template, tuple(kind.private)))
         self.by_verb = {verb: tuple(entries) for verb, entries in table.items()}
 
@@ -93,12 +98,12 @@ class PrivacyTable:
     def mask(self, text: str) -> str:
         """``text`` as a seat other than the actor sees it."""
         entries = self.by_verb.get(text.split(" ")[0])
-        if not entries:
+        if not entries or " " not in text:  # a bare verb (a responder's `pass`) hides nothing
             return text
         for template, private in entries:
             regex, _ = _template_regex(template)
             if regex.match(text):
-                return mask_text(template, private, text)
+                return f"{text.split(' ')[0]} {HIDDEN}" if private is None else mask_text(template, private, text)
         return f"{text.split(' ')[0]} {HIDDEN}"  # a private verb whose text fits none: hide it all
 
 

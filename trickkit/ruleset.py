@@ -107,6 +107,7 @@ class TrickStep:
     count: Hook
     leader: Hook
     must_play_if_able: Hook
+    """The follow duty (with a layered duty, its first test)."""
     always_allowed: Hook | None
     reason: Hook | None
     winner: Hook
@@ -117,6 +118,9 @@ class TrickStep:
     no_winner_to: ZoneSpec | None = None
     why: Hook | None = None
     """Text saying why the winner took the trick (for players; the engine never runs it)."""
+    fallback_duties: tuple = ()
+    """A layered duty's later card tests, in order (``must_play_if_able: [a, b, c]`` gives ``(b, c)``):
+    when no card in hand passes the ones before, the first that some card passes decides."""
     kind: str = "tricks"
 
 
@@ -168,6 +172,9 @@ class ActionKind:
     verb: str = ""
     """The first word of its texts: ``verb:`` if given (several kinds may share one, e.g.
     ``play {card}`` and ``play {card} {suit}``), else ``name``."""
+    private_kind: bool = False
+    """The whole action is private (``private: true``): every other seat sees only its verb
+    (``pass ?``)."""
 
 
 @attrs.frozen
@@ -359,7 +366,7 @@ class RulesetCompiler:
             self.deck_built = deck
             # the texts each attribute can take with every optional group in: a rule may name a
             # card that only some parameter values put in the deck (a Kraken, a Loot card)
-            every = build_deck(doc["deck"], self.problem) if len(groups) < len(doc["deck"]) else deck
+            every = build_deck(doc["deck"], self.problem, one_deck=False) if len(groups) < len(doc["deck"]) else deck
         except _Located as e:
             self.add(e.path, e.message)
             raise RulesetError(self.problems) from None
@@ -670,12 +677,19 @@ class RulesetCompiler:
         hook = self.card_test(p + ("always_allowed",), context)
         if hook is not None:
             try:
-                must = parse(_text(spec.get("must_play_if_able", "true")), "expr")
+                must = parse(_text(_first_duty(spec.get("must_play_if_able", "true"))), "expr")
                 either = lark.Tree("or_", [must, parse(hook.text, "expr")])
                 hook.either_filter = self.compiler.card_filter(either, context)[0]
             except (DSLSyntaxError, DSLCompileError):
                 hook.either_filter = None  # reported where the rules themselves are compiled
         return hook
+
+    def _duty(self, p, spec, context) -> tuple:
+        """``must_play_if_able`` as card tests: one, or a layered duty's tests in order."""
+        declared = spec.get("must_play_if_able", "true")
+        if isinstance(declared, list):
+            return tuple(self.card_test(p + ("must_play_if_able", i), context) for i in range(len(declared)))
+        return (self.card_test(p + ("must_play_if_able",), context, "true"),)
 
     def definition_check(self, path, name, params, context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
@@ -759,10 +773,11 @@ class RulesetCompiler:
         if kind == "tricks":
             card = (("card", "card"),)
             winner = (("winner", "play"),)
+            duty = self._duty(p, spec, card)
             return TrickStep(
                 count=self.expr(p + ("count",), (), "int"),
                 leader=self.expr(p + ("leader",), (), "int", "left_of(dealer)"),
-                must_play_if_able=self.card_test(p + ("must_play_if_able",), card, "true"),
+                must_play_if_able=duty[0],
                 always_allowed=self._always_allowed(p, spec, card),
                 reason=self.expr(p + ("reason",), card, None) if "reason" in spec else None,
                 winner=self.expr(p + ("winner",), (), "play"),
@@ -772,6 +787,7 @@ class RulesetCompiler:
                 hand=self.zone(p, spec.get("hand", "hand"), True),
                 no_winner_to=self.zone(p + ("no_winner_to",), spec["no_winner_to"], False) if "no_winner_to" in spec else None,
                 why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
+                fallback_duties=duty[1:],
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
@@ -875,13 +891,18 @@ class RulesetCompiler:
                 description=str(a.get("description", "")),
                 private=self._private(ap + ("private",), a.get("private", False), names, template),
                 verb=verb,
+                private_kind=a.get("private") is True,
             ))
         return tuple(kinds)
 
     def _private(self, path, declared, names, template) -> tuple[str, ...]:
         """The choices other seats do not see: ``true`` is all of them, a list names them."""
         if declared is True:
-            return tuple(n for n in names if n in _placeholders(template))
+            shown = tuple(n for n in names if n in _placeholders(template))
+            if not shown:
+                self.add(path, f"the action text {template!r} shows no choice, so there is nothing to hide "
+                               f"(other seats always see the action's verb)")
+            return shown
         if not declared:
             return ()
         for i, choice in enumerate(declared):
@@ -1112,6 +1133,11 @@ def _vtype(initial) -> str:
     if isinstance(initial, list):
         return "list[any]"
     return "any"
+
+
+def _first_duty(declared):
+    """The first test of a follow duty (``must_play_if_able`` may be a list of tests)."""
+    return declared[0] if isinstance(declared, list) and declared else declared
 
 
 def _text(node) -> str:

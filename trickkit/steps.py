@@ -145,6 +145,10 @@ def playable_cards(s, step: TrickStep) -> list[int]:
     s.memo = {}  # the state holds still while we test every card: memoise definitions
     try:
         able = filter_cards(s, step.must_play_if_able, hand)
+        for test in step.fallback_duties:  # a layered duty: the first test some card passes decides
+            if able:
+                break
+            able = filter_cards(s, test, hand)
         if not able:
             return list(hand)
         always = step.always_allowed
@@ -199,11 +203,18 @@ def legal_tricks(game, step: TrickStep, s) -> list[Action]:
     budget = s.budget
     try:  # the generated hand filters: one call for the whole hand
         cards = step.must_play_if_able.filter(s, _NO_FRAME, hand)
+        layer = 0
+        for test in step.fallback_duties:  # a layered duty: the first test some card passes decides
+            if cards:
+                break
+            cards = test.filter(s, _NO_FRAME, hand)
+            layer += 1
         always = step.always_allowed
         if not cards:
             cards = hand
         elif always is not None and len(cards) < len(hand):  # the cards that must be played, or may always be
-            cards = always.either_filter(s, _NO_FRAME, hand)
+            # either_filter is "first test or always_allowed": a later test decided, so the general path
+            cards = always.either_filter(s, _NO_FRAME, hand) if layer == 0 else None
     except Exception:  # no filter, or a rule failed: the general path reports it, located
         s.budget = budget  # charged as if the filters never ran (see filter_cards)
         cards = None
@@ -283,8 +294,11 @@ def explain_tricks(game, s, step: TrickStep, text: str) -> str:
     if not any(deck.texts[c] == want for c in hand):
         return f"seat {s.current} does not hold {want}"
     card = next(c for c in hand if deck.texts[c] == want)
-    must = step.must_play_if_able
-    able = [c for c in hand if must(s, c)]
+    able = [c for c in hand if step.must_play_if_able(s, c)]
+    for test in step.fallback_duties:  # the test of a layered duty that decides now
+        if able:
+            break
+        able = [c for c in hand if test(s, c)]
     why = str(step.reason(s, card)) if step.reason is not None else "the follow rules forbid it"
     return f"{why}: you hold {', '.join(deck.texts[c] for c in able)}"
 

@@ -76,6 +76,8 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("six_nimmt", "p2_limit30", {"players": 2, "limit": 30}, 2),
     ("six_nimmt", "p5_hand4_limit20", {"players": 5, "hand_size": 4, "limit": 20}, 2),
     ("six_nimmt", "p10_single_hand", {"players": 10, "limit": 0}, 1),
+    ("hearts", "p4_limit40", {"players": 4, "limit": 40}, 2),
+    ("hearts", "p4_limit1", {"players": 4, "limit": 1}, 2),
 ]
 
 

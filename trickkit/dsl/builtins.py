@@ -56,7 +56,9 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("range", ("int", "int"), "list[int]", lambda a, b: _range(a, b),
             "the integers a, a+1, ..., b-1", "range(0, round + 1)"),
     Builtin("str", ("any",), "str", _str,
-            "text of a value, for reasons and messages", "'must play lower than ' + str(trick[0].rank)"),
+            "text of a value, for reasons and messages; a card (or play, or list of them) gives its text, "
+            "e.g. 'C10', and joining a card to a text with + does the same (where the value's type is known "
+            "only at play time, e.g. a variable without a type, a card shows as its number)", "'must play lower than ' + str(trick[0].rank)"),
     Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
     Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
@@ -66,6 +68,10 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("seat_holding", ("list", "card"), "int",
             lambda zones, card: next((i for i, z in enumerate(zones) if card in z), None),
             "the seat whose zone (of a seat zone such as court) holds the card, or null", "seat_holding(court, card)"),
+    Builtin("card_named", ("str",), "card", lambda text: None,  # compiled to a constant: never called
+            "the card with that text, e.g. the two of clubs; the text must be in quotes and name one card of "
+            "the deck (checked at load; null if only other parameter values put it in the deck)",
+            "card == card_named('C2')"),
 ]}
 """Plain functions, by name. Seat arithmetic (``left_of`` ...) is added by the compiler, which knows the seat count."""
 
@@ -167,6 +173,8 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "move_all(rows[0], discard)"),
     Effect("swap", ("zone", "zone"), "exchange the contents of two zones (e.g. two hands)",
            "swap(hand[turn_player], hand[other])"),
+    Effect("sort", ("zone",), "put a zone's cards in deck order, as a player sorts a hand after "
+           "receiving cards (a hand is dealt sorted)", "sort(hand[current_player])"),
     Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
            "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
     Effect("shuffle", ("zone",), "put the cards of a zone in a random order (drawn from the game's seeded generator)",

@@ -954,6 +954,8 @@ class Compiler:
             if kind not in self.ns.action_kinds:
                 raise _err(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
             return Val(f"_can(s, {kind!r})", "bool", nullable=False, state=True)
+        if name == "card_named":
+            return self._card_named(node, args, vals)
         b = B.FUNCTIONS.get(name)
         if b is None:
             if name in B.AGGREGATES:
@@ -969,8 +971,40 @@ class Compiler:
             if result == "zone":
                 result = "list[card]"
         nullable = name in ("index_of", "seat_holding") or result == "any"
-        return Val(f"_fn_{name}({', '.join(self._code(v) for v in vals)})", result, nullable=nullable,
+        code = self._text_code if name == "str" else self._code  # str(card) is its text
+        return Val(f"_fn_{name}({', '.join(code(v) for v in vals)})", result, nullable=nullable,
                    state=state, free=free)
+
+    _TEXTED = ("card", "play", "list[card]", "list[play]", "zone")
+
+    def _text_code(self, v: Val) -> str:
+        """Code for ``v`` as text is made of it: a card (or a play, or a list of them) by its
+        canonical text (``C10``), not its internal number; other values as they are."""
+        texts = self.ns.card_attrs.get("text")
+        if v.type not in self._TEXTED or texts is None:
+            return self._code(v)
+        return f"_card_text({self._code(v)}, {self._table(texts)})"
+
+    def _card_named(self, node, args, vals) -> Val:
+        """``card_named('C2')``: the card with that text, checked at load (a constant)."""
+        self._check_arity(node, "card_named", ("str",), vals)
+        lit = args[0]
+        if not (isinstance(lit, lark.Tree) and lit.data == "str_lit"):
+            raise _err(lit, "card_named() takes a card's text in quotes, e.g. card_named('C2')")
+        text = vals[0].const
+        texts = self.ns.card_attrs.get("text", ())
+        ids = [i for i, t in enumerate(texts) if t == text]
+        if len(ids) > 1:
+            raise _err(lit, f"card_named({text!r}): the deck has {len(ids)} copies of {text!r}, so no one card "
+                            f"has that name; test the text instead: card.text == {text!r}")
+        if not ids:
+            every = (self.ns.attr_values or {}).get("text", frozenset())
+            if text in every:  # in the deck only with other parameter values: no such card in this game
+                return Val("None", "card", None, True)
+            same_letters = [t for t in dict.fromkeys(texts) if t.lower() == text.lower()]  # 'c2' for 'C2'
+            hint = f" (did you mean {same_letters[0]!r}?)" if same_letters else did_you_mean(text, sorted(set(texts)))
+            raise _err(lit, f"no card has the text {text!r}{hint}")
+        return Val(repr(ids[0]), "card", ids[0], False)
 
     def _check_arity(self, node, name, params, vals):
         if len(params) != len(vals):
@@ -1327,8 +1361,9 @@ class Compiler:
         a, b = self._expr(left, scope, defs), self._expr(right, scope, defs)
         op = str(op_tok)
         state, free = a.state or b.state, a.free | b.free
-        if op == "+" and (a.type == "str" or b.type == "str"):
-            return Val(f"_cat({self._code(a)}, {self._code(b)})", "str", nullable=False, state=state, free=free)
+        if op == "+" and (a.type == "str" or b.type == "str"):  # a card joins a text as its text ('C10')
+            return Val(f"_cat({self._text_code(a)}, {self._text_code(b)})", "str", nullable=False, state=state,
+                       free=free)
         if op == "+" and is_list(a.type) and is_list(b.type) and "any" not in (a.type, b.type):
             typ = "list[card]" if a.type == "zone" else a.type
             return Val(f"_join({self._code(a)}, {self._code(b)})", typ, nullable=False, state=state, free=free)
@@ -1502,6 +1537,8 @@ class Compiler:
             self._emit(f"_move_all({codes[0]}, {codes[1]})")
         elif name == "swap":
             self._emit(f"_swap({codes[0]}, {codes[1]})")
+        elif name == "sort":
+            self._emit(f"_sort_zone({codes[0]})")
         elif name == "move_random":
             # the destination is read once the card is drawn, and not at all from an empty zone
             frm, card = self.body.temp(), self.body.temp()

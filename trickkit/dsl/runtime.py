@@ -118,6 +118,11 @@ def move_all(frm, to) -> None:
         frm.clear()
 
 
+def sort_zone(zone) -> None:
+    """Put a zone's cards in deck order (card ids are deck positions)."""
+    zone.sort()
+
+
 def swap(a, b) -> None:
     a[:], b[:] = list(b), list(a)
 
@@ -190,13 +195,24 @@ def attr_of_any(v, card_table, face_table, field):
     return card_table[v] if card_table is not None else None
 
 
+def card_text(v, texts):
+    """The text of a card (``C10``), of a play's card, or of each in a list; null stays null."""
+    if v is None:
+        return None
+    if isinstance(v, tuple):  # a play: (seat, card, face, order)
+        return texts[v[1]]
+    if isinstance(v, list):
+        return [card_text(x, texts) for x in v]
+    return texts[v]
+
+
 HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
-    "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put,
+    "_move_all": move_all, "_swap": swap, "_sort_zone": sort_zone, "_draw_random": draw_random, "_put": put,
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
     "_end_turn": end_turn,
-    "_attr_any": attr_of_any, "_mul": multiply,
+    "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""
