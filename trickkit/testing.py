@@ -697,6 +697,10 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
             return
         if {c, d} & (visible_cards(twin, p) | seen):
             return  # one of them shows (or showed): from here p may know more
+        if s.current_player() != twin.current_player():
+            # who acts is public: a rule may let a hidden card decide it (the holder of a given
+            # card leads), and then everyone knows where that card is: the worlds part here
+            return
         obs, twin_obs = s.observation(p), twin.observation(p)
         if obs != twin_obs or _tensor(s, p) != _tensor(twin, p):
             run.fail(f"seat {p} observes something of cards it cannot see: with {c} and {d} exchanged in the "
