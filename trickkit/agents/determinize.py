@@ -1,0 +1,334 @@
+"""Determinization: sampling full states that agree with everything one seat has observed.
+
+An information-set search (ISMCTS) needs, at each iteration, one *determinization*: a complete
+state, hidden cards included, that the deciding seat cannot tell apart from the real one.
+`InformationSetSampler` builds them from the rules alone, for any ruleset:
+
+1. **Recall.** The sampler replays the game so far and records what its seat saw after every
+   action (`trickkit.State.observation` views, the action texts as `trickkit.State.action_seen_by`
+   shows them). Only the *current epoch* matters: the actions since the last chance event (a
+   deal, a shuffle, a random draw; any draw from the state's generator). A deal gathers and
+   reshuffles every card, so nothing hidden survives it.
+2. **Known and unknown cards.** A card the seat saw at some point of the epoch (in a zone it may
+   see, the top of a ``top`` zone, the trick, a card-valued variable, a card named in a public
+   action) is *known* and stays where it is. The others are *unknown*: a sample is a
+   permutation of the unknown cards over the places they occupy (hands of other seats, a
+   hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
+   seat passed to another stays in that hand.
+3. **Constraints from the history (voids).** For each public action of another seat, the
+   sampler asks the rules which unknown cards that seat cannot have held: it puts the card in
+   the seat's hidden zones and checks whether the action it took would still be legal. A seat
+   that did not follow suit is thereby void in that suit, a seat that played under the lead
+   card in Sarkophag had no card above it, and so on, with no per-game code. The permutation is
+   drawn avoiding these (card, place) pairs.
+4. **Verification.** The sampled state is rebuilt at the start of the epoch and the epoch's
+   actions are replayed through the engine: every public action must be legal under the sampled
+   cards; an action the seat saw only partly (a private choice, a simultaneous bid still
+   running) is re-chosen uniformly among the legal actions that look the same to the seat; the
+   seat's observation must match after such actions and at the end. A sample that fails is
+   rejected and redrawn, up to ``max_tries``; after that the sampler falls back to an
+   unconstrained permutation of the unknown cards and counts it in ``stats["fallbacks"]``.
+5. **Chance ahead.** The sample gets a fresh generator drawn from the sampler's own, so future
+   shuffles and draws in a search are not the real ones.
+
+Chance inside the epoch (say, a draw from a stock that no deal since reshuffled) needs no code
+of its own: the stock's unknown cards are permuted like any others, and a card the seat drew is
+known. Limits, stated plainly: knowledge older than the last chance event (a card passed
+before a random draw) is forgotten, which is safe but less informed; the constraints assume a
+seat's legal actions depend on its own cards and public facts (the verification catches
+anything else); the permutation is drawn by most-constrained-first random assignment, close to
+but not exactly uniform over the consistent permutations. OpenSpiel's Oh Hell resampler, by
+contrast, ignores voids altogether (open_spiel issue #314).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from trickkit.dsl.compiler import EVALUATION_BUDGET
+from trickkit.errors import TrickkitError
+from trickkit.game import _visible
+from trickkit.privacy import seen_text
+
+__all__ = ["InformationSetSampler"]
+
+
+class _Step:
+    """One action of the current epoch, as the sampling seat knows it."""
+
+    __slots__ = ("actor", "text", "seen", "hidden", "where", "obs")
+
+    def __init__(self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None):
+        self.actor = actor
+        self.text = text        # the real text: replayed only when `hidden` is False
+        self.seen = seen        # how the seat saw it when it was taken
+        self.hidden = hidden    # the seat saw a masked text (private choice, simultaneous bid)
+        self.where = where      # (round, step index): a simultaneous bid is revealed when its step ends
+        self.obs = obs          # after a hidden action: what the seat saw right after it
+
+
+class InformationSetSampler:
+    """Samples states consistent with what ``seat`` has observed (see the module docstring).
+
+    Args:
+        seat: the seat whose information set is sampled.
+        rng: the generator every sample is drawn from (a ``random.Random``).
+        max_tries: samples drawn and checked per `sample` call before the fallback.
+
+    Attributes:
+        stats: counters: ``samples`` (calls of `sample`), ``tries`` (permutations checked),
+            ``rejected`` (permutations that failed the replay), ``fallbacks`` (samples that are
+            an unconstrained permutation because every try failed).
+    """
+
+    def __init__(self, seat: int, rng: random.Random, max_tries: int = 50):
+        if max_tries < 1:
+            raise TrickkitError(f"max_tries must be >= 1, got {max_tries}")
+        self.seat = seat
+        self.rng = rng
+        self.max_tries = max_tries
+        self.stats = {"samples": 0, "tries": 0, "rejected": 0, "fallbacks": 0}
+        self._key = None
+        self._replay = None   # the game replayed from its start, kept in step with the real one
+        self._texts: list[str] = []
+
+    # -- recall ---------------------------------------------------------------------------
+    def sync(self, state: Any) -> None:
+        """Bring the recall up to date with ``state`` (the same game, later), or start over.
+
+        Raises:
+            TrickkitError: ``state`` is not a trickkit engine state.
+        """
+        game = getattr(state, "game", None)
+        if game is None or not hasattr(state, "seed"):
+            raise TrickkitError("information-set sampling needs a trickkit State (from Game.new_initial_state)")
+        history = state.history()
+        key = (id(game), state.seed, repr(state.deals))
+        if key != self._key or history[:len(self._texts)] != self._texts:
+            self._key = key
+            self._replay = game.new_initial_state(seed=state.seed, deals=state.deals)
+            self._texts = []
+            self._new_epoch()
+        for text in history[len(self._texts):]:
+            self._advance(text)
+        self._texts = history
+
+    def _new_epoch(self) -> None:
+        r = self._replay
+        self._start = r.clone()
+        self._steps: list[_Step] = []
+        self._known = set(_visible_cards(r, self.seat))
+        self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
+
+    def _advance(self, text: str) -> None:
+        r, me = self._replay, self.seat
+        actor = r.current
+        seen = r.action_seen_by(text, me)
+        hidden = seen != text
+        action = next(a for a in r.legal_actions() if a.text == text)
+        if actor != me and not hidden:
+            self._constrain(r, actor, text)
+            self._known.update(_cards_named(r, action))
+        where = (r.round, r.step)
+        before = _generator_state(r)
+        r.apply_action(text)
+        if _generator_state(r) != before:  # chance: nothing hidden before it is known any more
+            self._new_epoch()
+            return
+        self._steps.append(_Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None))
+        self._known.update(_visible_cards(r, me))
+
+    def _constrain(self, r: Any, actor: int, text: str) -> None:
+        """Record which hidden cards ``actor`` cannot hold, given that ``text`` was legal for it."""
+        places = _hidden_places(r, self.seat)
+        mine = [(zone, i) for owner, zone, i in places if owner == actor]
+        if not mine:
+            return
+        texts = r.rules.deck.texts
+        words = set(text.replace(":", " ").split())
+        out = [zone[i] for zone, i in mine if texts[zone[i]] not in words]  # a card the action did not name
+        if not out:
+            return
+        held = {zone[i] for zone, i in mine}
+        u = out[-1]
+        uzone, ui = next((zone, i) for zone, i in mine if zone[i] == u)
+        for owner, zone, i in places:
+            c = zone[i]
+            if c in held or texts[c] == texts[u]:
+                continue
+            zone[i], uzone[ui] = u, c  # actor holds c instead of u: would its action still be legal?
+            r._legal = None
+            try:
+                legal = any(a.text == text for a in r.legal_actions())
+            except TrickkitError:
+                legal = False
+            finally:
+                zone[i], uzone[ui] = c, u
+                r._legal = None
+            if not legal:
+                self._forbidden.setdefault(c, set()).update(held)
+
+    # -- sampling -------------------------------------------------------------------------
+    def sample(self, state: Any) -> Any:
+        """A state ``seat`` cannot tell from ``state``, hidden cards drawn at random.
+
+        Args:
+            state: the real state (the sampler reads from it only what ``seat`` observed).
+
+        Returns:
+            A new `trickkit.State` at the same decision, with its own fresh generator.
+        """
+        self.sync(state)
+        self.stats["samples"] += 1
+        unknown = sorted(set(range(len(state.rules.deck))) - self._known)
+        if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
+            return self._reseed(state.clone())
+        target = state.observation(self.seat)
+        for _ in range(self.max_tries):
+            self.stats["tries"] += 1
+            perm = self._permutation(unknown, constrained=True)
+            if perm is not None:
+                world = self._replay_epoch(perm, target)
+                if world is not None:
+                    return self._reseed(world)
+            self.stats["rejected"] += 1
+        self.stats["fallbacks"] += 1
+        world = _relabel(state, self._permutation(unknown, constrained=False))
+        return self._reseed(world)
+
+    def _permutation(self, unknown: list[int], constrained: bool) -> dict[int, int] | None:
+        """A random map from each unknown card's place (named by its true card) to the card put there."""
+        rng = self.rng
+        free = list(unknown)
+        if not constrained or not self._forbidden:
+            rng.shuffle(free)
+            return dict(zip(unknown, free))
+        # places that exclude the most cards are filled first (ties in random order)
+        excluded: dict[int, set[int]] = {}
+        for c, places in self._forbidden.items():
+            for p in places:
+                excluded.setdefault(p, set()).add(c)
+        order = list(unknown)
+        rng.shuffle(order)
+        order.sort(key=lambda p: -len(excluded.get(p, ())))
+        out = {}
+        left = set(free)
+        for p in order:
+            bad = excluded.get(p)
+            choices = [c for c in left if not bad or c not in bad]
+            if not choices:
+                return None
+            c = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+            out[p] = c
+            left.discard(c)
+        return out
+
+    def _replay_epoch(self, perm: dict[int, int], target: dict) -> Any | None:
+        """The epoch replayed on the relabelled start; None when the sample contradicts the history."""
+        world = _relabel(self._start, perm)
+        me, rng = self.seat, self.rng
+        final_where = (self._replay.round, self._replay.step)
+        try:
+            for st in self._steps:
+                still_masked = st.hidden and (
+                    seen_text(world.game._privacy, st.text, st.actor, me) != st.text or st.where == final_where)
+                if not still_masked:  # public (or revealed since): it must be legal under the sample
+                    world.apply_action(st.text)
+                    continue
+                options = [a for a in world.legal_actions() if world.action_seen_by(a, me) == st.seen]
+                if not options:
+                    return None
+                world.apply_action(options[rng.randrange(len(options))])
+                if st.obs is not None and world.observation(me) != st.obs:
+                    return None  # the re-chosen action shows differently from the real one
+            if world.observation(me) != target:
+                return None
+        except TrickkitError:
+            return None
+        return world
+
+    def _reseed(self, world: Any) -> Any:
+        # future chance (the next deal, a draw) must not be the real game's: a fresh generator
+        world._rng = random.Random(self.rng.getrandbits(63))
+        world._rng_state = None
+        world._rng_lent = False
+        return world
+
+
+# -- helpers on engine states -------------------------------------------------------------
+def _generator_state(s: Any) -> Any:
+    r = s._rng
+    return r.getstate() if r is not None else s._rng_state
+
+
+def _views(s: Any, me: int):
+    """``(owner seat or None, cards list, how me sees it)`` for every zone of ``s``."""
+    rules = s.rules
+    s.budget = EVALUATION_BUDGET
+    for z in rules.seat_zones:
+        opened = z.public_when is not None and z.public_when(s)
+        for seat, cards in enumerate(s.seat_zones[z.index]):
+            yield seat, cards, "all" if opened else _visible(z.visibility, me, seat)
+    for z in rules.table_zones:
+        how = "all" if z.public_when is not None and z.public_when(s) else _visible(z.visibility, me, None)
+        for i in range(max(z.count, 1)):
+            yield None, s.table_zones[z.index + i], how
+
+
+def _visible_cards(s: Any, me: int) -> set[int]:
+    """Card ids ``me`` can see in ``s``: its visible zones, tops, the trick, card-valued variables."""
+    out: set[int] = set()
+    for _, cards, how in _views(s, me):
+        if how == "all":
+            out.update(cards)
+        elif how == "top" and cards:
+            out.add(cards[-1])
+    out.update(p[1] for p in s.trick)
+    if s.last_trick is not None:  # a trick's last card goes straight to its taker: it was seen
+        out.update(p[1] for p in s.last_trick[1])
+    rules = s.rules
+    for specs, values, per_seat in ((rules.seat_vars, s.seat_vars, True), (rules.table_vars, s.table_vars, False)):
+        for v in specs:
+            if v.type in ("card", "play"):
+                for x in (values[v.index] if per_seat else [values[v.index]]):
+                    if isinstance(x, int) and not isinstance(x, bool):
+                        out.add(x)
+                    elif isinstance(x, tuple) and len(x) > 1:
+                        out.add(x[1])
+    return out
+
+
+def _hidden_places(s: Any, me: int) -> list[tuple]:
+    """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
+    out = []
+    for owner, cards, how in _views(s, me):
+        if how == "all":
+            continue
+        last = len(cards) - 1 if how == "top" else len(cards)
+        out.extend((owner, cards, i) for i in range(max(last, 0)))
+    return out
+
+
+def _cards_named(s: Any, action: Any) -> set[int]:
+    """The card ids a public action names (a card choice of a turns action kind)."""
+    if not action.choices:
+        return set()
+    step = s.rules.steps[s.step]
+    kinds = list(getattr(step, "kinds", ()))
+    for window in getattr(step, "windows", ()):
+        kinds += list(window.kinds)
+    for kind in kinds:
+        if kind.name == action.verb and len(kind.choice_types) == len(action.choices):
+            return {v for t, v in zip(kind.choice_types, action.choices) if t == "card" and isinstance(v, int)}
+    return set()
+
+
+def _relabel(s: Any, perm: dict[int, int]) -> Any:
+    """A copy of ``s`` in which card ``p`` is replaced by ``perm[p]`` wherever it lies."""
+    c = s.clone()
+    get = perm.get
+    c.seat_zones = [[[get(x, x) for x in hand] for hand in zone] for zone in c.seat_zones]
+    c.table_zones = [[get(x, x) for x in zone] for zone in c.table_zones]
+    c._legal = None
+    return c
