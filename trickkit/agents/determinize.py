@@ -92,6 +92,8 @@ class InformationSetSampler:
         self._key = None
         self._replay = None   # the game replayed from its start, kept in step with the real one
         self._texts: list[str] = []
+        self.last_permutation: dict[int, int] | None = None
+        """The permutation of unknown cards behind the last sample (None after a fallback)."""
 
     # -- recall ---------------------------------------------------------------------------
     def sync(self, state: Any) -> None:
@@ -181,7 +183,10 @@ class InformationSetSampler:
         """
         self.sync(state)
         self.stats["samples"] += 1
-        unknown = sorted(set(range(len(state.rules.deck))) - self._known)
+        known = self._known
+        # places in the order of the zones (public structure), so that a sample depends only on
+        # the generator and what the seat saw, never on which hidden card lies where
+        unknown = [c for c in _cards_in_place_order(self._start) if c not in known]
         if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
             return self._reseed(state.clone())
         target = state.observation(self.seat)
@@ -191,16 +196,26 @@ class InformationSetSampler:
             if perm is not None:
                 world = self._replay_epoch(perm, target)
                 if world is not None:
+                    self.last_permutation = perm
                     return self._reseed(world)
             self.stats["rejected"] += 1
         self.stats["fallbacks"] += 1
-        world = _relabel(state, self._permutation(unknown, constrained=False))
+        self.last_permutation = None
+        places = [c for c in _cards_in_place_order(state) if c not in known]
+        world = _relabel(state, self._permutation(places, constrained=False))
         return self._reseed(world)
 
+    def epoch_start(self, permutation: dict[int, int] | None = None) -> Any:
+        """The state at the start of the current epoch (just after the last chance event), with
+        the unknown cards relabelled by ``permutation`` (e.g. ``last_permutation``; None: as
+        recalled). For tests and inspection: the sample is this state with the epoch replayed."""
+        return _relabel(self._start, permutation or {})
+
     def _permutation(self, unknown: list[int], constrained: bool) -> dict[int, int] | None:
-        """A random map from each unknown card's place (named by its true card) to the card put there."""
+        """A random map from each unknown card's place (named by its true card, ``unknown`` in
+        place order) to the card put there; None when the constraints left a place no card."""
         rng = self.rng
-        free = list(unknown)
+        free = sorted(unknown)
         if not constrained or not self._forbidden:
             rng.shuffle(free)
             return dict(zip(unknown, free))
@@ -213,7 +228,7 @@ class InformationSetSampler:
         rng.shuffle(order)
         order.sort(key=lambda p: -len(excluded.get(p, ())))
         out = {}
-        left = set(free)
+        left = dict.fromkeys(free)  # ordered: the draw below depends on the generator only
         for p in order:
             bad = excluded.get(p)
             choices = [c for c in left if not bad or c not in bad]
@@ -221,7 +236,7 @@ class InformationSetSampler:
                 return None
             c = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
             out[p] = c
-            left.discard(c)
+            del left[c]
         return out
 
     def _replay_epoch(self, perm: dict[int, int], target: dict) -> Any | None:
@@ -328,7 +343,25 @@ def _relabel(s: Any, perm: dict[int, int]) -> Any:
     """A copy of ``s`` in which card ``p`` is replaced by ``perm[p]`` wherever it lies."""
     c = s.clone()
     get = perm.get
-    c.seat_zones = [[[get(x, x) for x in hand] for hand in zone] for zone in c.seat_zones]
+    # a hand in deck order (as a deal leaves it) stays in deck order, as any real deal would be
+    c.seat_zones = [[_in_order([get(x, x) for x in hand], hand) for hand in zone] for zone in c.seat_zones]
     c.table_zones = [[get(x, x) for x in zone] for zone in c.table_zones]
     c._legal = None
     return c
+
+
+def _in_order(cards: list[int], was: list[int]) -> list[int]:
+    if len(was) > 1 and all(was[i] < was[i + 1] for i in range(len(was) - 1)):
+        cards.sort()
+    return cards
+
+
+def _cards_in_place_order(s: Any) -> list[int]:
+    """Every card in a zone of ``s``, zone by zone (seat zones seat by seat, then table zones)."""
+    out: list[int] = []
+    for zone in s.seat_zones:
+        for cards in zone:
+            out.extend(cards)
+    for cards in s.table_zones:
+        out.extend(cards)
+    return out

@@ -154,9 +154,19 @@ class ISMCTSAgent:
             actions = world.legal_actions()
             world.apply_action(actions[rng.randrange(len(actions))])
             done += 1
-        winners = world.winners()
-        share = 1.0 / len(winners)
-        rewards = [0.0] * world.game.num_players
-        for s in winners:
-            rewards[s] = share
-        return rewards
+        return _rewards(world)
+
+
+def _rewards(world: Any) -> list[float]:
+    """Each seat's share of the other seats it beats on score (a tie counts half), in 0..1.
+
+    Smoother than win or lose, so fewer playouts tell good actions from bad, and it is 1
+    exactly for a sole winner; the direction (highest or lowest wins) is the ruleset's.
+    """
+    scores = world.scores()
+    n = len(scores)
+    if n < 2:
+        return [1.0] * n
+    sign = 1 if world.rules.winners_highest else -1
+    keyed = [sign * v for v in scores]
+    return [(sum(1.0 if k > o else 0.5 if k == o else 0.0 for o in keyed) - 0.5) / (n - 1) for k in keyed]
