@@ -267,3 +267,21 @@ def test_cli_simulate_agents(capsys):
     assert "needs --agents" in capsys.readouterr().err
     assert main(["simulate", "sarkophag", "--games", "1", "--agents", "random,random"]) == 2
     assert "got 2 agents for a 4-player game" in capsys.readouterr().err
+
+
+def test_a_state_that_does_not_replay_is_refused_clearly():
+    game = trickkit.load_game("sarkophag")
+    sampler = InformationSetSampler(0, random.Random(0))
+    with pytest.raises(TrickkitError, match="cannot recall"):  # seed 0's record, seed 1's cards
+        sampler.sample(_Misrecorded(game.new_initial_state(seed=1), seed=0))
+    with pytest.raises(TrickkitError, match="needs a trickkit State"):
+        sampler.sample(object())
+
+
+class _Misrecorded:
+    """A state whose recorded seed is not the one it was dealt from (as after a draw from
+    ``state.rng`` outside the engine): replaying its record reaches another game."""
+
+    def __init__(self, real, seed):
+        self.game, self.rules, self.deals, self.seed = real.game, real.rules, real.deals, seed
+        self.history, self.observation = real.history, real.observation

@@ -112,9 +112,18 @@ class InformationSetSampler:
             self._replay = game.new_initial_state(seed=state.seed, deals=state.deals)
             self._texts = []
             self._new_epoch()
-        for text in history[len(self._texts):]:
-            self._advance(text)
+        try:
+            for text in history[len(self._texts):]:
+                self._advance(text)
+        except TrickkitError as e:
+            self._key = None
+            raise TrickkitError(f"cannot recall the game for seat {self.seat}: it does not replay from its seed "
+                                f"and deals ({e}); was its generator drawn from outside the engine?") from None
         self._texts = history
+        if self._replay.observation(self.seat) != state.observation(self.seat):
+            self._key = None
+            raise TrickkitError(f"cannot recall the game for seat {self.seat}: replayed from its seed and deals it "
+                                f"does not reach this state (was its generator drawn from outside the engine?)")
 
     def _new_epoch(self) -> None:
         r = self._replay

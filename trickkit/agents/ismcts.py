@@ -76,6 +76,7 @@ class ISMCTSAgent:
 
     @property
     def stats(self) -> dict[str, int]:
+        """Counters: ``decisions``, and the samplers' ``samples``, ``tries``, ``rejected``, ``fallbacks``."""
         out = {"decisions": self._decisions, "samples": 0, "tries": 0, "rejected": 0, "fallbacks": 0}
         for sampler in self._samplers.values():
             for k, v in sampler.stats.items():
