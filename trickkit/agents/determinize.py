@@ -92,6 +92,7 @@ class InformationSetSampler:
         self._key = None
         self._replay = None   # the game replayed from its start, kept in step with the real one
         self._texts: list[str] = []
+        self._synced = None   # (the seat's observation now, unknown cards in place order) once in step
         self.last_permutation: dict[int, int] | None = None
         """The permutation of unknown cards behind the last sample (None after a fallback)."""
 
@@ -102,11 +103,16 @@ class InformationSetSampler:
         Raises:
             TrickkitError: ``state`` is not a trickkit engine state.
         """
+        from trickkit.state import State
+
         game = getattr(state, "game", None)
-        if game is None or not hasattr(state, "seed"):
+        if not isinstance(state, State) and not (hasattr(state, "seed") and hasattr(game, "rules")):
             raise TrickkitError("information-set sampling needs a trickkit State (from Game.new_initial_state)")
         history = state.history()
         key = (id(game), state.seed, repr(state.deals))
+        if key == self._key and history == self._texts and self._synced is not None:
+            return  # already there (a search samples the same decision many times)
+        self._synced = None
         if key != self._key or history[:len(self._texts)] != self._texts:
             self._key = key
             self._replay = game.new_initial_state(seed=state.seed, deals=state.deals)
@@ -120,10 +126,15 @@ class InformationSetSampler:
             raise TrickkitError(f"cannot recall the game for seat {self.seat}: it does not replay from its seed "
                                 f"and deals ({e}); was its generator drawn from outside the engine?") from None
         self._texts = history
-        if self._replay.observation(self.seat) != state.observation(self.seat):
+        target = state.observation(self.seat)
+        if self._replay.observation(self.seat) != target:
             self._key = None
             raise TrickkitError(f"cannot recall the game for seat {self.seat}: replayed from its seed and deals it "
                                 f"does not reach this state (was its generator drawn from outside the engine?)")
+        known = self._known
+        # places in the order of the zones (public structure), so that a sample depends only on
+        # the generator and what the seat saw, never on which hidden card lies where
+        self._synced = (target, [c for c in _cards_in_place_order(self._start) if c not in known])
 
     def _new_epoch(self) -> None:
         r = self._replay
@@ -193,12 +204,9 @@ class InformationSetSampler:
         self.sync(state)
         self.stats["samples"] += 1
         known = self._known
-        # places in the order of the zones (public structure), so that a sample depends only on
-        # the generator and what the seat saw, never on which hidden card lies where
-        unknown = [c for c in _cards_in_place_order(self._start) if c not in known]
+        target, unknown = self._synced
         if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
             return self._reseed(state.clone())
-        target = state.observation(self.seat)
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
             perm = self._permutation(unknown, constrained=True)
@@ -233,19 +241,23 @@ class InformationSetSampler:
         for c, places in self._forbidden.items():
             for p in places:
                 excluded.setdefault(p, set()).add(c)
-        order = list(unknown)
+        order = [p for p in unknown if p in excluded]
         rng.shuffle(order)
-        order.sort(key=lambda p: -len(excluded.get(p, ())))
+        order.sort(key=lambda p: -len(excluded[p]))
         out = {}
         left = dict.fromkeys(free)  # ordered: the draw below depends on the generator only
         for p in order:
-            bad = excluded.get(p)
-            choices = [c for c in left if not bad or c not in bad]
+            bad = excluded[p]
+            choices = [c for c in left if c not in bad]
             if not choices:
                 return None
-            c = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+            c = choices[rng.randrange(len(choices))]
             out[p] = c
             del left[c]
+        # the places no constraint touches take the remaining cards uniformly
+        rest = list(left)
+        rng.shuffle(rest)
+        out.update(zip((p for p in unknown if p not in excluded), rest))
         return out
 
     def _replay_epoch(self, perm: dict[int, int], target: dict) -> Any | None:
