@@ -92,15 +92,16 @@ def test_ismcts_options_are_checked():
 def test_ismcts_beats_random_in_sarkophag():
     """A counted, seeded check (no statistics at test time): 24 five-card games of Sarkophag,
     ISMCTS (30 iterations) at seat 0 against three random seats, and a random seat 0 on the
-    same deals. Measured: ISMCTS takes 97 mummy heads in all and wins 13 games, the random
-    seat 167 heads and 7 wins; the bounds leave a wide margin."""
+    same deals. Measured: ISMCTS takes 109 mummy heads in all and wins 11 games, the random
+    seat 167 heads and 7 wins (over 100 full games ISMCTS wins 67%, 95% CI 57-75%, against
+    25% for a random seat: benchmarks/agents.py)."""
     game = trickkit.load_game("sarkophag", hand_size=5)
     spec = parse_agent_spec("ismcts:iterations=30")
     ismcts = [play_game(game, 7, i, [spec, None, None, None]) for i in range(24)]
     rand = [play_game(game, 7, i) for i in range(24)]
     heads = sum(r["scores"][0] for r in ismcts)
     rand_heads = sum(r["scores"][0] for r in rand)
-    assert heads < 0.8 * rand_heads, (heads, rand_heads)
+    assert heads < 0.8 * rand_heads, (heads, rand_heads)  # 109 < 133.6
     assert sum(0 in r["winners"] for r in ismcts) > sum(0 in r["winners"] for r in rand)
 
 
