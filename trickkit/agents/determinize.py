@@ -139,6 +139,9 @@ class InformationSetSampler:
     def _new_epoch(self) -> None:
         r = self._replay
         self._start = r.clone()
+        # a sample's past is told as the seat saw it: private choices of earlier epochs stay hidden
+        priv = r.game._privacy
+        self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
         self._steps: list[_Step] = []
         self._known = set(_visible_cards(r, self.seat))
         self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
@@ -285,8 +288,11 @@ class InformationSetSampler:
         return world
 
     def _reseed(self, world: Any) -> Any:
-        # future chance (the next deal, a draw) must not be the real game's: a fresh generator
-        world._rng = random.Random(self.rng.getrandbits(63))
+        # future chance (the next deal, a draw) must not be the real game's: a fresh generator,
+        # and no scripted deals (a scenario's later hands)
+        world.seed = self.rng.getrandbits(63)
+        world.deals = None
+        world._rng = random.Random(world.seed)
         world._rng_state = None
         world._rng_lent = False
         return world
