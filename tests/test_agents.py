@@ -315,3 +315,19 @@ def test_samples_agree_with_the_seat_everywhere(name):
                 # a simultaneous bid still running may differ (it is re-chosen); its kind may not
                 assert a == b or a.split()[0] == b.split()[0] == "bid", (a, b)
         assert sampler.stats["fallbacks"] == 0, sampler.stats
+
+
+def test_the_fallback_is_counted_and_tells_nothing_hidden(monkeypatch):
+    """When every try fails (forced here), the sample ignores the history's constraints but
+    still shows the seat what it sees, and its history hides the bids still being made."""
+    game = trickkit.load_game("skull_king", rounds=3)
+    state = _advance(game.new_initial_state(seed=2), 22)  # rounds 1 and 2 take 8 + 12 actions: 2 bids into round 3
+    me = state.current_player()
+    assert state.observation(me)["phase"] == "bid"
+    sampler = InformationSetSampler(me, random.Random(0), max_tries=3)
+    monkeypatch.setattr(sampler, "_replay_epoch", lambda perm, target: None)
+    world = sampler.sample(state)
+    assert sampler.stats == {"samples": 1, "tries": 3, "rejected": 3, "fallbacks": 1}
+    assert world.observation(me) == state.observation(me)
+    assert world.history()[-2:] == ["bid ?", "bid ?"]
+    assert world.history()[:-2] == state.history()[:-2]

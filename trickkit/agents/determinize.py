@@ -151,7 +151,9 @@ class InformationSetSampler:
         actor = r.current
         seen = r.action_seen_by(text, me)
         hidden = seen != text
-        action = next(a for a in r.legal_actions() if a.text == text)
+        action = next((a for a in r.legal_actions() if a.text == text), None)
+        if action is None:
+            raise TrickkitError(f"action {text!r} is not legal in the replay")
         if actor != me and not hidden:
             self._constrain(r, actor, text)
             self._known.update(_cards_named(r, action))
@@ -209,7 +211,7 @@ class InformationSetSampler:
         known = self._known
         target, unknown = self._synced
         if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
-            return self._reseed(state.clone())
+            return self._reseed(self._told(state.clone()))
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
             perm = self._permutation(unknown, constrained=True)
@@ -223,7 +225,18 @@ class InformationSetSampler:
         self.last_permutation = None
         places = [c for c in _cards_in_place_order(state) if c not in known]
         world = _relabel(state, self._permutation(places, constrained=False))
-        return self._reseed(world)
+        return self._reseed(self._told(world))
+
+    def _told(self, world: Any) -> Any:
+        """``world`` with its history as the seat knows it (a copy of the real state's would tell
+        other seats' private choices)."""
+        final_where = (self._replay.round, self._replay.step)
+        priv = world.game._privacy
+        epoch = [(st.actor, st.seen if st.hidden and (seen_text(priv, st.text, st.actor, self.seat) != st.text
+                                                       or st.where == final_where) else st.text)
+                 for st in self._steps]
+        world._history = list(self._start._history) + epoch
+        return world
 
     def epoch_start(self, permutation: dict[int, int] | None = None) -> Any:
         """The state at the start of the current epoch (just after the last chance event), with
