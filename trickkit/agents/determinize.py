@@ -57,15 +57,19 @@ __all__ = ["InformationSetSampler"]
 class _Step:
     """One action of the current epoch, as the sampling seat knows it."""
 
-    __slots__ = ("actor", "text", "seen", "hidden", "where", "obs")
+    __slots__ = ("actor", "text", "seen", "hidden", "where", "obs", "face", "choices", "cards")
 
-    def __init__(self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None):
+    def __init__(self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None, action: Any,
+                 cards: tuple):
         self.actor = actor
-        self.text = text        # the real text: replayed only when `hidden` is False
+        self.text = text        # the real text: replayed as is only when `hidden` is False
         self.seen = seen        # how the seat saw it when it was taken
-        self.hidden = hidden    # the seat saw a masked text (private choice, simultaneous bid)
-        self.where = where      # (round, step index): a simultaneous bid is revealed when its step ends
+        self.hidden = hidden    # the seat saw a masked text (private choice, simultaneous bid or card)
+        self.where = where      # (round, step index): a simultaneous choice is revealed when its step ends
         self.obs = obs          # after a hidden action: what the seat saw right after it
+        self.face = action.face          # the real action's card (as played), or -1
+        self.choices = action.choices    # and its choices
+        self.cards = cards               # which choices are cards
 
 
 class InformationSetSampler:
@@ -154,16 +158,17 @@ class InformationSetSampler:
         action = next((a for a in r.legal_actions() if a.text == text), None)
         if action is None:
             raise TrickkitError(f"action {text!r} is not legal in the replay")
+        cards = _card_choices(r, action)
         if actor != me and not hidden:
             self._constrain(r, actor, text)
-            self._known.update(_cards_named(r, action))
+            self._known.update(v for v, is_card in zip(action.choices, cards) if is_card)
         where = (r.round, r.step)
         before = _generator_state(r)
         r.apply_action(text)
         if _generator_state(r) != before:  # chance: nothing hidden before it is known any more
             self._new_epoch()
             return
-        self._steps.append(_Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None))
+        self._steps.append(_Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards))
         self._known.update(_visible_cards(r, me))
 
     def _constrain(self, r: Any, actor: int, text: str) -> None:
@@ -281,19 +286,37 @@ class InformationSetSampler:
         world = _relabel(self._start, perm)
         me, rng = self.seat, self.rng
         final_where = (self._replay.round, self._replay.step)
+        texts, face_card, face_mode = world.rules.deck.texts, world.rules.deck.face_card, world.rules.deck.face_mode
+        get = perm.get
         try:
             for st in self._steps:
-                still_masked = st.hidden and (
-                    seen_text(world.game._privacy, st.text, st.actor, me) != st.text or st.where == final_where)
-                if not still_masked:  # public (or revealed since): it must be legal under the sample
+                if not st.hidden:  # public: it must be legal under the sample
                     world.apply_action(st.text)
                     continue
+                # The seat saw this action only in part. Its cards are the real ones relabelled like
+                # every other unknown card (a card the seat knows is itself); anything else it hid
+                # (a bid still secret) is drawn again among the actions that look the same.
+                revealed = not (seen_text(world.game._privacy, st.text, st.actor, me) != st.text
+                                or st.where == final_where)
                 options = [a for a in world.legal_actions() if world.action_seen_by(a, me) == st.seen]
-                if not options:
+                fits = []
+                for a in options:
+                    if revealed and st.face < 0 and not any(st.cards) and a.text != st.text:
+                        continue  # no card in it (a bid): once revealed, it is what it was
+                    if st.face >= 0:
+                        if a.face < 0 or face_mode[a.face] != face_mode[st.face] or \
+                                texts[face_card[a.face]] != texts[get(face_card[st.face], face_card[st.face])]:
+                            continue
+                    if len(a.choices) != len(st.choices):
+                        continue
+                    if all((texts[x] == texts[get(v, v)]) if is_card else (x == v or not revealed)
+                           for x, v, is_card in zip(a.choices, st.choices, st.cards)):
+                        fits.append(a)
+                if not fits:
                     return None
-                world.apply_action(options[rng.randrange(len(options))])
+                world.apply_action(fits[rng.randrange(len(fits))] if len(fits) > 1 else fits[0])
                 if st.obs is not None and world.observation(me) != st.obs:
-                    return None  # the re-chosen action shows differently from the real one
+                    return None  # the action shows differently from the real one
             if world.observation(me) != target:
                 return None
         except TrickkitError:
@@ -365,18 +388,24 @@ def _hidden_places(s: Any, me: int) -> list[tuple]:
     return out
 
 
-def _cards_named(s: Any, action: Any) -> set[int]:
-    """The card ids a public action names (a card choice of a turns action kind)."""
+def _card_choices(s: Any, action: Any) -> tuple[bool, ...]:
+    """For each choice of ``action`` (taken in ``s``), whether it is a card: a card choice of a
+    turns action kind, or the one choice of a step whose action names a card by its text."""
     if not action.choices:
-        return set()
+        return ()
     step = s.rules.steps[s.step]
     kinds = list(getattr(step, "kinds", ()))
     for window in getattr(step, "windows", ()):
         kinds += list(window.kinds)
-    for kind in kinds:
-        if kind.name == action.verb and len(kind.choice_types) == len(action.choices):
-            return {v for t, v in zip(kind.choice_types, action.choices) if t == "card" and isinstance(v, int)}
-    return set()
+    if kinds:
+        for kind in kinds:
+            if kind.name == action.verb and len(kind.choice_types) == len(action.choices):
+                return tuple(t == "card" and isinstance(v, int) for t, v in zip(kind.choice_types, action.choices))
+        return (False,) * len(action.choices)
+    texts = s.rules.deck.texts  # a step without action kinds (a card chosen): `verb CARD`
+    words = action.text.split()[1:]
+    return tuple(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(texts) and texts[v] in words
+                 for v in action.choices)
 
 
 def _relabel(s: Any, perm: dict[int, int]) -> Any:
