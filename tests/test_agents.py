@@ -331,3 +331,27 @@ def test_the_fallback_is_counted_and_tells_nothing_hidden(monkeypatch):
     assert world.observation(me) == state.observation(me)
     assert world.history()[-2:] == ["bid ?", "bid ?"]
     assert world.history()[:-2] == state.history()[:-2]
+
+
+def test_constrained_permutations_find_a_deal_whenever_one_exists(monkeypatch):
+    """Random constraint sets that one planted deal satisfies: every permutation drawn keeps
+    to the constraints and none is refused, though the greedy draw alone does get stuck."""
+    rng = random.Random(0)
+    stuck = 0
+    for trial in range(200):
+        n = rng.randrange(4, 14)
+        cards = list(range(100, 100 + n))
+        planted = dict(zip(cards, rng.sample(cards, n)))  # place -> card, the deal that must stay possible
+        sampler = InformationSetSampler(0, random.Random(trial))
+        for place in cards:
+            for c in cards:
+                if c != planted[place] and rng.random() < 0.6:
+                    sampler._forbidden.setdefault(c, set()).add(place)
+        perm = sampler._permutation(cards, constrained=True)
+        assert perm is not None and sorted(perm) == cards and sorted(perm.values()) == cards
+        assert all(place not in sampler._forbidden.get(c, ()) for place, c in perm.items())
+        greedy = InformationSetSampler(0, random.Random(trial))
+        greedy._forbidden = sampler._forbidden
+        monkeypatch.setattr(greedy, "_augment", lambda *a: None)
+        stuck += greedy._permutation(cards, constrained=True) is None
+    assert stuck > 10

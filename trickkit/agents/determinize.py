@@ -97,6 +97,7 @@ class InformationSetSampler:
         self._replay = None   # the game replayed from its start, kept in step with the real one
         self._texts: list[str] = []
         self._synced = None   # (the seat's observation now, unknown cards in place order) once in step
+        self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
         self.last_permutation: dict[int, int] | None = None
         """The permutation of unknown cards behind the last sample (None after a fallback)."""
 
@@ -265,21 +266,49 @@ class InformationSetSampler:
         order = [p for p in unknown if p in excluded]
         rng.shuffle(order)
         order.sort(key=lambda p: -len(excluded[p]))
-        out = {}
-        left = dict.fromkeys(free)  # ordered: the draw below depends on the generator only
+        out: dict[int, int] = {}     # place -> card
+        holder: dict[int, int] = {}  # card -> place
+        left = dict.fromkeys(free)   # ordered: the draws depend on the generator only
         for p in order:
             bad = excluded[p]
             choices = [c for c in left if c not in bad]
-            if not choices:
-                return None
-            c = choices[rng.randrange(len(choices))]
-            out[p] = c
-            del left[c]
+            if choices:
+                c = choices[rng.randrange(len(choices))]
+            else:  # a dead end: take a card from a place that can give it up for another
+                c = self._augment(p, excluded, out, holder, left, free, set(), 0)
+                if c is None:
+                    return None
+            left.pop(c, None)
+            out[p], holder[c] = c, p
         # the places no constraint touches take the remaining cards uniformly
         rest = list(left)
         rng.shuffle(rest)
         out.update(zip((p for p in unknown if p not in excluded), rest))
         return out
+
+    def _augment(self, p: int, excluded: dict, out: dict, holder: dict, left: dict, free: list, seen: set,
+                 depth: int) -> int | None:
+        """A card for place ``p``: a free one, or one whose place can take another card in turn
+        (an augmenting path, as in Kuhn's matching). Returns it (still to be given to ``p``), or None."""
+        if depth > 200:  # bounded: constraints no deal satisfies cost a rejection, not a hang
+            return None
+        bad = excluded.get(p, ())
+        cards = [c for c in free if c not in bad and c not in seen]
+        self.rng.shuffle(cards)
+        for c in cards:
+            if c in left:
+                return c
+        for c in cards:
+            seen.add(c)
+            q = holder.get(c)
+            if q is None:
+                continue
+            other = self._augment(q, excluded, out, holder, left, free, seen, depth + 1)
+            if other is not None:  # q gives up c and takes `other`
+                left.pop(other, None)
+                out[q], holder[other] = other, q
+                return c
+        return None
 
     def _replay_epoch(self, perm: dict[int, int], target: dict) -> Any | None:
         """The epoch replayed on the relabelled start; None when the sample contradicts the history."""
