@@ -160,15 +160,19 @@ class InformationSetSampler:
         if action is None:
             raise TrickkitError(f"action {text!r} is not legal in the replay")
         cards = _card_choices(r, action)
-        if actor != me and not hidden:
+        public = actor != me and not hidden
+        if public:
             self._constrain(r, actor, text)
             self._known.update(v for v, is_card in zip(action.choices, cards) if is_card)
+            pre = r.clone()
         where = (r.round, r.step)
         before = _generator_state(r)
         r.apply_action(text)
         if _generator_state(r) != before:  # chance: nothing hidden before it is known any more
             self._new_epoch()
             return
+        if public:
+            self._constrain_moves(pre, r, text)
         self._steps.append(_Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards))
         self._known.update(_visible_cards(r, me))
 
@@ -201,6 +205,33 @@ class InformationSetSampler:
                 r._legal = None
             if not legal:
                 self._forbidden.setdefault(c, set()).update(held)
+
+    def _constrain_moves(self, pre: Any, post: Any, text: str) -> None:
+        """Record which cards could not be a hidden card that ``text`` moved out of sight (a card
+        drawn from a hidden stock into a hidden hand): those after which the game would have gone
+        on differently (another seat to act, other counts or variables), as when a drawn card that
+        could be played ends the turn in one game and not in another."""
+        me = self.seat
+        where_pre = _hidden_locations(pre, me)
+        where_post = _hidden_locations(post, me)
+        moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
+        if not moved:
+            return
+        texts = pre.rules.deck.texts
+        real = _signature(post)
+        for u in moved:
+            for c in where_pre:
+                if c == u or c in moved or texts[c] == texts[u]:
+                    continue
+                trial = pre.clone()
+                _swap(trial, u, c)
+                try:
+                    trial.apply_action(text)
+                    same = _signature(trial) == real
+                except TrickkitError:
+                    same = False
+                if not same:
+                    self._forbidden.setdefault(c, set()).add(u)
 
     # -- sampling -------------------------------------------------------------------------
     def sample(self, state: Any) -> Any:
@@ -463,3 +494,51 @@ def _cards_in_place_order(s: Any) -> list[int]:
     for cards in s.table_zones:
         out.extend(cards)
     return out
+
+
+def _hidden_locations(s: Any, me: int) -> dict[int, tuple]:
+    """Each card ``me`` cannot see -> the zone it lies in (``(kind, zone, seat or member)``)."""
+    out: dict[int, tuple] = {}
+    rules = s.rules
+    s.budget = EVALUATION_BUDGET
+    for z in rules.seat_zones:
+        opened = z.public_when is not None and z.public_when(s)
+        for seat, cards in enumerate(s.seat_zones[z.index]):
+            how = "all" if opened else _visible(z.visibility, me, seat)
+            if how != "all":
+                for c in cards[:-1] if how == "top" else cards:
+                    out[c] = ("seat", z.index, seat)
+    for z in rules.table_zones:
+        how = "all" if z.public_when is not None and z.public_when(s) else _visible(z.visibility, me, None)
+        if how == "all":
+            continue
+        for i in range(max(z.count, 1)):
+            cards = s.table_zones[z.index + i]
+            for c in cards[:-1] if how == "top" else cards:
+                out[c] = ("table", z.index + i)
+    return out
+
+
+def _signature(s: Any) -> tuple:
+    """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
+    return (s.current_player(), s.round, s.step, s.turn_player, s.window, repr(s.trick),
+            tuple(len(h) for zone in s.seat_zones for h in zone), tuple(len(z) for z in s.table_zones),
+            repr(s.seat_vars), repr(s.table_vars))
+
+
+def _swap(s: Any, a: int, b: int) -> None:
+    """Exchange the places of cards ``a`` and ``b`` in ``s``."""
+    for zone in s.seat_zones:
+        for cards in zone:
+            for i, x in enumerate(cards):
+                if x == a:
+                    cards[i] = b
+                elif x == b:
+                    cards[i] = a
+    for cards in s.table_zones:
+        for i, x in enumerate(cards):
+            if x == a:
+                cards[i] = b
+            elif x == b:
+                cards[i] = a
+    s._legal = None
