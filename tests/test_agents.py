@@ -355,3 +355,38 @@ def test_constrained_permutations_find_a_deal_whenever_one_exists(monkeypatch):
         monkeypatch.setattr(greedy, "_augment", lambda *a: None)
         stuck += greedy._permutation(cards, constrained=True) is None
     assert stuck > 10
+
+
+DRAWS = __import__("pathlib").Path(__file__).parent / "agents" / "draws.yaml"
+"""A small ruleset: seats draw from a hidden stock into hidden hands; a black card drawn ends
+the turn, so everyone learns each drawn card's colour (never its rank) from who acts next."""
+
+
+@pytest.mark.parametrize("with_move_constraints", [True, False])
+def test_a_card_drawn_out_of_sight_keeps_what_the_game_showed_of_it(monkeypatch, with_move_constraints):
+    game = trickkit.load_game(DRAWS)
+    suit = game.rules.deck.attrs["suit"]
+    rejected = fallbacks = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while len(state.history()) < 9:
+            actions = state.legal_actions()
+            state.apply_action(actions[0] if rng.random() < 0.8 else rng.choice(actions))  # mostly draw
+        me = state.current_player()
+        sampler = InformationSetSampler(me, random.Random(seed))
+        if not with_move_constraints:
+            monkeypatch.setattr(sampler, "_constrain_moves", lambda *a: None)
+        real = state.observation_all()["zones"]["hand"]
+        for _ in range(10):
+            world = sampler.sample(state)
+            if sampler.last_permutation is None:
+                continue  # a fallback (counted below) ignores the history
+            hands = world.observation_all()["zones"]["hand"]
+            for seat in range(game.num_players):
+                colours = sorted(suit[game.rules.deck.by_text[t][0]] for t in hands[seat]["cards"])
+                assert colours == sorted(suit[game.rules.deck.by_text[t][0]] for t in real[seat]["cards"])
+        rejected += sampler.stats["rejected"]
+        fallbacks += sampler.stats["fallbacks"]
+    # the constraints find the colours at once; the replay alone rejects samples until they fit
+    assert (rejected == fallbacks == 0) == with_move_constraints, (rejected, fallbacks)

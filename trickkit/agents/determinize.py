@@ -350,6 +350,8 @@ class InformationSetSampler:
         get = perm.get
         try:
             for st in self._steps:
+                if world.current_player() != st.actor:
+                    return None  # the sample's game went another way (the same text, another seat)
                 if not st.hidden:  # public: it must be legal under the sample
                     world.apply_action(st.text)
                     continue
