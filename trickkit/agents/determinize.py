@@ -15,19 +15,25 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    permutation of the unknown cards over the places they occupy (hands of other seats, a
    hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
    seat passed to another stays in that hand.
-3. **Constraints from the history (voids).** For each public action of another seat, the
-   sampler asks the rules which unknown cards that seat cannot have held: it puts the card in
-   the seat's hidden zones and checks whether the action it took would still be legal. A seat
-   that did not follow suit is thereby void in that suit, a seat that played under the lead
-   card in Sarkophag had no card above it, and so on, with no per-game code. The permutation is
-   drawn avoiding these (card, place) pairs.
+3. **Constraints from the history.** For each public action of another seat, the sampler asks
+   the rules which unknown cards that seat cannot have held: it puts the card in the seat's
+   hidden zones and checks whether the action it took would still be legal. A seat that did not
+   follow suit is thereby void in that suit, a seat that played under the lead card in Sarkophag
+   had no card above it, and so on, with no per-game code. When a public action moves a hidden
+   card out of sight (a draw into a hidden hand), each unknown card is tried in its place, and
+   the ones after which the game would have gone on differently (another seat to act, other
+   counts or variables) are excluded there. The permutation is drawn avoiding these
+   (card, place) pairs: constrained places first, and an augmenting path (Kuhn's matching) when
+   a place is left without a card, so a deal is found whenever one exists.
 4. **Verification.** The sampled state is rebuilt at the start of the epoch and the epoch's
-   actions are replayed through the engine: every public action must be legal under the sampled
-   cards; an action the seat saw only partly (a private choice, a simultaneous bid still
-   running) is re-chosen uniformly among the legal actions that look the same to the seat; the
-   seat's observation must match after such actions and at the end. A sample that fails is
-   rejected and redrawn, up to ``max_tries``; after that the sampler falls back to an
-   unconstrained permutation of the unknown cards and counts it in ``stats["fallbacks"]``.
+   actions are replayed through the engine: every public action must fall to the same seat and
+   be legal under the sampled cards; an action the seat saw only in part (a private choice, a
+   simultaneous card or bid) is replayed with its cards relabelled like all the others (a card
+   the seat knows is itself), and what else it hid, while still secret, is drawn again among
+   the legal actions that look the same to the seat; the seat's observation must match after
+   such actions and at the end. A sample that fails is rejected and redrawn, up to
+   ``max_tries``; after that the sampler falls back to an unconstrained permutation of the
+   unknown cards and counts it in ``stats["fallbacks"]``.
 5. **Chance ahead.** The sample gets a fresh generator drawn from the sampler's own, so future
    shuffles and draws in a search are not the real ones.
 
@@ -37,7 +43,8 @@ known. Limits, stated plainly: knowledge older than the last chance event (a car
 before a random draw) is forgotten, which is safe but less informed; the constraints assume a
 seat's legal actions depend on its own cards and public facts (the verification catches
 anything else); the permutation is drawn by most-constrained-first random assignment, close to
-but not exactly uniform over the consistent permutations. OpenSpiel's Oh Hell resampler, by
+but not exactly uniform over the consistent permutations; a card the seat knows that went out of
+sight keeps its real place (known cards are never moved). OpenSpiel's Oh Hell resampler, by
 contrast, ignores voids altogether (open_spiel issue #314).
 """
 
