@@ -31,6 +31,7 @@ class Agent(Protocol):
     """What `trickkit.simulate` and the CLI call: ``step(state)`` returns a legal action."""
 
     def step(self, state: Any) -> Any:
+        """Return one of ``state.legal_actions()`` for ``state.current_player()``."""
         ...
 
 

@@ -18,8 +18,8 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
 3. **Constraints from the history.** For each public action of another seat, the sampler asks
    the rules which unknown cards that seat cannot have held: it puts the card in the seat's
    hidden zones and checks whether the action it took would still be legal. A seat that did not
-   follow suit is thereby void in that suit, a seat that played under the lead card in Sarkophag
-   had no card above it, and so on, with no per-game code. When a public action moves a hidden
+   follow suit is thereby void in that suit, a seat that played under the lead card where it
+   had to play over it if able had no card over it, and so on, with no per-game code. When a public action moves a hidden
    card out of sight (a draw into a hidden hand), each unknown card is tried in its place, and
    the ones after which the game would have gone on differently (another seat to act, other
    counts or variables) are excluded there. The permutation is drawn avoiding these
