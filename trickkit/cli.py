@@ -457,7 +457,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="override a game parameter (repeatable)")
 
-    p = sub.add_parser("simulate", help="play many games with random agents")
+    p = sub.add_parser("simulate", help="play many games with agents (random unless --agents says otherwise)")
     game_args(p)
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes, or Ray CPUs with --backend ray (default 1)")
