@@ -53,9 +53,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.errors import TrickkitError
-from trickkit.game import _visible
 from trickkit.privacy import seen_text
 
 __all__ = ["InformationSetSampler"]
@@ -410,23 +408,39 @@ def _generator_state(s: Any) -> Any:
 
 
 def _views(s: Any, me: int):
-    """``(owner seat or None, cards list, how me sees it)`` for every zone of ``s``."""
+    """``(owner seat or None, cards list, how me sees it, zone key)`` for every zone of ``s``.
+
+    How a zone shows is read from ``s.observation(me)`` itself (``all``: its cards, ``top``: its
+    top card, ``count``: nothing), so any visibility rule the engine has is followed exactly; a
+    zone the observation leaves out counts as hidden.
+    """
     rules = s.rules
-    s.budget = EVALUATION_BUDGET
+    zones = s.observation(me)["zones"]
     for z in rules.seat_zones:
-        opened = z.public_when is not None and z.public_when(s)
+        views = zones.get(z.name)
         for seat, cards in enumerate(s.seat_zones[z.index]):
-            yield seat, cards, "all" if opened else _visible(z.visibility, me, seat)
+            view = views[seat] if isinstance(views, list) and seat < len(views) else None
+            yield seat, cards, _how(view, cards), ("seat", z.index, seat)
     for z in rules.table_zones:
-        how = "all" if z.public_when is not None and z.public_when(s) else _visible(z.visibility, me, None)
+        views = zones.get(z.name)
         for i in range(max(z.count, 1)):
-            yield None, s.table_zones[z.index + i], how
+            view = (views[i] if isinstance(views, list) and i < len(views) else None) if z.count else views
+            cards = s.table_zones[z.index + i]
+            yield None, cards, _how(view, cards), ("table", z.index + i)
+
+
+def _how(view: Any, cards: list) -> str:
+    if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
+        return "all"
+    if isinstance(view, dict) and "top" in view:
+        return "top"
+    return "count"
 
 
 def _visible_cards(s: Any, me: int) -> set[int]:
     """Card ids ``me`` can see in ``s``: its visible zones, tops, the trick, card-valued variables."""
     out: set[int] = set()
-    for _, cards, how in _views(s, me):
+    for _, cards, how, _ in _views(s, me):
         if how == "all":
             out.update(cards)
         elif how == "top" and cards:
@@ -449,7 +463,7 @@ def _visible_cards(s: Any, me: int) -> set[int]:
 def _hidden_places(s: Any, me: int) -> list[tuple]:
     """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
     out = []
-    for owner, cards, how in _views(s, me):
+    for owner, cards, how, _ in _views(s, me):
         if how == "all":
             continue
         last = len(cards) - 1 if how == "top" else len(cards)
@@ -506,25 +520,12 @@ def _cards_in_place_order(s: Any) -> list[int]:
 
 
 def _hidden_locations(s: Any, me: int) -> dict[int, tuple]:
-    """Each card ``me`` cannot see -> the zone it lies in (``(kind, zone, seat or member)``)."""
+    """Each card ``me`` cannot see -> the zone it lies in."""
     out: dict[int, tuple] = {}
-    rules = s.rules
-    s.budget = EVALUATION_BUDGET
-    for z in rules.seat_zones:
-        opened = z.public_when is not None and z.public_when(s)
-        for seat, cards in enumerate(s.seat_zones[z.index]):
-            how = "all" if opened else _visible(z.visibility, me, seat)
-            if how != "all":
-                for c in cards[:-1] if how == "top" else cards:
-                    out[c] = ("seat", z.index, seat)
-    for z in rules.table_zones:
-        how = "all" if z.public_when is not None and z.public_when(s) else _visible(z.visibility, me, None)
-        if how == "all":
-            continue
-        for i in range(max(z.count, 1)):
-            cards = s.table_zones[z.index + i]
+    for _, cards, how, key in _views(s, me):
+        if how != "all":
             for c in cards[:-1] if how == "top" else cards:
-                out[c] = ("table", z.index + i)
+                out[c] = key
     return out
 
 
