@@ -39,10 +39,17 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
+SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0}}
+"""Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
+random Spades about four, Crazy Eights several hands of long random play: one hand reaches every
+rule), so that every property runs over many whole games in seconds. Their full-length games are
+played by the lockstep tests against the independent models and by the golden playthroughs."""
+
+
 def draw_game(data, name: str, **params) -> trickkit.Game:
     lo, hi = player_range(name)
     players = data.draw(st.integers(lo, hi), label="players")
-    return load(name, players, **params)
+    return load(name, players, **{**SHORTER.get(name, {}), **params})
 
 
 def random_playout(state: trickkit.State, rng: random.Random):
@@ -103,6 +110,12 @@ def test_legal_actions_nonempty_until_terminal_and_game_ends_in_bound(name, data
     assert len(state.history()) == steps <= game.rules.max_actions
     assert len(state.scores()) == game.num_players
     assert state.winners() and set(state.winners()) <= set(range(game.num_players))
+    # winners are whole teams (every seat is a team of its own without `teams:`), the best by team score
+    assert sorted(s for team in game.teams for s in team) == list(range(game.num_players))
+    team_scores = state.team_scores()
+    assert len(team_scores) == len(game.teams)
+    best = max(team_scores) if game.rules.winners_highest else min(team_scores)
+    assert state.winners() == sorted(s for t, team in enumerate(game.teams) if team_scores[t] == best for s in team)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -372,7 +385,7 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
             kind = kinds.get(action.verb)
             if kind is None:  # pass
                 continue
-            after = None
+            after = moment = None
             for choice, typ, value in zip(kind.choice_names, kind.choice_types, action.choices):
                 if typ != "card" or value is None:
                     continue
@@ -387,6 +400,12 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
                         after.apply_action(action)
                     if after.is_terminal() or card in visible_cards(after, viewer):
                         continue
+                    if after.round != s.round:  # the action ended the round, and the next deal
+                        if moment is None:      # gathered every card: look just after its effect
+                            moment = s.clone()
+                            kind.effect(moment, *action.choices)
+                        if card in visible_cards(moment, viewer):
+                            continue
                     words = seen_by(table, s, action, viewer).split()
                     allowed = others.count(card) + kind.template.split().count(card)
                     assert words.count(card) <= allowed, (
@@ -461,6 +480,7 @@ def test_observation_does_not_depend_on_hidden_cards(name, data):
             del pool[:k]
         other._legal = None
         assert other.observation(p) == s.observation(p)
+        assert other.observation_tensor(p) == s.observation_tensor(p)  # the tensor hides them too
 
 
 # ---------------------------------------------------------------- 10: Skull King
@@ -495,3 +515,75 @@ def test_skull_king_bids_are_secret_until_all_have_bid(name, data):
                 assert s.observation(p)["variables"]["bid"] == list(true_bids)
         was_bidding = phase == "bid"
     assert bid_phases == game.params["rounds"]
+
+
+# ---------------------------------------------------------------- 12: action ids and observation tensors
+# every action of a game is checked, so fewer games suffice (TRICKKIT_PROPERTY_EXAMPLES scales them too)
+LIGHT = settings(FAST, max_examples=max(2, EXAMPLES // 4))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@LIGHT
+@given(data=st.data())
+def test_every_legal_action_has_an_id_that_maps_back(name, data):
+    """Each legal action has one id in the game's fixed space, its text maps back to it, the
+    mask marks exactly those ids, and applying the id does what applying the text does."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    size = game.num_distinct_actions()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        ids = state.legal_action_ids()
+        assert len(ids) == len(set(ids)) == len(legal)
+        assert all(0 <= i < size for i in ids)
+        assert [game.action_to_string(i) for i in ids] == [a.text for a in legal]
+        assert [game.string_to_action(a.text) for a in legal] == ids
+        mask = state.legal_action_mask()
+        assert len(mask) == size and [i for i, m in enumerate(mask) if m] == sorted(ids)
+        k = rng.randrange(len(ids))
+        by_text = state.clone()
+        by_text.apply_action(legal[k].text)
+        state.apply_action(ids[k])
+        assert state.history() == by_text.history()
+        if rng.random() < 0.05:
+            assert state.observation_all() == by_text.observation_all()
+    assert state.legal_action_ids() == [] and not any(state.legal_action_mask())
+
+
+@pytest.mark.parametrize("name", GAMES)
+@LIGHT
+@given(data=st.data())
+def test_observation_tensor_shows_what_the_seat_sees(name, data):
+    """The tensor has the game's shape; each zone block counts the cards of the zone, shows the
+    cards exactly when the dict view shows them (all zero otherwise), for every seat."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    n = game.num_players
+    layout = {seg.name: seg for seg in game.observation_tensor_layout()}
+    distinct = list(dict.fromkeys(game.cards))
+
+    def check(s):
+        for p in range(n):
+            tensor = s.observation_tensor(p)
+            assert len(tensor) == game.observation_tensor_shape()[0]
+            assert all(isinstance(x, float) for x in tensor)
+            obs = s.observation(p)
+            views = []
+            for z in game.rules.seat_zones:
+                views += [(f"zone {z.name} +{k}", obs["zones"][z.name][(p + k) % n]) for k in range(n)]
+            for z in game.rules.table_zones:
+                v = obs["zones"][z.name]
+                views += [(f"zone {z.name}[{i}]", m) for i, m in enumerate(v)] if z.count else [(f"zone {z.name}", v)]
+            for seg_name, view in views:
+                seg = layout[seg_name]
+                block = tensor[seg.start:seg.start + seg.size]
+                assert block[0] == view["count"]
+                shown = view.get("cards", [view["top"]] if view.get("top") is not None else [])
+                assert block[2:] == [float(shown.count(t)) for t in distinct], seg_name
+            assert tensor[layout["scores"].start] == s.scores()[p]
+
+    check(state)
+    for s, _ in random_playout(state, rng):
+        if rng.random() < 0.1:
+            check(s)
+    check(state)

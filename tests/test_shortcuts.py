@@ -31,7 +31,10 @@ def test_guard_and_choice_test_together_decide_as_allowed(name):
                         checked += 1
                         split += kind.choice_test is not None
             state.apply_action(rng.choice(state.legal_actions()))
-    assert checked > 0 and split > 0
+    # every kind whose `allowed` splits into a guard and a choice test was exercised (some
+    # games, e.g. crazy_eights, have only tests that each name a choice)
+    splits = any(k.choice_test is not None for st in game.rules.steps for k in getattr(st, "kinds", ()))
+    assert checked > 0 and (split > 0 or not splits)
 
 
 def test_a_clone_draws_what_its_original_would_have_drawn():

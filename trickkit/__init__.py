@@ -18,10 +18,11 @@ from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError,
 from .game import DealError, Game
 from .loader import GameInfo, game_info, list_games, load_game, validate
 from .simulation import SimulationSummary, simulate
+from .spaces import ActionSpaceError
 from .state import TERMINAL, State
 
 __all__ = [
-    "__version__", "Action", "DealError", "DSLRuntimeError", "Game", "GameInfo", "game_info", "IllegalActionError", "Problem",
+    "__version__", "Action", "ActionSpaceError", "DealError", "DSLRuntimeError", "Game", "GameInfo", "game_info", "IllegalActionError", "Problem",
     "RulesetError", "ScenarioError", "SimulationSummary", "State", "StateError", "TERMINAL", "TrickkitError",
     "list_games", "load_game", "simulate", "validate",
 ]

@@ -18,7 +18,8 @@ class Action:
     text: str
     """Canonical text, e.g. ``'play tigress:pirate'``; ``str(action)`` returns it."""
     verb: str
-    """The first word: ``'play'``, ``'bid'`` ..."""
+    """The first word: ``'play'``, ``'bid'`` ...; for an action of a ``turns`` step, the name of
+    its action kind (the same word unless the kind declares a ``verb:`` it shares with others)."""
     face: int = -1
     """For ``play``: the face id of the card played (its mode included)."""
     value: int = 0

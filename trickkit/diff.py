@@ -199,11 +199,16 @@ def diff_documents(a: dict, b: dict) -> list[str]:
     out += _diff_named("zone", a.get("zones") or {}, b.get("zones") or {}, _zone)
     out += _diff_named("seat variable", a.get("seat_variables") or {}, b.get("seat_variables") or {}, _variable)
     out += _diff_named("table variable", a.get("table_variables") or {}, b.get("table_variables") or {}, _variable)
+    out += _diff_named("team variable", a.get("team_variables") or {}, b.get("team_variables") or {}, _variable)
+    if a.get("teams") != b.get("teams"):
+        out.append(f"teams: {_show(a.get('teams'))} -> {_show(b.get('teams'))}")
     out += _diff_definitions(a.get("definitions") or {}, b.get("definitions") or {})
     out += _diff_steps(a["round"], b["round"])
     for key in ("game_over", "score"):
         if _norm(a[key]) != _norm(b[key]):
             out.append(_changed(key, a[key], b[key]))
+    if _norm(a.get("team_score", "")) != _norm(b.get("team_score", "")):
+        out.append(_changed("team_score", a.get("team_score", ""), b.get("team_score", "")))
     return out
 
 

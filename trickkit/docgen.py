@@ -225,6 +225,9 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Statements", "`name = E`", "assign a table variable", "leader = winner.seat", "block"),
     ("Statements", "`name[s] = E`", "assign one seat's value of a seat variable", "bid[seat] = 0", "block"),
     ("Statements", "`+=`, `-=`", "add to / subtract from a variable", "tricks[winner.seat] += 1", "block"),
+    ("Statements", "`let name = E`", "a local name for the rest of the block it is written in (and the blocks "
+     "inside it), typed by `E`; assign it with `name = E`, `+=`, `-=` (see Local names below)",
+     "let total = sum(c.points for c in hand[seat]); score[seat] += total", "block"),
     ("Statements", "`for x in C { ... }`", "run the statements once per item of `C`",
      "for s in seats { score[s] += tricks[s] }", "block"),
     ("Statements", "`if c { } elif c { } else { }`", "run the first branch whose condition holds",
@@ -319,6 +322,21 @@ def dsl_reference() -> str:
             lines += ["| construct | meaning | example |", "| --- | --- | --- |"]
         shown = construct if construct.startswith("`") else construct
         lines.append(f"| {_cell(shown)} | {_cell(meaning)} | {_cell(_code(example))} |")
+    lines += ["", "## Local names", "",
+              "`let name = E` in a block names a value for the statements after it, up to the end of the "
+              "block that declares it (an effect, or the `{ }` of a `for` or an `if` branch); the blocks inside "
+              "it see it too. Each run of the rule, and each pass of a `for`, starts afresh. Rules:", "",
+              "- its type is the type of `E` (`let best = null` takes any value later); an assignment must "
+              "keep that type, and `+=`/`-=` need a number;",
+              "- it may not reuse a name that is visible where it is declared: a parameter, variable, zone, "
+              "definition, built-in name or function, the rule's context (`card`, a choice), a loop variable "
+              "or another local; a `for` or aggregate variable may not reuse a local's name either. One name "
+              "has one meaning in a block, so nothing is shadowed;",
+              "- sibling blocks (the two branches of an `if`) may each declare the same name; after its block "
+              "ends a local is unknown, and the error says where it was declared;",
+              "- the rule's context and loop variables cannot be assigned; definitions never see locals.", "",
+              "Each misuse is a located load error. In generated code a local is a name the generator makes "
+              "(`v3`), never the name written in the ruleset.", ""]
     lines += ["", "## Zone families and ordered zones", "",
               "A zone is an ordered list of cards. In a pile the **last** card is the top; in a row the first "
               "card is the left end and the last the right end. A table zone declared with `count:` "
@@ -374,8 +392,37 @@ def dsl_reference() -> str:
         lines.append(f"| `{e.name}` | {_cell(e.type)} | {_cell(e.doc)} | {_cell(_code(e.example))} |")
     lines += ["", "Context names exist only inside certain rules: `card` (the card being tested, in "
               "`must_play_if_able`, `always_allowed`, `reason`), `winner` (the winning play, in `after_trick` "
-              "and `next_leader`) and `seat` (in `score`). In an action kind of a `turns` step, each choice "
+              "and `next_leader`), `seat` (in `score` and in a `teams` rule), `team` (in `team_score`) and "
+              "`value` (the refused number, in a bid step's `reason`). In an action kind of a `turns` step, each choice "
               "(e.g. `pile`, `artifact`, `row`, `end`) is a context name in its `allowed`, `reason` and `effect`."]
+    lines += ["", "## Teams", "",
+              "A ruleset with `teams:` (e.g. `teams: [[0, 2], [1, 3]]`, or a rule such as `seat % 2`) plays in "
+              "fixed partnerships. `team_of(seat)` is a seat's team (from 0), `partner(seat)` the next seat of "
+              "its team clockwise, `team_members(team)` a team's seats and `num_teams` the number of teams. "
+              "Team variables (`team_variables:`) keep one value per team and are indexed by team: "
+              "`points[team_of(winner.seat)] += 1`. Partners share a result: `state.team_scores()` gives each "
+              "team's score (the `team_score` rule, else the score of its first seat), and the winners are "
+              "every seat of the best team or teams. Without `teams:` each seat is a team of its own, so "
+              "`team_of(s)` is `s` and `partner(s)` is `s`."]
+    lines += ["", "## Bids", "",
+              "A `bid` step asks every seat once, in turn from `first`, for one of its `options`, and stores "
+              "the number in a seat variable. The options are computed for each bidder as its turn comes, so "
+              "they may read `current_player` (the bidder), `dealer`, the bidder's hand and the bids made so "
+              "far. Seats that have not bid yet still hold the variable's initial value: declare it "
+              "`{initial: null, type: int, reset: round}` so that an unmade bid is null, not 0 "
+              "(`sum(bid[s] for s in seats if bid[s] != null)` adds up the bids made). With "
+              "`simultaneous: true` (the default) no seat sees another's bid until all have bid, and the "
+              "options must not depend on other seats' bids; with `simultaneous: false` bids are public "
+              "as they are made (Oh Hell, Spades). A `reason` (context `value`, the refused number) says why "
+              "a number is refused, or gives null to keep the engine's message:", "",
+              "```yaml",
+              "- bid:",
+              "    variable: bid",
+              "    simultaneous: false",
+              "    options: list(b for b in range(0, cards + 1) if not (current_player == dealer and made + b == cards))",
+              "    reason: \"if current_player == dealer and made + value == cards then 'the dealer may not make "
+              "the total ' + str(cards) else null\"",
+              "```"]
     lines += ["", "## Plays", "",
               "The items of `trick` are plays: a play has the card's attributes (`p.rank`, `p.suit`, "
               "`p.kind`, `p.heads`...) plus these fields:", ""]

@@ -102,6 +102,16 @@ class Game:
         return self.rules.players_default
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The partnerships, team 0 first: each a tuple of seats (``teams:`` in the ruleset).
+        Without ``teams:`` every seat is a team of its own: ``((0,), (1,), ...)``."""
+        return self.rules.teams
+
+    def team_of(self, seat: int) -> int:
+        """The team number of ``seat`` (an int in ``0..num_players-1``; IndexError otherwise)."""
+        return self.rules.team_of[seat]
+
+    @property
     def score_unit(self) -> str:
         """What scores count, e.g. ``'points'`` or ``'heads'``."""
         return self.rules.score_unit
@@ -121,8 +131,15 @@ class Game:
         Args:
             seed: any int; the same seed gives the same game. None picks one at random
                 (readable back as ``state.seed``).
-            deals: optional fixed deals, one entry per deal in order; each entry lists
-                every seat's hand (seat 0 first) as card texts. Deals not given are random.
+            deals: optional fixed deals, one entry per deal in order. An entry is either a
+                list of every seat's hand (seat 0 first) as card texts, or a mapping that may
+                also fix table zones: ``{"hands": [[...], ...], "stock": ["C2", "H5"]}``. A
+                table zone's cards are listed in zone order (the last is the top of a pile);
+                for the deal's ``rest`` zone they lie on top of the other undealt cards
+                (shuffled below them), so ``"stock": ["H5"]`` puts H5 on top, to be turned
+                up; any other table zone holds exactly the cards listed. Without ``hands``
+                the hands are dealt at random from the cards not fixed. Deals not given are
+                random.
 
         Raises:
             DealError: a given deal names unknown cards, too many copies, or the wrong seats.
@@ -201,34 +218,90 @@ class Game:
 
     # -- deals ----------------------------------------------------------------------------
     def _check_deals(self, deals) -> list:
-        deck = self.rules.deck
         out = []
         if not isinstance(deals, (list, tuple)):
             raise DealError("deals must be a list with one entry per deal")
         for d, deal in enumerate(deals):
-            if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
-                raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
-            counts: dict[str, int] = {}
-            hands = []
-            for seat, hand in enumerate(deal):
-                if not isinstance(hand, (list, tuple)):
-                    raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
-                for t in hand:
-                    if not isinstance(t, str):
-                        raise DealError(f"deal {d}, seat {seat}: a card is its text, got {t!r}")
-                    if t not in deck.by_text:
-                        raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
-                    counts[t] = counts.get(t, 0) + 1
-                    if counts[t] > len(deck.by_text[t]):
-                        raise DealError(f"deal {d}: card {t!r} dealt {counts[t]} times; the deck has {len(deck.by_text[t])}")
-                hands.append([str(t) for t in hand])
-            out.append(hands)
+            if isinstance(deal, dict):
+                out.append(self._check_table_deal(d, deal))
+                continue
+            out.append(self._check_hands(d, deal))
         return out
 
-    def resolve_deal(self, deal, index: int, count: int) -> list[list[int]]:
-        """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards."""
+    def _check_hands(self, d: int, deal) -> list:
+        """Deal ``d``'s hands (one list of card texts per seat), checked and copied."""
+        deck = self.rules.deck
+        if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
+            raise DealError(f"deal {d}: expected one hand per seat ({self.num_players}), got {deal!r}")
+        counts: dict[str, int] = {}
+        hands = []
+        for seat, hand in enumerate(deal):
+            if not isinstance(hand, (list, tuple)):
+                raise DealError(f"deal {d}, seat {seat}: a hand is a list of card texts, got {hand!r}")
+            for t in hand:
+                if not isinstance(t, str):
+                    raise DealError(f"deal {d}, seat {seat}: a card is its text, got {t!r}")
+                if t not in deck.by_text:
+                    raise DealError(f"deal {d}, seat {seat}: unknown card {t!r}{did_you_mean(str(t), deck.by_text)}")
+                counts[t] = counts.get(t, 0) + 1
+                if counts[t] > len(deck.by_text[t]):
+                    raise DealError(f"deal {d}: card {t!r} dealt {counts[t]} times; the deck has {len(deck.by_text[t])}")
+            hands.append([str(t) for t in hand])
+        return hands
+
+    def _check_table_deal(self, d: int, deal: dict) -> dict:
+        """A deal entry that fixes table zones (see `new_initial_state`), checked and copied."""
+        deck = self.rules.deck
+        zones = {z.name: z for z in self.rules.table_zones}
+        out: dict = {}
+        counts: dict[str, int] = {}
+        for key, cards in deal.items():
+            if key == "hands":
+                hands = self._check_hands(d, cards)
+                out["hands"] = hands
+                for hand in hands:
+                    for t in hand:
+                        counts[t] = counts.get(t, 0) + 1
+                continue
+            if not isinstance(key, str) or key not in zones:
+                raise DealError(f"deal {d}: {key!r} is neither 'hands' nor a table zone"
+                                f"{did_you_mean(str(key), list(zones) + ['hands'])}")
+            if zones[key].count:
+                raise DealError(f"deal {d}: {key!r} is a zone family; a deal fixes single table zones only")
+            if not isinstance(cards, (list, tuple)) or not all(isinstance(t, str) for t in cards):
+                raise DealError(f"deal {d}, {key}: a table zone is a list of card texts, got {cards!r}")
+            for t in cards:
+                if t not in deck.by_text:
+                    raise DealError(f"deal {d}, {key}: unknown card {t!r}{did_you_mean(t, deck.by_text)}")
+                counts[t] = counts.get(t, 0) + 1
+            out[key] = [str(t) for t in cards]
+        for t, k in counts.items():
+            if k > len(deck.by_text[t]):
+                raise DealError(f"deal {d}: card {t!r} dealt {k} times; the deck has {len(deck.by_text[t])}")
+        return out
+
+    def resolve_table_deal(self, deal: dict, index: int) -> tuple[dict[str, list[int]], dict[str, int]]:
+        """Card ids of the table zones a deal entry fixes (zone name -> ids, in the order listed),
+        and the copies of each text they use (so that the hands take the next copies)."""
         deck = self.rules.deck
         taken: dict[str, int] = {}
+        out = {}
+        for key, cards in deal.items():
+            if key == "hands":
+                continue
+            ids = []
+            for t in cards:
+                k = taken.get(t, 0)
+                ids.append(deck.by_text[t][k])
+                taken[t] = k + 1
+            out[key] = ids
+        return out, taken
+
+    def resolve_deal(self, deal, index: int, count: int, taken: dict | None = None) -> list[list[int]]:
+        """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards.
+        ``taken`` counts copies of a text already placed elsewhere (fixed table zones)."""
+        deck = self.rules.deck
+        taken = dict(taken or {})
         result = []
         for seat, hand in enumerate(deal):
             if len(hand) != count:
@@ -263,6 +336,52 @@ class Game:
     def step_explain(self, state: State, text: str) -> str:
         step = self._steps[state.step]
         return S.EXPLAIN[step.kind](self, state, step, text)
+
+    # -- action ids and observation tensors (trickkit.spaces, trickkit.tensor) ---------------
+    @functools.cached_property
+    def action_space(self) -> "ActionSpace":
+        """The game's fixed action space (`trickkit.spaces.ActionSpace`), built on first use.
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: the ruleset's choices multiply to too many actions.
+        """
+        from .spaces import build_action_space
+        return build_action_space(self)
+
+    def num_distinct_actions(self) -> int:
+        """How many action ids the game has: every action text that can be legal has one id in
+        ``0..num_distinct_actions()-1``, the same in every process (see `trickkit.spaces`)."""
+        return len(self.action_space)
+
+    def action_to_string(self, action_id: int) -> str:
+        """The canonical text of an action id, e.g. ``'play B13'``.
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: not an id of this game.
+        """
+        return self.action_space.to_string(action_id)
+
+    def string_to_action(self, text: str) -> int:
+        """The id of an action text (spaces normalised, like ``apply_action``).
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: no action of this game has that text.
+        """
+        return self.action_space.to_id(text)
+
+    @functools.cached_property
+    def _observation_encoder(self):
+        from .tensor import ObservationEncoder
+        return ObservationEncoder(self)
+
+    def observation_tensor_shape(self) -> tuple[int]:
+        """The shape of `State.observation_tensor`: ``(size,)``, a flat vector of floats."""
+        return (self._observation_encoder.size,)
+
+    def observation_tensor_layout(self) -> list:
+        """The named segments of the observation tensor, in order: `trickkit.tensor.Segment`
+        tuples ``(name, start, size, description)``; see `trickkit.tensor` for their meaning."""
+        return list(self._observation_encoder.segments)
 
     # -- observation ----------------------------------------------------------------------
     def action_seen_by(self, state: State, text: str, seat: int) -> str:

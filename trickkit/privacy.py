@@ -84,7 +84,7 @@ class PrivacyTable:
         table: dict[str, list] = {}
         for kind in kinds:
             if getattr(kind, "private", ()):
-                table.setdefault(kind.name, []).append((kind.template, tuple(kind.private)))
+                table.setdefault(kind.verb or kind.name, []).append((kind.template, tuple(kind.private)))
         self.by_verb = {verb: tuple(entries) for verb, entries in table.items()}
 
     def __bool__(self) -> bool:

@@ -171,6 +171,8 @@ def replay_record(record: Any, line: int = 1, *, force: bool = False, base: str 
         problems.append(f"final scores expected {short_repr(record['scores'], 200)}, got {scores}")
     if winners != record["winners"]:
         problems.append(f"winners expected {short_repr(record['winners'], 200)}, got {winners}")
+    if "team_scores" in record and list(state.team_scores()) != record["team_scores"]:  # games with partnerships
+        problems.append(f"team scores expected {short_repr(record['team_scores'], 200)}, got {state.team_scores()}")
     if problems:
         return result("diverged", "; ".join(problems))
     note = " (content hash differs; replayed with --force)" if record["ruleset_sha256"] != game.content_hash else ""

@@ -71,6 +71,9 @@ class VariableSpec:
     """Its DSL type: declared with ``type:``, else the type of ``initial`` (``any`` for null)."""
     internal: bool = False
     """True for the rules' own bookkeeping, not shown to players (``trickkit play``, transcripts)."""
+    per_team: bool = False
+    """True for a team variable (``team_variables:``): a table variable holding a list with one
+    value per team, read and written as ``name[team_of(seat)]``. ``initial`` is then that list."""
 
 
 @attrs.frozen
@@ -92,6 +95,9 @@ class BidStep:
     first: Hook
     simultaneous: bool
     kind: str = "bid"
+    reason: Hook | None = None
+    """Why a bid is refused (context ``value``, the refused number): a text, or null for the
+    engine's own message."""
 
 
 @attrs.frozen
@@ -123,7 +129,7 @@ class ActionKind:
     """
 
     name: str
-    """The action's verb, the first word of its text."""
+    """The kind's name (its key in ``actions``); by default also the verb its text starts with."""
     template: str
     """Text with ``{choice}`` placeholders, e.g. ``'take {pile}'``."""
     choice_names: tuple[str, ...]
@@ -159,6 +165,9 @@ class ActionKind:
     private: tuple[str, ...] = ()
     """Choices that only the acting seat sees: every other seat sees ``?`` in their place
     (``priestess ? 2``); see `trickkit.privacy`."""
+    verb: str = ""
+    """The first word of its texts: ``verb:`` if given (several kinds may share one, e.g.
+    ``play {card}`` and ``play {card} {suit}``), else ``name``."""
 
 
 @attrs.frozen
@@ -224,6 +233,13 @@ class Rules:
     score_unit: str
     max_actions: int
     description: str = ""
+    teams: tuple = ()
+    """The partnerships: a tuple of seat tuples, team 0 first (``teams:``). Without ``teams:``
+    every seat is a team of its own: ``((0,), (1,), ...)``."""
+    team_of: tuple = ()
+    """The team number of each seat."""
+    team_score: Any = None
+    """Hook (context ``team``): a team's score; None: the score of the team's first seat."""
     generated_source: str = attrs.field(default="", repr=False, eq=False)
     """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
 
@@ -295,7 +311,12 @@ class RulesetCompiler:
             attr_values[attr] = attr_values.get(attr, frozenset()) | {v for v in table if isinstance(v, str)}
         attr_values["mode"] = frozenset(v for v in every.face_mode if isinstance(v, str))
         zones = self._zones(n, params)
+        team_of = self._teams(n, params)
+        self.team_of = team_of
+        num_teams = max(team_of) + 1
         seat_vars, table_vars = self._variables("seat_variables"), self._variables("table_variables")
+        team_vars = self._variables("team_variables", len(table_vars), num_teams)
+        table_vars = table_vars + team_vars
         self.zones = zones
         symbols = self._symbols(n, params, zones, seat_vars, table_vars)
         definitions, def_params = {}, {}
@@ -317,7 +338,9 @@ class RulesetCompiler:
                             face_mode=deck.face_mode, definitions=definitions, num_players=n,
                             action_kinds=frozenset(kinds), definition_params=def_params,
                             attr_aliases={"suit": self._suit_codes()}, attr_values=attr_values,
-                            variable_nullable=frozenset(v.name for v in seat_vars + table_vars if v.initial is None))
+                            variable_nullable=frozenset(v.name for v in seat_vars + table_vars if v.initial is None
+                                                        or v.per_team and v.initial[0] is None),
+                            team_of=team_of)
         self.compiler = Compiler(self.ns)
         for key in (doc.get("definitions") or {}):
             self.compiler.definition_where[_definition_head(key)[0]] = _expr_where(self.loc, ("definitions", key))
@@ -332,6 +355,10 @@ class RulesetCompiler:
         steps = tuple(s for s in (self._step(i, step) for i, step in enumerate(doc["round"])) if s is not None)
         game_over = self.expr(("game_over",), (), "bool")
         score = self.expr(("score",), (("seat", "int"),), "int")
+        team_score = self.expr(("team_score",), (("team", "int"),), "int") if "team_score" in doc else None
+        if "team_score" in doc and "teams" not in doc:
+            self.add(("team_score",), "team_score needs teams: (without them every seat is its own team "
+                                      "and score is the team's score)")
         if self.problems:
             raise RulesetError(sorted(self.problems, key=lambda p: (p.line, p.column)))
         return Rules(
@@ -342,6 +369,8 @@ class RulesetCompiler:
             seat_vars=seat_vars, table_vars=table_vars, steps=steps, game_over=game_over, score=score,
             winners_highest=doc.get("winners", "highest") == "highest", score_unit=doc.get("score_unit", "points"),
             max_actions=doc.get("max_actions", 100_000), description=doc.get("description", ""),
+            teams=tuple(tuple(x for x in range(n) if team_of[x] == t) for t in range(num_teams)),
+            team_of=team_of, team_score=team_score,
             generated_source=self.compiler.source(),
         )
 
@@ -410,15 +439,19 @@ class RulesetCompiler:
             return minimum
         return value
 
-    def _load_time_value(self, path, text, n, params, want):
-        """Evaluate an expression at load time: it may use only parameters and ``num_players``."""
+    def _load_time_value(self, path, text, n, params, want, context=None):
+        """Evaluate an expression at load time: it may use only parameters and ``num_players``
+        (and the names of ``context``, a dict of int values, e.g. ``{"seat": 2}``)."""
+        context = context or {}
         symbols = {"num_players": Symbol("const", "int", n)}
         for k, v in params.items():
             symbols[k] = Symbol("const", "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str", v)
         compiler = Compiler(Namespace(symbols=symbols, card_attrs={}, face_attrs={}, face_mode=(), num_players=n))
         try:
-            fn, size, _ = compiler.expression(_text(text), (), want)
-            return fn(Budget(), [None] * size)
+            fn, size, _ = compiler.expression(_text(text), tuple((k, "int") for k in context), want)
+            frame = [None] * size
+            frame[:len(context)] = list(context.values())
+            return fn(Budget(), frame)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, _dsl_message(e, _text(text)) + " (only parameters and num_players are known here)")
             return None
@@ -435,9 +468,49 @@ class RulesetCompiler:
                 codes.update({str(k): v for k, v in suits.items() if isinstance(v, str)})
         return codes
 
-    def _variables(self, key) -> tuple[VariableSpec, ...]:
+    def _teams(self, n: int, params: dict) -> tuple[int, ...]:
+        """The team number of each seat, from ``teams:`` (a list of seat lists, or a rule with
+        context ``seat`` evaluated at load); without it every seat is its own team."""
+        spec = self.doc.get("teams")
+        if spec is None:
+            return tuple(range(n))
+        if isinstance(spec, list):
+            if len(spec) > n or any(len(m) > n for m in spec):  # also keeps a hostile list's errors few
+                self.add(("teams",), f"{len(spec)} teams, the largest of {max(map(len, spec))} seats, for a table "
+                                     f"of {n}: list every seat 0..{n - 1} in exactly one team")
+                return tuple(range(n))
+            team_of: list = [None] * n
+            for t, members in enumerate(spec):
+                for k, x in enumerate(members):
+                    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < n:
+                        self.add(("teams", t, k), f"a team lists seats 0..{n - 1}, got {short_repr(x)}")
+                    elif team_of[x] is not None:
+                        self.add(("teams", t, k), f"seat {x} is in two teams ({team_of[x]} and {t})")
+                    else:
+                        team_of[x] = t
+            missing = [x for x in range(n) if team_of[x] is None]
+            if missing:
+                self.add(("teams",), f"with {n} seats every seat needs a team; no team lists seat"
+                                     f"{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}")
+                return tuple(range(n))
+            return tuple(team_of)
+        values = []
+        for seat in range(n):  # a rule: the team number of `seat`, from parameters and num_players only
+            before = len(self.problems)
+            v = self._load_time_value(("teams",), spec, n, params, "int", context={"seat": seat})
+            if v is None:
+                if len(self.problems) == before:
+                    self.add(("teams",), f"the teams rule gives seat {seat} no team (null)")
+                return tuple(range(n))
+            values.append(v)
+        numbers = sorted(set(values))  # teams numbered from 0 in the order of the rule's numbers
+        return tuple(numbers.index(v) for v in values)
+
+    def _variables(self, key, start: int = 0, teams: int = 0) -> tuple[VariableSpec, ...]:
+        """The variables declared under ``key``; team variables (``teams`` > 0) get indices from
+        ``start`` (after the table variables) and a list of ``teams`` values as initial value."""
         out = []
-        for i, (name, spec) in enumerate((self.doc.get(key) or {}).items()):
+        for i, (name, spec) in enumerate((self.doc.get(key) or {}).items(), start):
             if not isinstance(spec, dict):
                 spec = {"initial": spec}
             reset = spec.get("reset", "game")
@@ -445,6 +518,11 @@ class RulesetCompiler:
             typ = VARIABLE_TYPES.get(spec.get("type"), _vtype(initial))
             if "type" in spec and initial is not None and not _assignable_initial(initial, typ):
                 self.add((key, name, "initial"), f"initial value {initial!r} is not of the declared type {spec['type']!r}")
+            if teams:
+                out.append(VariableSpec(name, i, [initial] * teams, reset == "round", reset == "turn",
+                                        "list[any]" if typ.startswith("list") else f"list[{typ}]",
+                                        internal=spec.get("internal") is True, per_team=True))
+                continue
             out.append(VariableSpec(name, i, initial, reset == "round", reset == "turn", typ,
                                     internal=spec.get("internal") is True))
         return tuple(out)
@@ -456,7 +534,8 @@ class RulesetCompiler:
             if name in symbols:
                 self.add(path, f"name {name!r} is already used by a {symbols[name].kind.replace('_', ' ')}")
             symbols[name] = sym
-        values = {"seats": list(range(n)), "num_players": n, "deck_size": len(self.deck_built)}
+        values = {"seats": list(range(n)), "num_players": n, "deck_size": len(self.deck_built),
+                  "num_teams": max(self.team_of) + 1}
         getters = {"round": operator.attrgetter("round"), "dealer": operator.attrgetter("dealer"),
                    "trick": operator.attrgetter("trick"), "current_player": operator.attrgetter("current"),
                    # outside a reaction window the seat to act is the seat whose turn it is
@@ -481,7 +560,10 @@ class RulesetCompiler:
         for v in seat_vars:
             put(v.name, Symbol("seat_var", v.type, v.index, "seat variable"), ("seat_variables", v.name))
         for v in table_vars:
-            put(v.name, Symbol("table_var", v.type, v.index, "table variable"), ("table_variables", v.name))
+            if v.per_team:  # its symbol has the type of one team's value
+                put(v.name, Symbol("team_var", elem_type(v.type), v.index, "team variable"), ("team_variables", v.name))
+            else:
+                put(v.name, Symbol("table_var", v.type, v.index, "table variable"), ("table_variables", v.name))
         return symbols
 
     def expr(self, path, context, want, default=None, memoise=False) -> Hook | None:
@@ -584,7 +666,8 @@ class RulesetCompiler:
                          f"{did_you_mean(spec['variable'], [v.name for v in self._all_seat_vars()])}")
             return BidStep(var, self.expr(p + ("options",), (), "list[int]"),
                            self.expr(p + ("first",), (), "int", "left_of(dealer)"),
-                           spec.get("simultaneous", True))
+                           spec.get("simultaneous", True),
+                           reason=self.expr(p + ("reason",), (("value", "int"),), None) if "reason" in spec else None)
         if kind == "turns":
             return self._turns(p, spec)
         if kind == "tricks":
@@ -640,6 +723,7 @@ class RulesetCompiler:
 
     def _action_kinds(self, p, actions, window_names) -> tuple:
         kinds = []
+        shapes: dict[tuple, str] = {}  # (verb, words in the text) -> the kind that has it
         for name, a in actions.items():
             ap = p + ("actions", name)
             template = a.get("text", name)
@@ -657,8 +741,15 @@ class RulesetCompiler:
                 if c not in _placeholders(template):  # two combinations would read the same
                     self.add(ap + ("choices", c), f"choice {c!r} does not appear in the action text {template!r}: "
                                                   f"add {{{c}}} to 'text', or two different actions would read the same")
-            if template.split(" ")[0] != name:
-                self.add(ap + ("text",), f"the text of action {name!r} must start with its name, got {template!r}")
+            verb = a.get("verb", name)
+            if template.split(" ")[0] != verb:
+                said = "its verb" if "verb" in a else "its name"
+                self.add(ap + ("text",), f"the text of action {name!r} must start with {said} {verb!r}, got {template!r}")
+            shape = (verb, len(template.split(" ")))
+            if shape in shapes:  # two kinds whose texts could read the same
+                self.add(ap + ("text",), f"actions {shapes[shape]!r} and {name!r} both have texts of {shape[1]} words "
+                                         f"starting with {verb!r}: kinds sharing a verb need texts of different lengths")
+            shapes.setdefault(shape, name)
             domains, types = [], []
             for c in names:
                 hook = self.expr(ap + ("choices", c), (), "list", memoise=True)
@@ -682,6 +773,7 @@ class RulesetCompiler:
                 combo_first=self._combo_filter(a.get("allowed"), context, first_only=True),
                 description=str(a.get("description", "")),
                 private=self._private(ap + ("private",), a.get("private", False), names, template),
+                verb=verb,
             ))
         return tuple(kinds)
 

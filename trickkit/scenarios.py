@@ -58,7 +58,7 @@ __all__ = [
 _RESERVED_PARAMS = ("name_or_path",)
 """Keyword arguments of ``load_game`` that ``params`` may not set (``players`` may: it is one)."""
 SCENARIO_KEYS = ("name", "game", "params", "players", "seed", "deals", "actions")
-EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal")
+EXPECT_KEYS = ("current_player", "legal", "illegal", "reason", "scores", "winners", "terminal", "team_scores")
 _MAX_TEXT = MAX_TEXT_SIZE
 
 
@@ -246,7 +246,7 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
                 chk.add(sub, f"reason must be text and go with 'illegal', got {short_repr(value)}")
             else:
                 out[key] = value
-        elif key in ("scores", "winners"):
+        elif key in ("scores", "winners", "team_scores"):
             if (v := chk.int_list(value, sub, key)) is not None:
                 out[key] = v
         elif key == "terminal":
@@ -501,6 +501,10 @@ def _check(state: Any, expect: dict[str, Any]) -> str:
         got = list(state.scores())
         if got != list(expect["scores"]):
             return f"scores expected {list(expect['scores'])} got {got}"
+    if "team_scores" in expect:
+        got = list(state.team_scores())
+        if got != list(expect["team_scores"]):
+            return f"team_scores expected {list(expect['team_scores'])} got {got}"
     if "winners" in expect:
         got = sorted(state.winners())
         if got != sorted(expect["winners"]):

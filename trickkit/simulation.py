@@ -136,7 +136,8 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         The game record ``{"game", "params", "players", "seed", "actions",
         "scores", "winners", "ruleset_sha256", "trickkit_version"}`` where ``seed`` is the state seed
         (`game_seed`), ``actions`` the action texts in order; a game loaded from a ruleset
-        file (not a shipped name) also has ``"ruleset"``, the path as given to ``load_game``.
+        file (not a shipped name) also has ``"ruleset"``, the path as given to ``load_game``,
+        and a game with partnerships (``teams:``) also has ``"team_scores"``, one per team.
 
     Raises:
         TrickkitError: an agent chose an illegal action, a non-terminal state
@@ -171,6 +172,8 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         "ruleset_sha256": getattr(game, "content_hash", None),
         "trickkit_version": __version__,
     }
+    if len(getattr(game, "teams", ())) not in (0, players):  # partnerships: each team's score too
+        record["team_scores"] = list(state.team_scores())
     source = _ruleset_file(game)
     if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
         record["ruleset"] = os.path.abspath(source)  # replayable from any directory
@@ -201,7 +204,14 @@ class SimulationSummary:
         actions_per_s: actions applied per second.
         mean_length: mean number of actions per game.
         mean_score: mean final score of each seat.
-        win_rate: fraction of games each seat won (a shared win counts for every winner).
+        win_rate: fraction of games each seat won (a shared win counts for every winner, so
+            with ties or partners these add up to more than 1).
+        teams: the partnerships (each a tuple of seats); without ``teams:`` one per seat.
+        team_mean_score: mean final score of each team.
+        team_win_rate: each team's share of the wins. A game won by k teams together (a tie)
+            gives each of them 1/k of a win, so these add up to 1 over the teams (for any
+            game with at least one winner).
+        tie_rate: fraction of games won by more than one team together.
     """
 
     game: str
@@ -214,6 +224,10 @@ class SimulationSummary:
     mean_length: float
     mean_score: tuple[float, ...]
     win_rate: tuple[float, ...]
+    teams: tuple = ()
+    team_mean_score: tuple[float, ...] = ()
+    team_win_rate: tuple[float, ...] = ()
+    tie_rate: float = 0.0
 
     def to_table(self) -> Any:
         """Return the summary as a ``rich.table.Table`` (one row per seat)."""
@@ -237,6 +251,12 @@ class SimulationSummary:
         table.add_column("win rate", justify="right")
         for seat in range(self.players):
             table.add_row(str(seat), f"{self.mean_score[seat]:.2f}", f"{self.win_rate[seat]:.1%}")
+        if self.teams and len(self.teams) < self.players:  # partnerships: one row per team, wins shared
+            table.add_section()
+            for t, members in enumerate(self.teams):
+                table.add_row(Text(f"team {t} ({'+'.join(map(str, members))})"), f"{self.team_mean_score[t]:.2f}",
+                              f"{self.team_win_rate[t]:.1%}")
+            table.caption += f"\nteam win rates share each tie equally; ties {self.tie_rate:.1%}"
         return table
 
     def to_text(self) -> str:
@@ -251,11 +271,16 @@ class SimulationSummary:
 class _Totals:
     """Running totals folded from game records (constant memory)."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, teams: Sequence[Sequence[int]] = ()):
         self.games = 0
         self.actions = 0
         self.score_sum = [0] * players
         self.wins = [0] * players
+        self.teams = tuple(tuple(t) for t in teams) or tuple((s,) for s in range(players))
+        self.team_of = {s: t for t, members in enumerate(self.teams) for s in members}
+        self.team_score_sum = [0] * len(self.teams)
+        self.team_wins = [0.0] * len(self.teams)
+        self.ties = 0
 
     def add(self, record: dict[str, Any]) -> None:
         self.games += 1
@@ -264,6 +289,13 @@ class _Totals:
             self.score_sum[seat] += score
         for seat in record["winners"]:
             self.wins[seat] += 1
+        team_scores = record.get("team_scores") or [record["scores"][m[0]] for m in self.teams]
+        for t, score in enumerate(team_scores):
+            self.team_score_sum[t] += score
+        won = sorted({self.team_of[s] for s in record["winners"]})
+        for t in won:  # a tie shares one win between the teams that tie
+            self.team_wins[t] += 1 / len(won)
+        self.ties += len(won) > 1
 
 
 def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
@@ -275,7 +307,7 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
 
 def _jsonl_line(record: dict[str, Any]) -> str:
     keys = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version",
-            "ruleset")
+            "ruleset", "team_scores")
     return json.dumps({k: record[k] for k in keys if k in record}) + "\n"
 
 
@@ -518,7 +550,7 @@ def simulate(
 
         agents = (parse_agent_specs(agents, players) if isinstance(agents, str)
                   else [parse_agent_spec(a) if isinstance(a, str) else a for a in agents])
-    totals = _Totals(players)
+    totals = _Totals(players, getattr(game, "teams", ()))
     keep_actions = out is not None
     sink = open(out, "w", encoding="utf-8") if out is not None else None
     started = time.perf_counter()
@@ -553,4 +585,8 @@ def simulate(
         mean_length=totals.actions / n if n else 0.0,
         mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
         win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
+        teams=totals.teams,
+        team_mean_score=tuple(x / n if n else 0.0 for x in totals.team_score_sum),
+        team_win_rate=tuple(w / n if n else 0.0 for w in totals.team_wins),
+        tie_rate=totals.ties / n if n else 0.0,
     )

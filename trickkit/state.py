@@ -10,6 +10,7 @@ from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, IllegalActionError, did_you_mean
 from .observation import Observation
+from .spaces import check_action_id
 
 MAX_STEPS_WITHOUT_DECISION = 10_000
 """Most steps (deals, effects, empty tricks ...) the engine runs in a row without a seat to ask:
@@ -87,8 +88,9 @@ class State:
                 self._no_legal_action()
         return list(self._legal)
 
-    def apply_action(self, action: Action | str) -> None:
-        """Apply the current seat's action, given as an `Action` or its canonical text.
+    def apply_action(self, action: Action | str | int) -> None:
+        """Apply the current seat's action, given as an `Action`, its canonical text or its id
+        (`legal_action_ids`).
 
         Raises:
             IllegalActionError: the action is malformed or not legal now; the message says
@@ -96,7 +98,9 @@ class State:
         """
         text = action.text if isinstance(action, Action) else action
         if not isinstance(text, str):
-            raise IllegalActionError(f"an action must be text or an Action, got {type(action).__name__}")
+            if isinstance(action, bool) or not hasattr(action, "__index__"):
+                raise IllegalActionError(f"an action must be text, an Action or an action id, got {type(action).__name__}")
+            text = check_action_id(self.game.action_space, action)  # an action id (see legal_action_ids)
         if self._terminal:
             raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
         history = self._history
@@ -139,17 +143,74 @@ class State:
                           self.game.replay(self.seed, self.deals, self.history()[:-1]))
             raise
 
+    def legal_action_ids(self) -> list[int]:
+        """The ids of `legal_actions` (same order), in the game's fixed action space
+        (`trickkit.Game.num_distinct_actions`); empty once the game is over.
+
+        Raises:
+            trickkit.spaces.ActionSpaceError: a legal action has no id (see `trickkit.spaces`).
+        """
+        return self.game.action_space.ids_of(self.legal_actions())
+
+    def legal_action_mask(self) -> list[int]:
+        """One entry per action id: 1 if that action is legal now, else 0 (all 0 once the game is over)."""
+        mask = [0] * len(self.game.action_space)
+        for i in self.legal_action_ids():
+            mask[i] = 1
+        return mask
+
+    def observation_tensor(self, seat: Seat) -> list[float]:
+        """What ``seat`` may see, as a flat list of floats of `trickkit.Game.observation_tensor_shape`
+        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.tensor`). Built from
+        `observation`, so it never encodes a card hidden from ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise ValueError(f"observation_tensor(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        return self.game._observation_encoder.encode(self, seat)
+
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
         self.budget = EVALUATION_BUDGET
         score = self.rules.score
         return [score(self, s) for s in range(self._n)]
 
-    def winners(self) -> list[Seat]:
-        """Seats with the best score (highest or lowest, per the ruleset); ties share the win."""
+    def team_scores(self) -> list[int]:
+        """Each team's score so far, team 0 first (see `trickkit.Game.teams`).
+
+        A team's score is the ruleset's ``team_score`` rule, else the score of its first seat
+        (partners share a score). Without ``teams:`` every seat is a team: this is `scores`.
+        """
+        self.budget = EVALUATION_BUDGET
+        rules = self.rules
+        if rules.team_score is not None:
+            return [rules.team_score(self, t) for t in range(len(rules.teams))]
         scores = self.scores()
+        if not rules.teams:
+            return scores
+        return [scores[members[0]] for members in rules.teams]
+
+    def winning_teams(self) -> list[int]:
+        """Teams with the best team score (highest or lowest, per the ruleset); ties share the win."""
+        scores = self.team_scores()
         best = max(scores) if self.rules.winners_highest else min(scores)
-        return [s for s, v in enumerate(scores) if v == best]
+        return [t for t, v in enumerate(scores) if v == best]
+
+    def winners(self) -> list[Seat]:
+        """Seats with the best score (highest or lowest, per the ruleset); ties share the win.
+
+        With ``teams:`` the best *teams* win and every seat of a winning team is a winner
+        (both partners win), in seat order.
+        """
+        rules = self.rules
+        if not rules.teams or rules.team_score is None and len(rules.teams) == self._n:  # every seat its own team
+            scores = self.scores()
+            best = max(scores) if rules.winners_highest else min(scores)
+            return [s for s, v in enumerate(scores) if v == best]
+        won = set(self.winning_teams())
+        return [s for s in range(self._n) if rules.team_of[s] in won]
 
     def action_seen_by(self, action: Action | str, seat: Seat) -> str:
         """How the current seat's ``action``, about to be applied, appears to ``seat``.

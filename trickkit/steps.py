@@ -34,6 +34,8 @@ def enter_deal(game, s, step: DealStep) -> bool:
     hands = s.seat_zones[step.to.index]
     given = s.deals[s.deal_no] if s.deals is not None and s.deal_no < len(s.deals) else None
     s.deal_no += 1
+    if given.__class__ is dict:  # a deal that fixes table zones (and perhaps the hands)
+        return _deal_fixed(game, s, step, given, cards, count)
     if given is not None:
         ids = game.resolve_deal(given, s.deal_no - 1, count)
         used = set()
@@ -48,6 +50,35 @@ def enter_deal(game, s, step: DealStep) -> bool:
         seat = (s.dealer + 1 + k) % n
         hands[seat].extend(sorted(cards[k * count:(k + 1) * count]))
     s.table_zones[step.rest.index].extend(cards[n * count:])
+    return False
+
+
+def _deal_fixed(game, s, step: DealStep, given: dict, cards: list[int], count: int) -> bool:
+    """Deal with table zones fixed by the deal entry: the listed cards of the ``rest`` zone lie
+    on top of the shuffled undealt cards; any other listed table zone holds exactly its cards."""
+    n = s._n
+    fixed, taken = game.resolve_table_deal(given, s.deal_no - 1)
+    used = {c for ids in fixed.values() for c in ids}
+    hands = s.seat_zones[step.to.index]
+    if "hands" in given:
+        for seat, hand_ids in enumerate(game.resolve_deal(given["hands"], s.deal_no - 1, count, taken)):
+            hands[seat].extend(sorted(hand_ids))
+            used.update(hand_ids)
+        free = [c for c in cards if c not in used]
+    else:
+        free = [c for c in cards if c not in used]
+        if count < 0 or count * n > len(free):
+            from .game import DealError  # the given deal does not fit (game.py imports this module)
+            raise DealError(f"deal {s.deal_no - 1}: cannot deal {count} cards to {n} seats from the "
+                            f"{len(free)} cards the deal leaves free")
+        for k in range(n):
+            seat = (s.dealer + 1 + k) % n
+            hands[seat].extend(sorted(free[k * count:(k + 1) * count]))
+        free = free[n * count:]
+    s.table_zones[step.rest.index].extend(free)
+    zones = {z.name: z.index for z in game.rules.table_zones}
+    for name, ids in fixed.items():
+        s.table_zones[zones[name]].extend(ids)  # on top of the rest zone's shuffled cards
     return False
 
 
@@ -77,7 +108,17 @@ def explain_bid(game, s, step: BidStep, text: str) -> str:
     verb, _, arg = text.partition(" ")
     if verb != "bid":
         return f"it is time to bid: say 'bid N' with N in {_span(options)}"
+    if step.reason is not None and _is_int_text(arg):  # the ruleset says why this number is refused
+        why = step.reason(s, int(arg))
+        if why is not None:
+            return f"{why} (a bid must be one of {_span(options)})"
     return f"a bid must be one of {_span(options)}"
+
+
+def _is_int_text(text: str) -> bool:
+    """True for a short decimal integer text (``-2``, ``13``), as a refused bid may be."""
+    digits = text[1:] if text[:1] == "-" else text
+    return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
 
 
 def _span(values) -> str:

@@ -48,6 +48,8 @@ def enter_turns(game, s, step) -> bool:
 # -- legal actions ----------------------------------------------------------------------
 def _domains(s, kind) -> list[list]:
     """The values of each choice; copies of a card (same text) are offered once."""
+    if not s.game._has_copies:  # every card's text is its own: nothing to merge
+        return [list(hook(s)) for hook in kind.domains]
     texts = s.rules.deck.texts
     out = []
     for hook, typ in zip(kind.domains, kind.choice_types):
@@ -70,8 +72,13 @@ def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
     """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
     in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
     With ``first_only``, at most the first of them."""
-    if kind.guard is not None and not kind.guard(s):
-        return []
+    guard = kind.guard
+    if guard is not None:
+        passed = guard(s)
+        if not passed:
+            return []
+        if passed is True and not kind.domains:  # no choices: the guard is all of `allowed`, and it holds
+            return [()]
     domains = _domains(s, kind)
     combinations = 1
     for values in domains:
@@ -126,7 +133,7 @@ def legal_turns(game, step, s) -> list[Action]:
         made = game._turn_actions
         for kind in _kinds_now(s, step):
             for combo in _combinations(s, kind):
-                if _passes(game, s, kind, combo):
+                if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
                     action = made.get(key)
                     if action is None:
@@ -240,8 +247,10 @@ def _close_window(s) -> None:
 def explain_turns(game, s, step, text: str) -> str:
     verb = text.split(" ")[0]
     kinds = _kinds_now(s, step)
-    names = [k.name for k in kinds] + (["pass"] if s.window >= 0 else [])
-    kind = next((k for k in kinds if k.name == verb), None)
+    names = list(dict.fromkeys(k.verb or k.name for k in kinds)) + (["pass"] if s.window >= 0 else [])
+    sharing = [k for k in kinds if (k.verb or k.name) == verb]  # kinds sharing a verb differ in length
+    kind = next((k for k in sharing if len(k.template.split(" ")) == len(text.split(" "))),
+                sharing[0] if sharing else None)
     if kind is None:
         if s.window >= 0:
             return (f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
@@ -254,7 +263,8 @@ def explain_turns(game, s, step, text: str) -> str:
             if kind.reason is not None:
                 return str(kind.reason(s, *combo))
             return f"{verb!r} is not allowed now"
-    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {kind.template!r})"
+    forms = " or ".join(repr(k.template) for k in sharing)
+    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
 
 
 def _wrong_choice(s, kind, text: str) -> str | None:

@@ -297,6 +297,9 @@ def transcript(state: Any, seat: int) -> str:
         if replay.round != before[0] and not replay.is_terminal():
             lines.append(f"round {replay.round} (dealer seat {replay.dealer}): {narrator.hand_line(replay)}")
     scores = ", ".join(f"{_seat(s, seat)} {v}" for s, v in enumerate(replay.scores()))
+    teams = state.game.teams
+    if teams and len(teams) < len(replay.scores()):  # partnerships: say each team's score too
+        scores += "; teams: " + ", ".join(f"{'+'.join(map(str, m))} {v}" for m, v in zip(teams, replay.team_scores()))
     if replay.is_terminal():
         winners = ", ".join(_seat(s, seat) for s in replay.winners())
         lines.append(f"game over. {narrator.unit}: {scores}. won by {winners}")

@@ -64,6 +64,15 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("trumps", "p3_hand7", {"players": 3, "hand_size": 7}, 1),
     ("trumps", "p6_single_game_death_any_time", {"players": 6, "single_game": True, "death_any_time": True}, 3),
     ("trumps", "p8_single_game_hand3", {"players": 8, "single_game": True, "hand_size": 3}, 3),
+    ("oh_hell", "p4", {"players": 4}, 1),
+    ("oh_hell", "p3_max3", {"players": 3, "max_cards": 3}, 2),
+    ("oh_hell", "p7_max4_down", {"players": 7, "max_cards": 4, "sequence": "down"}, 2),
+    ("oh_hell", "p5_max3_up", {"players": 5, "max_cards": 3, "sequence": "up"}, 2),
+    ("spades", "p4", {"players": 4}, 2),
+    ("spades", "p4_target200_floor-200", {"players": 4, "target": 200, "floor": -200}, 2),
+    ("crazy_eights", "p2_target0", {"players": 2, "target": 0}, 2),
+    ("crazy_eights", "p5_target0_draw_until_playable", {"players": 5, "target": 0, "draw_until_playable": True}, 1),
+    ("crazy_eights", "p7_target40", {"players": 7, "target": 40}, 1),
 ]
 
 

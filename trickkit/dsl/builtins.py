@@ -73,6 +73,13 @@ SEAT_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "left_of": (("int",), "the next seat clockwise (the player to the left)", "left_of(dealer)"),
     "right_of": (("int",), "the previous seat clockwise (the player to the right)", "right_of(dealer)"),
     "seat_after": (("int", "int"), "the seat k places clockwise after a seat", "seat_after(dealer, 2)"),
+    "team_of": (("int",), "the team (numbered from 0) of a seat, from the ruleset's `teams:`; without `teams:` "
+                "every seat is a team of its own and `team_of(s)` is `s`; null for a seat out of range",
+                "points[team_of(seat)]"),
+    "partner": (("int",), "the seat's partner: the next seat of its team clockwise (in teams of two, the other "
+                "member; the seat itself when it plays alone); null for a seat out of range", "tricks[partner(seat)]"),
+    "team_members": (("int",), "the seats of a team, in seat order (null for a team out of range)",
+                     "sum(tricks[s] for s in team_members(team_of(seat)))"),
 }
 """Seat arithmetic: seats are numbered 0..n-1 clockwise, so the left neighbour is ``(s + 1) % n``."""
 
@@ -115,6 +122,8 @@ class StateName:
 STATE_NAMES: dict[str, StateName] = {n.name: n for n in [
     StateName("seats", "list[int]", "every seat, 0..n-1 clockwise", "all(score[s] < 100 for s in seats)"),
     StateName("num_players", "int", "the number of seats", "num_players * round"),
+    StateName("num_teams", "int", "the number of teams (`teams:`; without it, every seat is a team and this is "
+              "num_players)", "range(0, num_teams)"),
     StateName("deck_size", "int", "the number of cards in the deck (after optional card groups)",
               "min(round, deck_size // num_players)"),
     StateName("round", "int", "the current round, counted from 1", "10 * round"),
@@ -158,6 +167,11 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
            "swap(hand[turn_player], hand[other])"),
     Effect("move_random", ("zone", "zone"), "move a card chosen at random (by the game's seeded generator) "
            "from one zone to the end of another; nothing if the first is empty", "move_random(hand[other], hand[turn_player])"),
+    Effect("shuffle", ("zone",), "put the cards of a zone in a random order (drawn from the game's seeded generator)",
+           "shuffle(stock)"),
+    Effect("insert_random", ("card", "zone"), "take a card from the zone that holds it and put it at a random "
+           "place in a zone (any of its len + 1 gaps, top and bottom included; by the game's seeded generator), "
+           "e.g. to bury a card in the stock", "insert_random(discard[-1], stock)"),
     Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
            "end_turn()"),
     Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
@@ -169,5 +183,5 @@ ENGINE_FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 """Functions that ask the engine about legal actions (the argument is an action kind of a turns step)."""
 
-KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null")
+KEYWORDS = ("if", "then", "else", "elif", "for", "in", "by", "and", "or", "not", "true", "false", "null", "let")
 """Reserved words of the DSL."""

@@ -90,6 +90,8 @@ class Namespace:
     groups included); None: take them from the tables."""
     variable_nullable: frozenset = frozenset()
     """Variables that may be set to null (their initial value is null)."""
+    team_of: tuple | None = None
+    """The team number of each seat (``teams:``); None: every seat is a team of its own."""
 
 
 def elem_type(t: str) -> str:
@@ -127,6 +129,12 @@ NOT_CONST = object()
 
 _SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
 """Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
+
+_SEAT_NOW = ("s.current", "(s.turn_player if s.window >= 0 else s.current)")
+"""Generated code of ``current_player`` and ``turn_player``: a seat, always in 0..n-1."""
+
+_SEAT_LISTS = re.compile(r"^s\.(seat_zones|seat_vars)\[[0-9]+\]$")
+"""Generated code of a seat zone or seat variable: one item per seat."""
 
 MAX_FOLDED_INT_BITS = 4096
 """Largest int (in bits) constant folding computes at load; larger ones are left to play time."""
@@ -166,6 +174,7 @@ class Local:
     nullable: bool = True
     free: frozenset | None = None  # what it reads, when it is an inlined argument's code
     state: bool = False
+    declared: tuple | None = None  # (line, column) of its ``let``: a local name the block may assign
 
 
 class _Scope:
@@ -198,6 +207,10 @@ class _Scope:
 
     def child(self, name: str, local: Local) -> "_Scope":
         return _Scope({name: local}, self)
+
+
+def _where(declared: tuple) -> str:
+    return f"line {declared[0]}" if declared and declared[0] else "this block"
 
 
 class _Body:
@@ -275,6 +288,7 @@ class Compiler:
         self._sources: list[str] = []
         self.body: _Body | None = None
         self.memoise = True
+        self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
@@ -325,13 +339,13 @@ class Compiler:
         try:
             scope = self._root_scope(context)
             try:
-                for stmt in tree.children:
-                    self._stmt(stmt, scope)
+                self._stmts(tree.children, scope)
             except RecursionError:
                 raise DSLCompileError("block nested too deeply") from None
             body = self.body
         finally:
             self.body, self.memoise = saved, saved_memo
+            self._ended_lets = {}
         name = f"_r{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
         if where:
@@ -632,6 +646,10 @@ class Compiler:
             return self._call_definition(node, name, [], scope, defs)
         sym = self.ns.symbols.get(name)
         if sym is None:
+            ended = self._ended_lets
+            if name in ended:
+                raise _err(node, f"{name!r} is a local name of a block that has ended (its let is at "
+                                 f"{_where(ended[name])}): a local lives until the end of the block that declares it")
             known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
@@ -646,6 +664,8 @@ class Compiler:
             return Val(f"s.seat_vars[{i}]", f"list[{sym.type}]", nullable=False, state=True)
         if sym.kind == "table_var":
             return Val(f"s.table_vars[{i}]", sym.type, state=True)
+        if sym.kind == "team_var":  # one value per team, kept as a list in a table variable
+            return Val(f"s.table_vars[{i}]", f"list[{sym.type}]", nullable=False, state=True)
         if sym.kind == "seat_zone":
             return Val(f"s.seat_zones[{i}]", "list[zone]", nullable=False, state=True)
         if sym.kind == "table_zone":
@@ -862,6 +882,8 @@ class Compiler:
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+        if x.code in _SEAT_NOW and _SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
+            return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             bs, xs = self._simple(b), self._simple(x)
             return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
@@ -887,6 +909,15 @@ class Compiler:
             params = B.SEAT_FUNCTIONS[name][0]
             self._check_arity(node, name, params, vals)
             n = self.ns.num_players
+            if name in _TEAM_FUNCTIONS:  # tables fixed at load: a seat out of range (or null) gives null
+                values = _team_table(name, self.ns.team_of, n)
+                x = self._simple(vals[0])
+                test = f"0 <= {x.code} < {len(values)}"
+                if vals[0].nullable:
+                    test = f"{x.code} is not None and {test}"
+                code = f"({self._const_code(values)}[{x.code}] if {test} else None)"
+                typ = "list[int]" if name == "team_members" else "int"
+                return Val(code, typ, nullable=True, state=state, free=free)
             codes = [self._code(v) for v in vals]
             if name == "left_of":
                 code = f"(({codes[0]}) + 1) % {n}"
@@ -976,6 +1007,7 @@ class Compiler:
         item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
                              or coll.is_const and None not in coll.const
                              or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
+        self._check_loop_name(var_tok, scope)
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
         body.loops += 1
@@ -1322,10 +1354,13 @@ class Compiler:
             coll = self._expr(coll_node, scope, ())
             t = self._collection(coll, coll_node)
             var = body.temp("v")
+            self._check_loop_name(var_tok, scope)
             inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
-            self._block(lambda: [self._stmt(st, inner) for st in stmts])
+            self._block(lambda: self._stmts(stmts, inner))
             return None
+        if node.data == "let_stmt":
+            return self._let(node, scope)
         if node.data == "if_stmt":
             cond, *rest = node.children
             branches, then, else_body = [(cond, [])], [], None
@@ -1346,14 +1381,67 @@ class Compiler:
         (cond, stmts), rest = branches[0], branches[1:]
         c = self._expr(cond, scope, ())
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: [self._stmt(st, scope) for st in stmts])
+        self._block(lambda: self._stmts(stmts, scope))
         if not rest and else_body is None:
             return
         self._emit("else:")
         if rest:
             self._block(lambda: self._if_chain(rest, else_body, scope))
         else:
-            self._block(lambda: [self._stmt(st, scope) for st in else_body])
+            self._block(lambda: self._stmts(else_body, scope))
+
+    def _stmts(self, stmts, scope) -> None:
+        """Compile a list of statements as one block: its ``let`` names live until its end."""
+        inner = _Scope({}, scope)
+        for st in stmts:
+            self._stmt(st, inner)
+        for name, local in inner.names.items():  # out of scope now: say so if used later
+            self._ended_lets.setdefault(name, local.declared)
+
+    def _let(self, node, scope) -> None:
+        """``let NAME = E``: a local name of the enclosing block, typed by ``E``.
+
+        A local may not reuse any name visible here (a parameter, variable, zone, definition,
+        built-in, the rule's context, a loop variable or another local): one name, one meaning.
+        """
+        name_tok, value = node.children
+        name = str(name_tok)
+        self._check_new_name(name_tok, scope)
+        v = self._expr(value, scope, ())
+        var = self.body.temp("v")
+        t = "any" if v.type == "null" else v.type  # ``let best = null``: any value may follow
+        self._emit(f"{var} = {self._code(v)}")
+        scope.names[name] = Local(var, t, nullable=True, declared=_pos(name_tok))
+        self._ended_lets.pop(name, None)
+
+    def _check_new_name(self, tok, scope) -> None:
+        name = str(tok)
+        local = scope.lookup(name)
+        if local is not None:
+            if local.declared is not None:
+                raise _err(tok, f"{name!r} is already a local name (from {_where(local.declared)}): "
+                                f"assign it with {name} = ..., or choose another name")
+            raise _err(tok, f"{name!r} is already a name here (the rule's context or a loop variable): "
+                            f"a local name cannot reuse it; choose another name")
+        sym = self.ns.symbols.get(name)
+        taken = None
+        if sym is not None:
+            taken = {"const": "a parameter or constant", "state": "a built-in name", "seat_var": "a seat variable",
+                     "table_var": "a table variable", "seat_zone": "a zone", "table_zone": "a zone",
+                     "zone_family": "a zone family"}.get(sym.kind, "a name of the ruleset")
+        elif name in self._def_trees:
+            taken = "a definition"
+        elif name in B.FUNCTIONS or name in B.AGGREGATES or name in B.EFFECTS or name in B.SEAT_FUNCTIONS \
+                or name in B.ENGINE_FUNCTIONS:
+            taken = "a built-in function"
+        if taken is not None:
+            raise _err(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
+
+    def _check_loop_name(self, tok, scope) -> None:
+        local = scope.lookup(str(tok))
+        if local is not None and local.declared is not None:
+            raise _err(tok, f"{str(tok)!r} is a local name (from {_where(local.declared)}): a loop variable "
+                            f"cannot reuse it; choose another name")
 
     def _block(self, emit) -> None:
         """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
@@ -1392,6 +1480,10 @@ class Compiler:
             self._emit(f"{frm} = {codes[0]}")
             self._emit(f"if {frm}:")
             self.body.lines.append([f"{card} = _draw_random(s, {frm})"] + later + [f"_put({codes[1]}, {card})"])
+        elif name == "shuffle":
+            self._emit(f"_shuffle(s, {codes[0]})")
+        elif name == "insert_random":
+            self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
@@ -1403,23 +1495,47 @@ class Compiler:
         op = str(op_tok)
         name_tok = target.children[0]
         name = str(name_tok)
+        local = scope.lookup(name)
+        if local is not None:
+            return self._assign_local(node, target, name_tok, local, op, v, value)
         sym = self.ns.symbols.get(name)
         if op != "=":
             _need_number(value, v.type, op)
-        if sym is not None and sym.kind in ("seat_var", "table_var"):
+        if sym is not None and sym.kind in ("seat_var", "table_var", "team_var"):
             self._check_assignment(value, name, sym, v, op)
         if target.data == "target_index":
-            if sym is None or sym.kind != "seat_var":
+            if sym is None or sym.kind not in ("seat_var", "team_var"):
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
             x = self._expr(target.children[1], scope, ())
             vs = self._simple(v)
-            self._emit(f"s.seat_vars[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
+            store = "seat_vars" if sym.kind == "seat_var" else "table_vars"
+            self._emit(f"s.{store}[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
             return
         if sym is None or sym.kind != "table_var":
             if sym is not None and sym.kind == "seat_var":
                 raise _err(name_tok, f"{name!r} is a seat variable: write {name}[seat]")
+            if sym is not None and sym.kind == "team_var":
+                raise _err(name_tok, f"{name!r} is a team variable: write {name}[team_of(seat)]")
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
+
+    def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
+        name = str(name_tok)
+        if local.declared is None:
+            raise _err(name_tok, f"{name!r} is the rule's context or a loop variable and cannot be assigned: "
+                                 f"declare a local name with let {name}2 = ... instead")
+        if target.data == "target_index":
+            raise _err(name_tok, f"{name!r} is a local name, not a seat variable: assign it whole, {name} = ...")
+        want, t = local.type, v.type
+        if op != "=":
+            _need_number(value, t, op)
+            if want not in ("int", "any"):
+                raise _err(value, f"{name!r} holds {want} values (the type its let gave it): it cannot be added to")
+        elif not (want == "any" or t in ("any", "null") or t == want or want.startswith("list[") and is_list(t)
+                  or {want, t} == {"zone", "list[card]"}):
+            raise _err(value, f"{name!r} holds {want} values (the type its let gave it, at "
+                              f"{_where(local.declared)}), not {t}")
+        self._emit(f"{local.name} {op} {self._code(v)}")
 
 
 _COMPILED: dict[str, tuple] = {}
@@ -1543,6 +1659,24 @@ def _assignable(t: str, want: str) -> bool:
     if want == "list[int]":
         return t in ("list[int]", "list[any]")
     return t == want
+
+
+_TEAM_FUNCTIONS = ("partner", "team_of", "team_members")
+
+
+def _team_table(name: str, team_of, n: int) -> tuple:
+    """The load-time table behind ``partner``/``team_of`` (by seat) or ``team_members`` (by team)."""
+    team_of = tuple(team_of) if team_of is not None else tuple(range(n))
+    members = tuple(tuple(s for s in range(n) if team_of[s] == t) for t in range(max(team_of, default=-1) + 1))
+    if name == "team_of":
+        return team_of
+    if name == "team_members":
+        return tuple(list(m) for m in members)
+    partners = []
+    for s in range(n):  # the next seat of the same team clockwise (the seat itself when it plays alone)
+        clockwise = [(s + k) % n for k in range(1, n + 1)]
+        partners.append(next(x for x in clockwise if team_of[x] == team_of[s]))
+    return tuple(partners)
 
 
 def _suggest(name, ns, kind):

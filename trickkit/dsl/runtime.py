@@ -8,6 +8,8 @@ from the generator, ending the game) goes through a helper written here.
 
 from __future__ import annotations
 
+from ..randomness import shuffle as _shuffle
+
 
 class GameEnded(Exception):
     """Raised by the ``end_game()`` effect: the game stops at once; the engine catches it."""
@@ -125,6 +127,40 @@ def draw_random(s, frm):
     return frm.pop(s._generator().randrange(len(frm)))
 
 
+def shuffle_zone(s, zone) -> None:
+    """Shuffle ``zone`` in place with the state's generator (the deal's own Fisher-Yates walk).
+    Each card is charged to the evaluation budget, so shuffles in a loop cannot run away."""
+    s.budget -= len(zone)
+    if s.budget < 0:
+        over_budget()
+    _shuffle(s._generator(), zone)
+
+
+def insert_random(s, c, to) -> None:
+    """Take card ``c`` out of the zone that holds it and insert it into ``to`` at a uniformly random
+    gap (``len(to) + 1`` of them), drawn from the state's generator."""
+    if c is None:
+        raise ValueError("insert_random(): no card (null) to insert")
+    if to is None:
+        raise ValueError("insert_random(): no zone to insert into")
+    for zone in _zones(s):
+        s.budget -= len(zone)  # the search is charged like a loop over the cards looked at
+        if c in zone:
+            zone.remove(c)
+            break
+    else:
+        raise ValueError("insert_random(): the card is in no zone (a card on the trick cannot be inserted)")
+    if s.budget < 0:
+        over_budget()
+    to.insert(s._generator().randrange(len(to) + 1), c)
+
+
+def _zones(s):
+    yield from s.table_zones
+    for zones in s.seat_zones:
+        yield from zones
+
+
 def put(to, c) -> None:
     to.append(c)
 
@@ -149,7 +185,8 @@ def attr_of_any(v, card_table, face_table, field):
 HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
-    "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put, "_end_game": end_game, "_can": can,
+    "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put,
+    "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
     "_attr_any": attr_of_any, "_mul": multiply,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,

@@ -1,0 +1,218 @@
+"""Any trickkit ruleset as an OpenSpiel game (the ``openspiel`` extra, PyPI package ``open_spiel``).
+
+::
+
+    from trickkit.envs.openspiel import load_game
+
+    game = load_game("skull_king", players=3, rounds=2)   # a pyspiel.Game
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.returns()
+
+The game is registered through OpenSpiel's Python-game mechanism: `pyspiel.register_game` with a
+`pyspiel.GameType` named ``python_trickkit_NAME`` whose parameters are ``players``, the
+ruleset's own parameters and ``rng_seed``, so ``pyspiel.load_game("python_trickkit_skull_king",
+{"rounds": 2})`` works too once the ruleset was loaded here. Actions are the ruleset's fixed
+action ids (`trickkit.Game.num_distinct_actions`); observations are
+`trickkit.State.observation_tensor` (``observation_tensor``) and the seat's observation dict as
+JSON (``observation_string``). Returns: +1 for every winner, -1 for every other seat, at the end.
+
+**Chance: sampled, not explicit.** Every deal and random move of a trickkit game is drawn
+from the state's seeded generator inside the engine, so the game is declared
+``SAMPLED_STOCHASTIC`` (as OpenSpiel does for its own games whose chance is drawn inside the
+state): there are no chance nodes; each ``new_initial_state()`` draws a new game seed from the
+game's generator, seeded by ``rng_seed``, and a clone continues with the same generator (so two
+clones deal the same next round). Explicit chance nodes would need the engine to hand each
+dealt card to OpenSpiel, which it does not. Algorithms that search over clones (MCTS) thus see
+the real future deals; an information-set search needs a resampler of hidden cards (see
+`trickkit.agents`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+
+from .. import Game, load_game as _load_trickkit
+from . import seat_rewards
+
+__all__ = ["load_game", "register", "TrickkitSpielGame", "TrickkitSpielState"]
+
+SEED_PARAMETER = "rng_seed"
+"""The OpenSpiel game parameter seeding the generator from which each new game's seed is drawn."""
+
+_REGISTERED: dict[str, tuple] = {}  # short name -> (ruleset source, content hash, GameType)
+
+
+def load_game(game, **params) -> "TrickkitSpielGame":
+    """A trickkit ruleset as a `pyspiel.Game`, registered with OpenSpiel (see the module docstring).
+
+    Args:
+        game: a ruleset name (``"hearts"``), a path to a ruleset file, or a `trickkit.Game`
+            (then give no parameters other than ``rng_seed``).
+        **params: ``players``, the ruleset's parameters, and ``rng_seed`` (default 0).
+
+    Raises:
+        trickkit.RulesetError: the ruleset does not load, or a parameter is unknown.
+    """
+    seed = params.pop(SEED_PARAMETER, 0)
+    if isinstance(game, Game):
+        if params:
+            raise TypeError("parameters go with a ruleset name, not with a loaded Game")
+        params = dict(game.params, players=game.num_players)
+        source = game.path or game.name
+    else:
+        source = game
+    short_name = register(source)
+    return pyspiel.load_game(short_name, {**params, SEED_PARAMETER: seed})
+
+
+def register(source) -> str:
+    """Register the ruleset ``source`` (name or path) with OpenSpiel once; return its short name."""
+    base = _load_trickkit(source)
+    name = f"python_trickkit_{base.name}"
+    known = _REGISTERED.get(name)
+    if known is not None and known[1] != base.content_hash:  # same name, other content (a user's copy)
+        name = f"{name}_{base.content_hash[:10]}"
+        known = _REGISTERED.get(name)
+    if known is not None:
+        return name
+    spec = {"players": base.players_default, **base.params, SEED_PARAMETER: 0}
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"trickkit {base.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=base.players_max,
+        min_num_players=base.players_min,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=spec,
+    )
+    _REGISTERED[name] = (source, base.content_hash, game_type)
+    # one subclass per ruleset, registered as OpenSpiel's own Python games are (a class, not a closure)
+    cls = type(f"TrickkitSpielGame_{len(_REGISTERED)}", (TrickkitSpielGame,), {"short_name": name})
+    pyspiel.register_game(game_type, cls)
+    return name
+
+
+class TrickkitSpielGame(pyspiel.Game):
+    """A trickkit `Game` as a `pyspiel.Game` (made by `load_game`)."""
+
+    short_name = ""
+    """The name it is registered under (set on the subclass made per ruleset)."""
+
+    def __init__(self, params: dict | None = None):
+        source, _, game_type = _REGISTERED[self.short_name]
+        params = dict(params or {})
+        seed = int(params.pop(SEED_PARAMETER, 0))
+        self.trickkit_game = _load_trickkit(source, **params)
+        g = self.trickkit_game
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=0,
+            num_players=g.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=g.rules.max_actions,
+        )
+        super().__init__(game_type, info, {**dict(params, players=g.num_players), SEED_PARAMETER: seed})
+        self._seeds = random.Random(seed)
+
+    def new_initial_state(self) -> "TrickkitSpielState":
+        """A new game, dealt from the next seed of the game's generator."""
+        return TrickkitSpielState(self, self.trickkit_game.new_initial_state(seed=self._seeds.randrange(2**63)))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observer of a seat's tensor and dict (no perfect-recall information state).
+
+        Raises:
+            ValueError: observation parameters, or a perfect-recall observation type, asked for.
+        """
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError("trickkit games provide observations, not perfect-recall information states")
+        return TrickkitObserver(self.trickkit_game)
+
+
+class TrickkitSpielState(pyspiel.State):
+    """A trickkit `State` as a `pyspiel.State`."""
+
+    def __init__(self, game: TrickkitSpielGame, state):
+        super().__init__(game)
+        self._held = _Held(state)
+
+    @property
+    def trickkit_state(self):
+        """The trickkit `State` this pyspiel state plays."""
+        return self._held.state
+
+    def current_player(self) -> int:
+        """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
+        s = self.trickkit_state
+        return pyspiel.PlayerId.TERMINAL if s.is_terminal() else s.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal action ids of ``player`` (ascending), empty if not to act."""
+        s = self.trickkit_state
+        if s.is_terminal() or player != s.current_player():
+            return []
+        return sorted(s.legal_action_ids())
+
+    def _apply_action(self, action: int) -> None:
+        self.trickkit_state.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.trickkit_state.game.action_to_string(int(action))
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.trickkit_state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """+1 for each winner and -1 for every other seat at the end, 0 before."""
+        return seat_rewards(self.trickkit_state, "win")
+
+    def __str__(self) -> str:
+        # public facts only (no hidden card): OpenSpiel prints states in logs
+        return repr(self.trickkit_state)
+
+
+class _Held:
+    """Holds the trickkit state. OpenSpiel clones a Python state by deep-copying its attributes:
+    this copies the trickkit state with its own ``clone()`` (the immutable Game stays shared)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return _Held(self.state.clone())
+
+
+class TrickkitObserver:
+    """OpenSpiel's Python observer interface: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
+
+    def __init__(self, game):
+        self.game = game
+        self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TrickkitSpielState, player: int) -> None:
+        """Fill ``tensor`` with ``player``'s observation tensor of ``state``."""
+        self.tensor[:] = state.trickkit_state.observation_tensor(player)
+
+    def string_from(self, state: TrickkitSpielState, player: int) -> str:
+        """``player``'s observation dict of ``state`` as JSON text."""
+        return json.dumps(state.trickkit_state.observation(player), sort_keys=True)
