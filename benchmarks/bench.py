@@ -26,7 +26,8 @@ import trickkit
 REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "reference"
 # game -> (reference script, games to time); each runs with the game's default seat count
 BASELINES = {"sarkophag": ("sarkophag.py", 5000), "skull_king": ("skull_king.py", 600),
-             "saqqara": ("saqqara.py", 1000), "crazy_eights": ("crazy_eights.py", 100)}
+             "saqqara": ("saqqara.py", 1000), "crazy_eights": ("crazy_eights.py", 100),
+             "six_nimmt": ("six_nimmt.py", 300)}
 
 
 def bench_game(name: str, seconds: float) -> dict:

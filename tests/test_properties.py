@@ -39,11 +39,13 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
-SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0}}
+SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0},
+           "six_nimmt": {"limit": 20}}
 """Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
-random Spades about four, Crazy Eights several hands of long random play: one hand reaches every
-rule), so that every property runs over many whole games in seconds. Their full-length games are
-played by the lockstep tests against the independent models and by the golden playthroughs."""
+random Spades about four, Crazy Eights several hands of long random play, 6 nimmt! several hands
+of up to 10 seats: one hand reaches every rule), so that every property runs over many whole games
+in seconds. Their full-length games are played by the lockstep tests against the independent
+models and by the golden playthroughs."""
 
 
 def draw_game(data, name: str, **params) -> trickkit.Game:
@@ -284,6 +286,15 @@ def test_to_json_round_trips(name, data):
 
 
 # ---------------------------------------------------------------- 8: observations hide hidden cards
+def secret_zone(state) -> int:
+    """The seat zone a running simultaneous choose step chooses into (-1 if none): until every
+    seat has chosen, other seats see only its count."""
+    if state.is_terminal():
+        return -1
+    step = state.rules.steps[state.step]
+    return step.to.index if step.kind == "choose" and step.simultaneous else -1
+
+
 @pytest.mark.parametrize("name", GAMES)
 @FAST
 @given(data=st.data())
@@ -299,6 +310,7 @@ def test_observation_hides_other_seats_cards(name, data):
             assert json.loads(json.dumps(obs)) == obs
             assert obs["seat"] == p and obs["game"] == game.name and obs["terminal"] == s.is_terminal()
             assert obs["current_player"] == s.current_player()
+            secret = secret_zone(s)
             for z in game.rules.seat_zones:
                 view = obs["zones"][z.name]
                 assert len(view) == n
@@ -306,7 +318,9 @@ def test_observation_hides_other_seats_cards(name, data):
                     cards = [texts[c] for c in s.seat_zones[z.index][q]]
                     assert view[q]["count"] == len(cards)
                     opened = z.public_when is not None and z.public_when(s)  # e.g. open hands
-                    if z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
+                    if z.index == secret and q != p:  # chosen in secret, not revealed yet
+                        assert set(view[q]) == {"count"}, f"seat {p} sees seat {q}'s {z.name} before the reveal"
+                    elif z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
                         assert view[q]["cards"] == cards
                     elif z.visibility in ("owner", "hidden"):
                         assert set(view[q]) == {"count"}, f"seat {p} sees {z.name} of seat {q}: {view[q]}"
@@ -418,6 +432,63 @@ def test_action_texts_hide_cards_hidden_from_the_viewer(name, data):
         assert history_seen_by(table, state._history, None) == state.history()
 
 
+# ---------------------------------------------------------------- 8c: simultaneous choices stay secret
+def _has_simultaneous_step(name) -> bool:
+    return any(getattr(step, "simultaneous", False) for step in trickkit.load_game(name).rules.steps)
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if _has_simultaneous_step(g)])
+@FAST
+@given(data=st.data())
+def test_simultaneous_choices_stay_secret_until_all_have_chosen(name, data):
+    """A bid or a card chosen in a simultaneous step: until the step is over, every other
+    seat sees its text as ``verb ?`` (as it is made, and in the history), and a chosen card's
+    zone only as a count; once every seat has chosen, the history shows the texts, except
+    cards chosen into a zone that is not public."""
+    game, seed, rng = setup(data, name)
+    state = game.new_initial_state(seed=seed)
+    n = game.num_players
+    log: list[tuple[int, str]] = []  # (actor, text), kept by this test
+    running = None  # ((round, step index, repeat passes), history index where that step began, the step)
+
+    def check_revealed(start, step):
+        if rng.random() > 0.3 and start > 0:  # the first step always, then some
+            return
+        for viewer in range(n):
+            seen = state.history_seen_by(viewer)
+            for i in range(start, len(log)):
+                actor, text = log[i]
+                hidden = step.kind == "choose" and step.to.visibility != "public" and actor != viewer
+                assert seen[i] == (f"{text.split()[0]} ?" if hidden else text), (viewer, i, seen[i])
+
+    for s, action in random_playout(state, rng):
+        step = game.rules.steps[s.step]
+        key = (s.round, s.step, tuple(s.passes))  # a step played again by a repeat block is a new instance
+        if running is not None and running[0] != key:  # the step is over: revealed
+            check_revealed(running[1], running[2])
+            running = None
+        if getattr(step, "simultaneous", False):
+            if running is None:
+                running = (key, len(log), step)
+            actor = s.current_player()
+            deep = len(log) - running[1] < 2 or rng.random() < 0.2  # the history costs its length: not always
+            for viewer in range(n):
+                if viewer != actor:
+                    assert s.action_seen_by(action, viewer) == f"{action.verb} ?"
+                if not deep:
+                    continue
+                seen = s.history_seen_by(viewer)
+                for i in range(running[1], len(log)):
+                    who, text = log[i]
+                    assert seen[i] == (text if who == viewer else f"{text.split()[0]} ?"), (viewer, i, seen)
+                if step.kind == "choose":
+                    views = s.observation(viewer)["zones"][step.to.name]
+                    assert all(set(views[q]) == {"count"} for q in range(n) if q != viewer)
+        log.append((s.current_player(), action.text))
+    if running is not None:
+        check_revealed(running[1], running[2])
+
+
 # ---------------------------------------------------------------- 9: Sarkophag
 @pytest.mark.parametrize("name", [g for g in GAMES if g == "sarkophag"])
 @FAST
@@ -467,8 +538,9 @@ def test_observation_does_not_depend_on_hidden_cards(name, data):
             continue
         p = rng.randrange(n)
         other = s.clone()
-        places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden")
-                  and not (z.public_when is not None and z.public_when(other))  # laid open, e.g. by a card
+        secret = secret_zone(s)  # cards other seats chose in secret, not revealed yet
+        places = [hand for z in game.rules.seat_zones if z.visibility in ("owner", "hidden") or z.index == secret
+                  if z.index == secret or not (z.public_when is not None and z.public_when(other))  # laid open
                   for q, hand in enumerate(other.seat_zones[z.index]) if q != p or z.visibility == "hidden"]
         places += [other.table_zones[z.index + i] for z in game.rules.table_zones if z.visibility == "hidden"
                    for i in range(max(z.count, 1))]

@@ -132,7 +132,8 @@ def test_the_references_follow_the_rulebook_examples():
     assert skull_king.playable(hand, 3) == hand + [skull_king.TIGRESS_ESCAPE]
 
 
-@pytest.mark.parametrize("script", ["sarkophag.py", "skull_king.py", "saqqara.py", "crazy_eights.py"])
+@pytest.mark.parametrize("script", ["sarkophag.py", "skull_king.py", "saqqara.py", "crazy_eights.py",
+                                    "six_nimmt.py"])
 def test_reference_scripts_report_their_speed(script):
     """``bench.py --baselines`` runs each reference as a script and reads this line."""
     path = Path(__file__).parent / "reference" / script

@@ -1,4 +1,4 @@
-"""The ``trickkit`` command line: list, validate, simulate, check, play, diff and replay games.
+"""The ``trickkit`` command line: list, validate, simulate, compare, check, play, diff and replay games.
 
 Exit codes: 0 success; 1 a validation or scenario check failed, or a replayed record
 diverged or was refused; 2 usage errors and games that cannot be loaded.
@@ -144,6 +144,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     _check_seed(args.seed)
     if args.out is not None:
         _check_out(args.out)
+    if args.coverage or args.csv or args.report:  # the design lab's options (trickkit.lab)
+        from trickkit.lab.commands import run_simulate_lab
+
+        params = parse_params(args.param)
+        game = (_load(args.game, args.players, params) if not args.coverage else
+                _api().load_game(args.game, **({"players": args.players} if args.players is not None else {}),
+                                 coverage=True, **params))
+        agents = _agents(args, game.num_players)
+        return run_simulate_lab(args, game, _console, lambda on_record: _write_guard(args.out, lambda: simulate(
+            game, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out, backend=args.backend,
+            address=args.address, on_record=on_record)))
     game = _load(args.game, args.players, parse_params(args.param))
     agents = _agents(args, game.num_players)
     show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
@@ -185,6 +196,15 @@ def _agents(args: argparse.Namespace, players: int):
             raise _UsageError("--agent-option needs --agents (e.g. --agents ismcts,random,random,random)")
         return None
     return parse_agent_specs(args.agents, players, extra)
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from trickkit.lab.commands import run_compare
+
+    _check_seed(args.seed)
+    args.common_params = parse_params(args.param)
+    show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
+    return run_compare(args, _load, _console, show)
 
 
 def _check_out(out: str) -> None:
@@ -472,7 +492,33 @@ def _parser() -> argparse.ArgumentParser:
                         "NAME:KEY=VALUE:..., e.g. 'ismcts:iterations=100,random,random,random' (default: random)")
     p.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option for every listed agent that has it, e.g. iterations=100 (repeatable)")
+    p.add_argument("--coverage", action="store_true",
+                   help="count which action kinds, if-branches, cards and effects fired, and list what never did")
+    p.add_argument("--csv", default=None, metavar="FILE.csv", help="write the per-seat statistics as CSV")
+    p.add_argument("--report", default=None, metavar="FILE.html",
+                   help="write a self-contained HTML report with plots (needs pip install 'trickkit[lab]')")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("compare", help="play rulesets (variants) on the same seeds and compare them with "
+                                       "confidence intervals")
+    p.add_argument("rulesets", nargs="+", metavar="GAME",
+                   help="shipped game names or ruleset paths, the first being the baseline; GAME@k=v,k=v "
+                        "gives that variant its own parameter values")
+    p.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="master seed: game i of every variant shares its seeds "
+                                                        "(default 0)")
+    p.add_argument("--players", type=int, default=None, help="number of players (every variant)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a parameter of every variant (repeatable)")
+    p.add_argument("--agents", default=None, metavar="AGENT[,AGENT...]",
+                   help="random (default), first, or module:attribute (a factory called with an RNG); "
+                        "one for every seat or one per seat")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; the same results)")
+    p.add_argument("--csv", default=None, metavar="FILE.csv", help="write every statistic as CSV")
+    p.add_argument("--report", default=None, metavar="FILE.html",
+                   help="write a self-contained HTML report with plots (needs pip install 'trickkit[lab]')")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser("check", help="run scenario files (directories are searched for *.yaml)")
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")

@@ -235,6 +235,8 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
      "block"),
     ("Statements", "`effect(args)`", "an effect statement: move cards, end the turn or the game (see Effects below)",
      "if len(hand[current_player]) == 0 { end_turn() }", "block"),
+    ("Statements", "`effect(args, key=E)`", "an effect with a named argument (only those listed under Effects)",
+     "end_turn(next=right_of(turn_player))", "block"),
 ]
 
 #: Zone families and ordered zones: (construct, meaning, example, start rule).
@@ -378,7 +380,8 @@ def dsl_reference() -> str:
               "(`hand[current_player]`) or a member of a zone family (`piles[0]`).", "",
               "| effect | parameters | meaning | example |", "| --- | --- | --- | --- |"]
     for e in EFFECTS.values():
-        lines.append(f"| `{e.name}` | ({', '.join(e.params)}) | {_cell(e.doc)} | {_cell(_code(e.example))} |")
+        params = ", ".join([*e.params, *(f"{k}={t} (optional)" for k, t in e.keywords)])
+        lines.append(f"| `{e.name}` | ({params}) | {_cell(e.doc)} | {_cell(_code(e.example))} |")
     lines += ["", "## Engine functions", "",
               "These ask the engine about the current decision. The argument names an action kind of the "
               "running `turns` step.", "",
@@ -470,11 +473,12 @@ _OBSERVATION_FIELDS = [
     ("seat", "the seat this view is for"),
     ("round", "the round (deal) number, from 1"),
     ("dealer", "the dealer's seat"),
-    ("phase", "the kind of the current step: `bid`, `tricks`, `turns` ... or `over`"),
+    ("phase", "the kind of the current step: `bid`, `choose`, `tricks`, `turns` ... or `over`"),
     ("current_player", "the seat to act (negative once the game is over)"),
     ("zones", "zone name -> a view; a seat zone gives one view per seat, a zone family one per "
               "member. A view is `{count, cards}` when the seat may see the cards, `{count, top}` "
-              "when only the top card shows, and `{count}` when the cards are hidden"),
+              "when only the top card shows, and `{count}` when the cards are hidden (or chosen "
+              "in secret by another seat in a simultaneous `choose` step not yet revealed)"),
     ("trick", "the cards on the table in this trick, in play order: `{seat, card}`"),
     ("variables", "variable name -> value; a seat variable gives one value per seat (`null` "
                   "for a simultaneous bid not yet revealed to this seat)"),

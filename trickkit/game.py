@@ -29,6 +29,9 @@ class Game:
     Create it with `trickkit.load_game`.
     """
 
+    coverage = None
+    """The rule-coverage counters compiled in by ``load_game(..., coverage=True)``, else None."""
+
     def __init__(self, rules: Rules, content_hash: str, path: str):
         self.rules = rules
         self.content_hash = content_hash
@@ -55,6 +58,8 @@ class Game:
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._turn_actions: dict[tuple, Action] = {}
+        self._choose_actions: dict[str, tuple] = {}
+        """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
         # the variables whose values may be lists (typed list or any): a copy of a state copies those
@@ -389,7 +394,7 @@ class Game:
         if state.is_terminal() or seat == state.current:
             return text
         step = self._steps[state.step]
-        if step.kind == "bid" and step.simultaneous:
+        if getattr(step, "simultaneous", False):  # a bid or a card chosen: hidden until all have chosen
             return f"{text.split()[0]} ?"
         return seen_text(self._privacy, text, state.current, seat)  # choices declared private show as ?
 
@@ -400,11 +405,17 @@ class Game:
         texts = deck.texts
         step = None if state.is_terminal() else self._steps[state.step]
         zones: dict[str, Any] = {}
+        # a simultaneous choose step: the zone cards are chosen into shows only counts to other seats
+        secret = step.to.index if step is not None and step.kind == "choose" and step.simultaneous else -1
         for z in rules.seat_zones:
             per_seat = []
             opened = z.public_when is not None and z.public_when(state)
             for s, cards in enumerate(state.seat_zones[z.index]):
-                per_seat.append(_zone_view(cards, texts, "all" if opened else _visible(z.visibility, seat, s)))
+                if z.index == secret and seat is not None and s != seat:
+                    how = "count"
+                else:
+                    how = "all" if opened else _visible(z.visibility, seat, s)
+                per_seat.append(_zone_view(cards, texts, how))
             zones[z.name] = per_seat
         for z in rules.table_zones:
             how = "all" if z.public_when is not None and z.public_when(state) else _visible(z.visibility, seat, None)

@@ -121,12 +121,17 @@ def mixed_key_problems(doc, loc) -> list[Problem]:
     return problems
 
 
-def load_game(name_or_path: str | os.PathLike, players: int | None = None, **params) -> Game:
+def load_game(name_or_path: str | os.PathLike, players: int | None = None, *, coverage: bool = False,
+              **params) -> Game:
     """Load a shipped ruleset by name, or a ruleset file by path, and compile it.
 
     Args:
         name_or_path: a shipped name (see `list_games`) or a path to a ``.yaml`` file.
         players: seat count (default: the ruleset's default).
+        coverage: compile rule-coverage counters into the generated code (see
+            `trickkit.lab.coverage`); the game's ``coverage`` attribute then holds them
+            (a `trickkit.dsl.coverage.CoverageSites`; None without). Off by default, and
+            then the generated code is exactly what it is without this option.
         **params: values overriding the ruleset's parameter defaults, e.g. ``rounds=5``.
 
     Returns:
@@ -136,6 +141,14 @@ def load_game(name_or_path: str | os.PathLike, players: int | None = None, **par
         RulesetError: every problem found, each with file, line, column and YAML path.
     """
     doc, loc = read_document(name_or_path)
+    if coverage:
+        from .dsl.coverage import CoverageSites, counting
+
+        with counting(CoverageSites()) as sites:
+            rules = RulesetCompiler(doc, loc, players, params).compile()
+        game = Game(rules, content_hash(doc), str(name_or_path))
+        game.coverage = sites
+        return game
     rules = RulesetCompiler(doc, loc, players, params).compile()
     return Game(rules, content_hash(doc), str(name_or_path))
 

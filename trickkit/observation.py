@@ -39,8 +39,8 @@ class Observation(TypedDict):
         seat: the seat this view is for (``None`` only in `trickkit.State.observation_all`).
         round: the round (deal) number, from 1.
         dealer: the dealer's seat.
-        phase: the kind of the current step (``"bid"``, ``"tricks"``, ``"turns"``,
-            ``"deal"``, ``"effect"``), or ``"over"``.
+        phase: the kind of the current step (``"bid"``, ``"choose"``, ``"tricks"``,
+            ``"turns"``, ``"deal"``, ``"effect"``), or ``"over"``.
         current_player: the seat to act (`trickkit.TERMINAL` once the game is over).
         zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
             for a seat zone (see ``seat_zones``), one per member for a zone family.

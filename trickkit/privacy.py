@@ -109,7 +109,18 @@ def privacy_table(rules) -> PrivacyTable:
         kinds += list(getattr(step, "kinds", ()))
         for window in getattr(step, "windows", ()):
             kinds += list(window.kinds)
+        if step.kind == "choose" and step.to.visibility != "public":
+            # cards chosen into a zone others never see (passed face down): the text never names them
+            kinds.append(_ChosenCard(step.verb, f"{step.verb} {{card}}", ("card",)))
     return PrivacyTable(kinds)
+
+
+class _ChosenCard:
+    """The private action kind of a choose step whose cards stay hidden after the reveal."""
+
+    def __init__(self, name: str, template: str, private: tuple[str, ...]):
+        self.name, self.template, self.private = name, template, private
+        self.verb = name  # the verb its texts start with (as `verb:` of a turns action kind)
 
 
 def seen_text(table: PrivacyTable, text: str, actor: int, viewer: int | None) -> str:

@@ -202,6 +202,61 @@ class TurnStep:
 
 
 @attrs.frozen
+class ChooseStep:
+    """Every seat in turn, from ``first``, chooses ``count`` cards of its ``source`` zone (one
+    decision per card, ``VERB CARD``) and puts them into its ``to`` zone. With ``simultaneous``,
+    nobody sees what another chose (its ``to`` zone, its action texts) until every seat has
+    chosen: then the choices are revealed together. A seat with no card it may choose is skipped."""
+
+    verb: str
+    """The action's verb: ``pick`` gives actions ``pick 55``."""
+    source: ZoneSpec
+    """The seat zone the cards are chosen from (``from:``, default ``hand``)."""
+    to: ZoneSpec
+    """The seat zone the chosen cards go to (the end of it)."""
+    count: Hook
+    """Cards each seat chooses (evaluated as the step starts)."""
+    allowed: Hook | None
+    """Card test: may the current seat choose ``card``? (None: every card may be chosen.)"""
+    first: Hook
+    """The seat that chooses first; the others follow clockwise."""
+    simultaneous: bool
+    kind: str = "choose"
+
+
+@attrs.frozen
+class RepeatStep:
+    """The start of a ``repeat:`` block: the steps up to its `RepeatEnd` run again and again,
+    ``count`` times (evaluated once, as the block starts) and/or until ``until`` holds
+    (checked before every pass, the first included). The steps of a round are kept flat:
+    the block is this marker, its steps, and the end marker."""
+
+    slot: int
+    """Index of this block's pass counter in ``State.passes``."""
+    count: Hook | None
+    until: Hook | None
+    end: int
+    """Index (in ``Rules.steps``) of the block's `RepeatEnd`."""
+    kind: str = "repeat"
+
+
+@attrs.frozen
+class RepeatEnd:
+    """The end of a ``repeat:`` block: another pass starts at ``start + 1``, or the round goes on."""
+
+    slot: int
+    count: Hook | None
+    until: Hook | None
+    start: int
+    """Index (in ``Rules.steps``) of the block's `RepeatStep`."""
+    kind: str = "repeat_end"
+
+
+MAX_REPEAT_NESTING = 8
+"""Deepest nesting of ``repeat:`` blocks in a round."""
+
+
+@attrs.frozen
 class EffectStep:
     """Run a DSL block once (e.g. scoring a round)."""
 
@@ -242,6 +297,8 @@ class Rules:
     """Hook (context ``team``): a team's score; None: the score of the team's first seat."""
     generated_source: str = attrs.field(default="", repr=False, eq=False)
     """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
+    repeat_slots: int = 0
+    """How many ``repeat:`` blocks the round has (each keeps a pass counter in the state)."""
 
 
 def step_where(step) -> str:
@@ -352,7 +409,8 @@ class RulesetCompiler:
             if name in definitions:
                 self.definition_check(("definitions", key), name, head_params, ANY_CONTEXT + choice_context)
         self.seat_zone_by_name = {z.name: z for z in zones if z.per_seat}
-        steps = tuple(s for s in (self._step(i, step) for i, step in enumerate(doc["round"])) if s is not None)
+        self.repeat_slots = 0
+        steps = tuple(self._flat_steps(("round",), doc["round"], [], 0))
         game_over = self.expr(("game_over",), (), "bool")
         score = self.expr(("score",), (("seat", "int"),), "int")
         team_score = self.expr(("team_score",), (("team", "int"),), "int") if "team_score" in doc else None
@@ -371,7 +429,7 @@ class RulesetCompiler:
             max_actions=doc.get("max_actions", 100_000), description=doc.get("description", ""),
             teams=tuple(tuple(x for x in range(n) if team_of[x] == t) for t in range(num_teams)),
             team_of=team_of, team_score=team_score,
-            generated_source=self.compiler.source(),
+            generated_source=self.compiler.source(), repeat_slots=self.repeat_slots,
         )
 
     # -- pieces -------------------------------------------------------------------------
@@ -650,9 +708,35 @@ class RulesetCompiler:
         self.add(path, f"unknown zone {name!r}{did_you_mean(name, [z.name for z in self.zones])}")
         return None
 
-    def _step(self, i, step):
+    def _flat_steps(self, base, items, out: list, depth: int) -> list:
+        """Compile the steps at ``base`` into ``out``; a ``repeat:`` block becomes a `RepeatStep`,
+        its steps and a `RepeatEnd` (so the state's step index stays a plain index)."""
+        for i, item in enumerate(items):
+            (kind, spec), = item.items()
+            if kind != "repeat":
+                compiled = self._step(i, item, base)
+                if compiled is not None:
+                    out.append(compiled)
+                continue
+            p = base + (i, "repeat")
+            if depth >= MAX_REPEAT_NESTING:
+                self.add(p, f"repeat blocks nest at most {MAX_REPEAT_NESTING} deep")
+                continue
+            if "count" not in spec and "until" not in spec:
+                self.add(p, "a repeat needs 'count' (how many passes) or 'until' (when to stop), or both")
+            count = self.expr(p + ("count",), (), "int") if "count" in spec else None
+            until = self.expr(p + ("until",), (), "bool") if "until" in spec else None
+            slot, start = self.repeat_slots, len(out)
+            self.repeat_slots += 1
+            out.append(None)  # the start marker, once the end is known
+            self._flat_steps(p + ("steps",), spec["steps"], out, depth + 1)
+            out[start] = RepeatStep(slot, count, until, end=len(out))
+            out.append(RepeatEnd(slot, count, until, start=start))
+        return out
+
+    def _step(self, i, step, base=("round",)):
         (kind, spec), = step.items()
-        p = ("round", i, kind)
+        p = base + (i, kind)
         if kind == "effect":
             return EffectStep(self.block(p, ()))
         if kind == "deal":
@@ -670,6 +754,8 @@ class RulesetCompiler:
                            reason=self.expr(p + ("reason",), (("value", "int"),), None) if "reason" in spec else None)
         if kind == "turns":
             return self._turns(p, spec)
+        if kind == "choose":
+            return self._choose(p, spec)
         if kind == "tricks":
             card = (("card", "card"),)
             winner = (("winner", "play"),)
@@ -690,10 +776,25 @@ class RulesetCompiler:
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
 
+    def _choose(self, p, spec) -> ChooseStep:
+        verb = spec.get("verb", "choose")
+        if verb in ("play", "bid", "pass"):
+            self.add(p + ("verb",), f"the verb {verb!r} is taken by the engine's own actions; choose another")
+        if spec.get("from", "hand") == spec["to"]:
+            self.add(p + ("to",), f"the cards are chosen from {spec['to']!r}: put them into another seat zone")
+        return ChooseStep(
+            verb=verb,
+            source=self.zone(p + ("from",), spec.get("from", "hand"), True),
+            to=self.zone(p + ("to",), spec["to"], True),
+            count=self.expr(p + ("count",), (), "int", "1"),
+            allowed=self.card_test(p + ("allowed",), (("card", "card"),)) if "allowed" in spec else None,
+            first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
+            simultaneous=spec.get("simultaneous", True))
+
     def _action_kind_names(self):
         """Every action kind name, and every choice name (with a loose type) any definition may use."""
         kinds, context = [], []
-        for step in self.doc["round"]:
+        for step in _all_steps(self.doc["round"]):
             turns = step.get("turns") or {}
             groups = [turns.get("actions") or {}] + [w.get("actions") or {} for w in (turns.get("reactions") or {}).values()]
             for group in groups:
@@ -902,6 +1003,15 @@ class RulesetCompiler:
 
     def _all_seat_vars(self):
         return self._variables("seat_variables")
+
+
+def _all_steps(items):
+    """Every step of a round document, those inside ``repeat:`` blocks included, in order."""
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("repeat"), dict):
+            yield from _all_steps(item["repeat"].get("steps") or [])
+        elif isinstance(item, dict):
+            yield item
 
 
 ANY_CONTEXT = (("card", "card"), ("winner", "play"), ("seat", "int"))

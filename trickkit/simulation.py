@@ -206,6 +206,9 @@ class SimulationSummary:
         mean_score: mean final score of each seat.
         win_rate: fraction of games each seat won (a shared win counts for every winner, so
             with ties or partners these add up to more than 1).
+        wins: games each seat won (a shared win counts for every winner); empty if not counted.
+        win_share: each seat's share of the wins, a win shared by ``k`` seats counting ``1/k``
+            (adds up to the games played); the seat-equality test uses it. Empty if not counted.
         teams: the partnerships (each a tuple of seats); without ``teams:`` one per seat.
         team_mean_score: mean final score of each team.
         team_win_rate: each team's share of the wins. A game won by k teams together (a tie)
@@ -228,6 +231,22 @@ class SimulationSummary:
     team_mean_score: tuple[float, ...] = ()
     team_win_rate: tuple[float, ...] = ()
     tie_rate: float = 0.0
+    wins: tuple[int, ...] = ()
+    win_share: tuple[float, ...] = ()
+
+    def win_interval(self, seat: int) -> Any:
+        """The 95% Wilson interval of ``seat``'s win rate (a `trickkit.lab.stats.Interval`)."""
+        from trickkit.lab import stats
+
+        wins = self.wins[seat] if self.wins else round(self.win_rate[seat] * self.games)
+        return stats.wilson(wins, self.games)
+
+    def seat_test(self) -> Any:
+        """Chi-square test of "every seat wins equally often" on `win_share`
+        (a `trickkit.lab.stats.ChiSquare`), or None when there is nothing to test."""
+        from trickkit.lab import stats
+
+        return stats.chi_square_equal(self.win_share) if self.win_share else None
 
     def to_table(self) -> Any:
         """Return the summary as a ``rich.table.Table`` (one row per seat)."""
@@ -239,6 +258,10 @@ class SimulationSummary:
             f"{self.games_per_s:.1f} games/s, {self.actions_per_s:.0f} actions/s\n"
             f"mean game length {self.mean_length:.1f} actions"
         )
+        test = self.seat_test()
+        if test is not None:  # no percent sign here: the seat rows are the lines with one
+            caption += (f"\nevery seat equal? chi-square {test.statistic:.2f} on {test.df} df, "
+                        f"p = {test.p_value:.3g}" + (" (few games: rough)" if test.expected < 5 else ""))
         from rich.text import Text
 
         table = Table(  # Text: a name or parameter value is never read as rich markup or an emoji code
@@ -249,8 +272,11 @@ class SimulationSummary:
         table.add_column("seat", justify="right")
         table.add_column("mean score", justify="right")
         table.add_column("win rate", justify="right")
+        table.add_column("95 CI", justify="right")
         for seat in range(self.players):
-            table.add_row(str(seat), f"{self.mean_score[seat]:.2f}", f"{self.win_rate[seat]:.1%}")
+            ci = self.win_interval(seat) if self.games else None
+            table.add_row(str(seat), f"{self.mean_score[seat]:.2f}", f"{self.win_rate[seat]:.1%}",
+                          f"{ci.low:.1%}-{ci.high:.1%}" if ci is not None else "")
         if self.teams and len(self.teams) < self.players:  # partnerships: one row per team, wins shared
             table.add_section()
             for t, members in enumerate(self.teams):
@@ -276,6 +302,7 @@ class _Totals:
         self.actions = 0
         self.score_sum = [0] * players
         self.wins = [0] * players
+        self.share = [0.0] * players
         self.teams = tuple(tuple(t) for t in teams) or tuple((s,) for s in range(players))
         self.team_of = {s: t for t, members in enumerate(self.teams) for s in members}
         self.team_score_sum = [0] * len(self.teams)
@@ -289,6 +316,7 @@ class _Totals:
             self.score_sum[seat] += score
         for seat in record["winners"]:
             self.wins[seat] += 1
+            self.share[seat] += 1 / len(record["winners"])
         team_scores = record.get("team_scores") or [record["scores"][m[0]] for m in self.teams]
         for t, score in enumerate(team_scores):
             self.team_score_sum[t] += score
@@ -501,6 +529,7 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     backend: str = "process",
     address: str | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> SimulationSummary:
     """Play ``games`` games and summarise them.
 
@@ -526,6 +555,8 @@ def simulate(
             (Ray tasks: a local Ray instance with ``jobs`` CPUs, or the cluster at
             ``address``; needs ``pip install 'trickkit[ray]'``). Results are identical.
         address: a Ray cluster address (``ray://host:10001`` or ``auto``) for ``backend="ray"``.
+        on_record: called with each game's record in game order as it is folded in (its
+            ``scores``, ``winners`` and ``length``; ``actions`` only when ``out`` is given).
 
     Returns:
         The run's `SimulationSummary`.
@@ -564,6 +595,8 @@ def simulate(
             records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
         for record in records:
             totals.add(record)
+            if on_record is not None:
+                on_record(record)
             if sink is not None:
                 sink.write(_jsonl_line(record))
             if progress is not None:
@@ -585,6 +618,8 @@ def simulate(
         mean_length=totals.actions / n if n else 0.0,
         mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
         win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
+        wins=tuple(totals.wins),
+        win_share=tuple(totals.share),
         teams=totals.teams,
         team_mean_score=tuple(x / n if n else 0.0 for x in totals.team_score_sum),
         team_win_rate=tuple(w / n if n else 0.0 for w in totals.team_wins),

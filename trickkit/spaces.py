@@ -6,6 +6,7 @@ ruleset alone, step by step in the order the round declares them:
 
 - a ``tricks`` step: ``play FACE`` for every face of the deck, in face order (copies of a card
   share one text, so one id; a card played in modes has one id per mode);
+- a ``choose`` step: ``VERB CARD`` for every card text of the deck, in deck order;
 - a ``bid`` step: ``bid V`` for every value its ``options`` can offer, in increasing order;
 - a ``turns`` step: for every action kind (then every response of its reaction windows), the
   cross product of its choices' values, in the kind's choice order, and ``pass`` if the step
@@ -142,6 +143,9 @@ def build_action_space(game) -> ActionSpace:
         if step.kind == "tricks":
             for f in deck.face_texts:
                 texts.setdefault(f"play {f}", None)
+        elif step.kind == "choose":  # one action per card that may be chosen: 'pick 55'
+            for t in card_texts:
+                texts.setdefault(f"{step.verb} {t}", None)
         elif step.kind == "bid":
             values = probe.values(step.options)
             _check_size(rules, len(texts) + len(values), f"its bids alone have {len(values)} values")

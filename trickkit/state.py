@@ -32,7 +32,7 @@ class State:
 
     __slots__ = ("game", "rules", "_rng", "_rng_state", "_rng_lent", "seed", "deals", "deal_no", "seat_zones", "table_zones",
                  "seat_vars", "table_vars", "round", "dealer", "step", "current", "trick", "tricks_done",
-                 "tricks_total", "last_trick", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "_history", "_terminal", "_legal", "_by_text", "_n",
+                 "tricks_total", "last_trick", "acted", "turn_over", "turn_no", "turn_player", "window", "responders", "next_turn", "passes", "queue", "_history", "_terminal", "_legal", "_by_text", "_n",
                  "memo", "_depth", "budget")
 
     def __init__(self, game, seed: int, deals: Sequence | None = None):
@@ -57,6 +57,9 @@ class State:
         self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
         self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
+        self.next_turn = None  # the seat end_turn(next=...) named for the next turn (None: clockwise)
+        self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see repeat.py
+        self.queue = []  # a choose step's decisions still to make, one seat per card (choose.py)
         self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
         self._history: list[tuple[int, str]] = []
         self._terminal = False
@@ -227,9 +230,18 @@ class State:
 
     def history_seen_by(self, seat: Seat) -> list[str]:
         """Texts of every action applied so far as ``seat`` saw them: the choices an action
-        kind declares ``private`` show as ``?`` to every seat but the one that acted."""
-        from .privacy import history_seen_by
-        return history_seen_by(self.game._privacy, self._history, seat)
+        kind declares ``private`` show as ``?`` to every seat but the one that acted, and so
+        do the bids or cards chosen so far in a simultaneous step that is still running
+        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen)."""
+        from .privacy import HIDDEN, history_seen_by
+        seen = history_seen_by(self.game._privacy, self._history, seat)
+        if seat is not None and not self._terminal and self.acted and getattr(self.rules.steps[self.step], "simultaneous", False):
+            start = len(self._history) - self.acted  # the decisions of the running step
+            for i in range(start, len(self._history)):
+                actor, text = self._history[i]
+                if actor != seat:
+                    seen[i] = f"{text.split(' ')[0]} {HIDDEN}"
+        return seen
 
     def observation(self, seat: Seat) -> "Observation":
         """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
@@ -305,6 +317,7 @@ class State:
         c.last_trick = self.last_trick
         c.turn_over, c.turn_no, c._depth = self.turn_over, self.turn_no, self._depth
         c.turn_player, c.window, c.responders = self.turn_player, self.window, list(self.responders)
+        c.next_turn, c.passes, c.queue = self.next_turn, list(self.passes), list(self.queue)
         c._history = history
         c._terminal = self._terminal
         c._legal = self._legal

@@ -308,3 +308,13 @@ ENTER["turns"] = _turns.enter_turns
 LEGAL["turns"] = _turns.legal_turns
 APPLY["turns"] = _turns.apply_turns
 EXPLAIN["turns"] = _turns.explain_turns
+
+# -- repeat blocks and choose steps: see repeat.py and choose.py --------------------------
+from . import choose as _choose, repeat as _repeat  # noqa: E402
+
+ENTER["repeat"] = _repeat.enter_repeat
+ENTER["repeat_end"] = _repeat.enter_repeat_end
+ENTER["choose"] = _choose.enter_choose
+LEGAL["choose"] = _choose.legal_choose
+APPLY["choose"] = _choose.apply_choose
+EXPLAIN["choose"] = _choose.explain_choose

@@ -15,6 +15,7 @@ from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
 from .errors import DSLRuntimeError, did_you_mean
 from .ruleset import ALL_COMBINATIONS
+from .state import MAX_STEPS_WITHOUT_DECISION
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -30,13 +31,38 @@ PASS = Action("pass", "pass")
 
 
 def start_turn(game, s, step, seat: int) -> None:
-    """Give the turn to ``seat``: per-turn variables go back to their initial values."""
-    s.current = s.turn_player = seat % s._n
-    s.turn_over = False
-    s.turn_no += 1
-    s._reset_variables("per_turn")
-    if step.on_turn_start is not None:
+    """Give the turn to ``seat``: per-turn variables go back to their initial values.
+
+    A turn that ``on_turn_start`` ends (``end_turn()``, ``end_turn(next=seat)``) passes on at
+    once, before anyone decides, unless ``until`` now holds: that is how an automatic
+    resolution hands the next decision to a named seat, or a seat is skipped.
+
+    Raises:
+        DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` turns in a row ended as they began.
+    """
+    for _ in range(MAX_STEPS_WITHOUT_DECISION):
+        s.current = s.turn_player = seat % s._n
+        s.turn_over = False
+        s.next_turn = None
+        s.turn_no += 1
+        s._reset_variables("per_turn")
+        if step.on_turn_start is None:
+            return
         step.on_turn_start(s)
+        if not s.turn_over or step.until(s):
+            return
+        seat = next_turn_seat(s)
+    from .ruleset import step_where
+
+    raise DSLRuntimeError(f"{step_where(step)}: {MAX_STEPS_WITHOUT_DECISION} turns in a row were ended by "
+                          f"on_turn_start before any seat decided, and 'until' never held: the ruleset "
+                          f"passes the turn on forever")
+
+
+def next_turn_seat(s) -> int:
+    """Whose turn follows the one that just ended: the seat ``end_turn(next=...)`` named, else the
+    next seat clockwise."""
+    return s.turn_player + 1 if s.next_turn is None else s.next_turn
 
 
 def enter_turns(game, s, step) -> bool:
@@ -200,7 +226,7 @@ def _after_action(game, s, step) -> bool:
     if step.until(s):
         return True
     if s.turn_over:
-        start_turn(game, s, step, s.turn_player + 1)
+        start_turn(game, s, step, next_turn_seat(s))
         if step.until(s):
             return True
     legal = legal_turns(game, step, s)

@@ -177,7 +177,7 @@ class Narrator:
 
     def snapshot(self, state: Any) -> tuple:
         """What `tell` compares against: call it just before applying an action."""
-        return (state.round, state.step, state.last_trick, state.scores(), state.is_terminal())
+        return (state.round, state.step, state.last_trick, state.scores(), state.is_terminal(), state.acted)
 
     def _step(self, index: int) -> Any:
         steps = self.rules.steps
@@ -189,12 +189,15 @@ class Narrator:
 
     def tell(self, before: tuple, state: Any) -> list[str]:
         """The events between snapshot ``before`` and ``state`` (after one action), besides the action itself."""
-        rnd, step, last, scores, _ = before
+        rnd, step, last, scores, _, acted = before
         lines = []
         if state.last_trick is not last and state.last_trick is not None:
             self.tricks_in_round += 1
             lines.append(self._trick_line(state))
         old = self._step(step)
+        if old is not None and old.kind == "choose" and old.simultaneous and (
+                state.step != step or state.round != rnd or state.is_terminal() or state.acted == 0):
+            lines.append(self._reveal_line(state, acted + 1))
         if old is not None and old.kind == "bid" and (state.step != step or state.round != rnd
                                                        or state.is_terminal()):
             lines.append(self._bids_line(state, old))
@@ -230,6 +233,13 @@ class Narrator:
         except Exception:  # an explanation that fails must not stop the game being shown
             return ""
         return "" if text is None else str(text)
+
+    def _reveal_line(self, state: Any, count: int) -> str:
+        """``revealed: seat 1 pick 14, seat 2 (you) pick 12``: the last ``count`` choices, as
+        the viewing seat sees them now that every seat has chosen."""
+        seen = state.history_seen_by(self.me)[-count:]
+        actors = [seat for seat, _ in state._history[-count:]]
+        return "revealed: " + ", ".join(f"{_seat(a, self.me)} {clean(t)}" for a, t in zip(actors, seen))
 
     def _bids_line(self, state: Any, step: Any) -> str:
         name = step.variable.name

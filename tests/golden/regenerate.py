@@ -73,6 +73,9 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("crazy_eights", "p2_target0", {"players": 2, "target": 0}, 2),
     ("crazy_eights", "p5_target0_draw_until_playable", {"players": 5, "target": 0, "draw_until_playable": True}, 1),
     ("crazy_eights", "p7_target40", {"players": 7, "target": 40}, 1),
+    ("six_nimmt", "p2_limit30", {"players": 2, "limit": 30}, 2),
+    ("six_nimmt", "p5_hand4_limit20", {"players": 5, "hand_size": 4, "limit": 20}, 2),
+    ("six_nimmt", "p10_single_hand", {"players": 10, "limit": 0}, 1),
 ]
 
 

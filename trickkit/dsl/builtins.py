@@ -152,6 +152,8 @@ class Effect:
     """One line: what it does."""
     example: str
     """A statement using it."""
+    keywords: tuple[tuple[str, str], ...] = ()
+    """Optional named arguments and their types, e.g. ``(("next", "int"),)`` for ``end_turn(next=seat)``."""
 
 
 EFFECTS: dict[str, Effect] = {e.name: e for e in [
@@ -172,8 +174,10 @@ EFFECTS: dict[str, Effect] = {e.name: e for e in [
     Effect("insert_random", ("card", "zone"), "take a card from the zone that holds it and put it at a random "
            "place in a zone (any of its len + 1 gaps, top and bottom included; by the game's seeded generator), "
            "e.g. to bury a card in the stock", "insert_random(discard[-1], stock)"),
-    Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise plays",
-           "end_turn()"),
+    Effect("end_turn", (), "the current seat's turn ends when this effect finishes; the next seat clockwise "
+           "plays, or with next=SEAT that seat (the decision passes to a named seat, e.g. the owner of a card "
+           "being resolved); called in on_turn_start, the turn passes on before anyone decides",
+           "end_turn(next=seat_holding(picked, card))", keywords=(("next", "int"),)),
     Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
 ]}
 """Effects, by name: statements that move cards or end a turn or the game."""

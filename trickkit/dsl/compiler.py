@@ -34,6 +34,7 @@ import lark
 from ..errors import did_you_mean
 from . import allowlist
 from . import builtins as B
+from . import coverage as _coverage
 from .parser import DSLSyntaxError, parse
 from .runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded  # noqa: F401  (re-exported)
 
@@ -288,6 +289,11 @@ class Compiler:
         self._sources: list[str] = []
         self.body: _Body | None = None
         self.memoise = True
+        # rule coverage (trickkit.dsl.coverage): counters compiled in only when asked for
+        self.coverage = _coverage.requested()
+        self._rule = ("", "")  # (where, text) of the rule being compiled: the key of its sites
+        if self.coverage is not None:
+            self.env["_cov"] = self.coverage.hit
         self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
 
     # -- entry points -----------------------------------------------------------------
@@ -302,10 +308,13 @@ class Compiler:
             DSLSyntaxError, DSLCompileError: located within ``text``.
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
+        if self.coverage is not None:
+            tree._text = str(text)  # for the coverage report's snippets
         return self.expression_tree(tree, context, want, memoise, where)
 
     def expression_tree(self, tree, context=(), want=None, memoise=True, where=""):
         """`expression` for a parsed tree."""
+        self._rule = (where, getattr(tree, "_text", ""))
         val, fn = self._function(tree, context, memoise, where)
         if want and not _assignable(val.type, want):
             raise _err(tree, f"must be {WANTED.get(want, want)}, got {_describe_type(val.type)}")
@@ -318,13 +327,13 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
-        saved = self.body
-        self.body = _Body()
+        saved, saved_rule = self.body, self._rule
+        self.body, self._rule = _Body(), None  # a trial compile: it registers no coverage site
         try:
             scope = self._root_scope(context)
             val = self._expr_guarded(tree, scope)
         finally:
-            self.body = saved
+            self.body, self._rule = saved, saved_rule
         return bool(val.free)
 
     def block(self, text: str, context: Sequence[tuple[str, str]] = (), where: str = ""):
@@ -336,8 +345,10 @@ class Compiler:
         tree = parse(str(text), "block")
         saved, self.body = self.body, _Body()
         saved_memo, self.memoise = self.memoise, False
+        self._rule = (where, str(text))
         try:
             scope = self._root_scope(context)
+            self._count(tree, "rule", "runs", "")
             try:
                 self._stmts(tree.children, scope)
             except RecursionError:
@@ -363,6 +374,7 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
+        self._no_filter_when_counting()
         scope = self._root_scope(context)
         card = scope.names[context[0][0]]
         scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
@@ -391,6 +403,7 @@ class Compiler:
         Raises:
             DSLCompileError: as `expression_tree`.
         """
+        self._no_filter_when_counting()
         # choice values are taken as never null: where one is, the generated code raises
         # and the engine tests that kind's combinations one by one, with the null checks
         scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
@@ -691,10 +704,13 @@ class Compiler:
             for p, a in zip(params, args):
                 x = self._simple(a)
                 inner = inner.child(p, Local(x.code, a.type, a.nullable, a.free, a.state))
+            saved_rule = self._in_definition(name)
             try:
                 return self._expr(self._def_trees[name], inner, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
+            finally:
+                self._rule = saved_rule
         context = tuple((n, local.type) for n, local in root.names.items())
         arg_types = tuple(a.type for a in args)
         key = (name, context, arg_types)
@@ -752,6 +768,7 @@ class Compiler:
     def _compile_definition(self, name, context, params, args, defs):
         saved, self.body = self.body, _Body()
         saved_memo, self.memoise = self.memoise, False  # a state-only definition is memoised whole
+        saved_rule = self._in_definition(name)
         try:
             names = {n: Local(f"q{i}", t) for i, (n, t) in enumerate(context)}
             scope = _Scope(names)  # the rule's context is the root: nested definitions see it
@@ -760,7 +777,7 @@ class Compiler:
             val = self._expr(self._def_trees[name], scope, defs + (name,))
             body = self.body
         finally:
-            self.body, self.memoise = saved, saved_memo
+            self.body, self.memoise, self._rule = saved, saved_memo, saved_rule
         if val.is_const:
             return val
         read = [n for i, (n, _) in enumerate(context) if f"q{i}" in val.free]
@@ -1123,11 +1140,15 @@ class Compiler:
     def _e_if_expr(self, node, scope, defs):
         c = self._expr(node.children[0], scope, defs)
         if c.is_const:  # a parameter decides the branch once and for all
+            for label, taken in (("then", bool(c.const)), ("else", not c.const)):
+                self._site(node.children[0], "if-expression", label, "always" if taken else "never", node.children[0])
             chosen = self._expr(node.children[1 if c.const else 2], scope, defs)
             other = self._dry(node.children[2 if c.const else 1], scope, defs)
             return attrs.evolve(chosen, type=_unify(chosen.type, other.type))
         a, alines = self._capture(lambda: self._expr(node.children[1], scope, defs))
         b, blines = self._capture(lambda: self._expr(node.children[2], scope, defs))
+        if self.coverage is not None:  # counters compiled in only when asked for
+            a, b = self._counted(node.children[0], "then", a, alines), self._counted(node.children[0], "else", b, blines)
         t = _unify(a.type, b.type)
         state = c.state or a.state or b.state
         free = c.free | a.free | b.free
@@ -1377,18 +1398,22 @@ class Compiler:
             return None
         raise _err(node, f"unsupported statement {node.data!r}")  # pragma: no cover
 
-    def _if_chain(self, branches, else_body, scope) -> None:
+    def _if_chain(self, branches, else_body, scope, first=None, arm=0) -> None:
         (cond, stmts), rest = branches[0], branches[1:]
+        first = cond if first is None else first  # the sites of a chain are placed at its first condition
         c = self._expr(cond, scope, ())
+        fixed = ("always" if c.const else "never") if c.is_const else ""  # a parameter decides it
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: self._stmts(stmts, scope))
-        if not rest and else_body is None:
+        self._block(lambda: (self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed),
+                             self._stmts(stmts, scope)))
+        if not rest and else_body is None and self.coverage is None:
             return
         self._emit("else:")
         if rest:
-            self._block(lambda: self._if_chain(rest, else_body, scope))
+            self._block(lambda: self._if_chain(rest, else_body, scope, first, arm + 1))
         else:
-            self._block(lambda: self._stmts(else_body, scope))
+            self._block(lambda: (self._count(first, "if", "else", None, {"always": "never"}.get(fixed, "")),
+                                 self._stmts(else_body or [], scope)))
 
     def _stmts(self, stmts, scope) -> None:
         """Compile a list of statements as one block: its ``let`` names live until its end."""
@@ -1455,8 +1480,11 @@ class Compiler:
         spec = B.EFFECTS.get(name)
         if spec is None:
             raise _err(name_tok, f"unknown effect {name!r}{did_you_mean(name, B.EFFECTS)}")
+        named = self._named_args(node, name, spec, [a for a in args if _is_named(a)], scope)
+        args = [a for a in args if not _is_named(a)]
         if len(args) != len(spec.params):
             raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
+        self._count(node, "effect", name, node)
         codes, later = [], []
         for i, (p, a) in enumerate(zip(spec.params, args)):
             if name == "move_random" and i == 1:  # read after the draw (below)
@@ -1484,13 +1512,34 @@ class Compiler:
             self._emit(f"_shuffle(s, {codes[0]})")
         elif name == "insert_random":
             self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
+        elif name == "end_turn" and "next" in named:
+            self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":
             self._emit("s.turn_over = True")
         else:
             self._emit("_end_game()")
 
+    def _named_args(self, node, name: str, spec, args, scope) -> dict[str, str]:
+        """The code of each named argument (``next=seat``) of an effect, checked against its keywords."""
+        known = dict(spec.keywords)
+        out = {}
+        for arg in args:
+            key_tok, op_tok, value = arg.children
+            key = str(key_tok)
+            if key not in known:
+                offer = f" (it takes {', '.join(k + '=' for k in known)})" if known else " (it takes none)"
+                raise _err(key_tok, f"{name}() has no named argument {key!r}{offer}")
+            if str(op_tok) != "=" or key in out:
+                raise _err(key_tok, f"write {key}=VALUE once in {name}()")
+            v = self._expr(value, scope, ())
+            if known[key] == "int" and v.type not in ("int", "any", "null"):
+                raise _err(value, f"{name}({key}=...) needs a seat (an int), got {v.type}")
+            out[key] = self._code(v)
+        return out
+
     def _assign(self, node, scope) -> None:
         target, op_tok, value = node.children
+        self._count(node, "effect", f"{target.children[0]} {op_tok}", node)
         v = self._expr(value, scope, ())
         op = str(op_tok)
         name_tok = target.children[0]
@@ -1519,6 +1568,48 @@ class Compiler:
             raise _err(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
 
+    # -- rule coverage (trickkit.dsl.coverage): the one place its counters are emitted ------
+    def _site(self, node, kind: str, label: str, decided: str = "", shown=None) -> int | None:
+        """The coverage site of ``node`` in the rule being compiled (None: not counting)."""
+        if self.coverage is None or not self._rule or not self._rule[0]:
+            return None
+        where, text = self._rule
+        line, column = _pos(node)
+        snippet = ""
+        meta = getattr(shown, "meta", None)
+        if text and meta is not None and not getattr(meta, "empty", True):
+            snippet = " ".join(text[meta.start_pos:meta.end_pos].split())[:120]
+        return self.coverage.site(where, line, column, kind, label, snippet, decided, text)
+
+    def _count(self, node, kind: str, label: str, shown, decided: str = "") -> None:
+        """Emit the counter of a statement-level site (a branch, an effect, a rule)."""
+        k = self._site(node, kind, label, decided, shown)
+        if k is not None:
+            self._emit(f"_cov(s, {k!r}, None)")
+
+    def _counted(self, cond, label: str, val: Val, lines: list) -> Val:
+        """An if-expression's branch value, counted as it is taken: ``_cov(s, k, value)``."""
+        k = self._site(cond, "if-expression", label, shown=cond)
+        if k is None:
+            return val
+        if lines:
+            lines.append(f"_cov(s, {k!r}, None)")
+            return val
+        return attrs.evolve(val, code=f"_cov(s, {k!r}, {self._code(val)})", const=NOT_CONST)
+
+    def _in_definition(self, name: str):
+        """Point the coverage sites at definition ``name`` while its text is compiled; returns
+        the rule to restore after."""
+        saved = self._rule
+        if saved:  # None while a trial compile counts nothing
+            self._rule = (self.definition_where.get(name, ""), "")
+        return saved
+
+    def _no_filter_when_counting(self) -> None:
+        """With coverage on, no generated filter: every test runs through its rule, counted
+        once per evaluation (the engine falls back on the rule when a filter is missing)."""
+        if self.coverage is not None:
+            raise DSLCompileError("no generated filter while counting coverage")
     def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
         name = str(name_tok)
         if local.declared is None:
@@ -1626,6 +1717,10 @@ def _attr_type(table) -> str:
     if types <= {bool}:
         return "bool"
     return "any"
+
+
+def _is_named(node) -> bool:
+    return isinstance(node, lark.Tree) and node.data == "named_arg"
 
 
 def _need_number(node, t, op):

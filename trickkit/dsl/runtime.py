@@ -169,6 +169,14 @@ def end_game() -> None:
     raise GameEnded()
 
 
+def end_turn(s, seat) -> None:
+    """``end_turn(next=seat)``: the turn ends and the next one is ``seat``'s (null: the next seat clockwise)."""
+    if seat is not None and (seat.__class__ is not int or not 0 <= seat < s._n):
+        raise ValueError(f"end_turn(next=...): {seat!r} is not a seat (seats are 0..{s._n - 1})")
+    s.turn_over = True
+    s.next_turn = seat
+
+
 def can(s, kind: str) -> bool:
     return s.can(kind)
 
@@ -187,6 +195,7 @@ HELPERS = {
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
     "_move_all": move_all, "_swap": swap, "_draw_random": draw_random, "_put": put,
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
+    "_end_turn": end_turn,
     "_attr_any": attr_of_any, "_mul": multiply,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
