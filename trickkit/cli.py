@@ -152,10 +152,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         game = (_load(args.game, args.players, params) if not args.coverage else
                 _api().load_game(args.game, **({"players": args.players} if args.players is not None else {}),
                                  coverage=True, **params))
+        agents = _agents(args, game.num_players)
         return run_simulate_lab(args, game, _console, lambda on_record: _write_guard(args.out, lambda: simulate(
-            game, args.games, seed=args.seed, jobs=args.jobs, out=args.out, backend=args.backend,
+            game, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out, backend=args.backend,
             address=args.address, on_record=on_record)))
     game = _load(args.game, args.players, parse_params(args.param))
+    agents = _agents(args, game.num_players)
     show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -166,18 +168,35 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         ) as bar:
             task = bar.add_task(f"simulating {game.name}", total=args.games)
             summary = _write_guard(args.out, lambda: simulate(
-                game, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                game, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
                 backend=args.backend, address=args.address,
                 progress=lambda done, total: bar.update(task, completed=done),
             ))
     else:
-        summary = _write_guard(args.out, lambda: simulate(game, args.games, seed=args.seed, jobs=args.jobs,
+        summary = _write_guard(args.out, lambda: simulate(game, args.games, seed=args.seed, agents=agents, jobs=args.jobs,
                                                           out=args.out, backend=args.backend,
                                                           address=args.address))
     _console().print(summary.to_table())
     if args.out:
         _console().print(f"wrote {summary.games} games to {args.out}", markup=False)
     return 0
+
+
+def _agents(args: argparse.Namespace, players: int):
+    """The per-seat agent specs of ``--agents`` and ``--agent-option`` (None: random agents)."""
+    from trickkit.agents import parse_agent_specs
+
+    extra = {}
+    for item in args.agent_option:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise _UsageError(f"--agent-option {item!r}: expected KEY=VALUE")
+        extra[key.strip()] = value.strip()
+    if args.agents is None:
+        if extra:
+            raise _UsageError("--agent-option needs --agents (e.g. --agents ismcts,random,random,random)")
+        return None
+    return parse_agent_specs(args.agents, players, extra)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -524,7 +543,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="override a game parameter (repeatable)")
 
-    p = sub.add_parser("simulate", help="play many games with random agents")
+    p = sub.add_parser("simulate", help="play many games with agents (random unless --agents says otherwise)")
     game_args(p)
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes, or Ray CPUs with --backend ray (default 1)")
@@ -534,6 +553,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="Ray cluster address for --backend ray (default: start a local Ray instance)")
     p.add_argument("--out", default=None, metavar="FILE.jsonl", help="write one JSON line per game")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument("--agents", default=None, metavar="SPEC,SPEC,...",
+                   help="one agent per seat (or one for all): random, first, or ismcts, each with options as "
+                        "NAME:KEY=VALUE:..., e.g. 'ismcts:iterations=100,random,random,random' (default: random)")
+    p.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for every listed agent that has it, e.g. iterations=100 (repeatable)")
     p.add_argument("--coverage", action="store_true",
                    help="count which action kinds, if-branches, cards and effects fired, and list what never did")
     p.add_argument("--csv", default=None, metavar="FILE.csv", help="write the per-seat statistics as CSV")

@@ -87,41 +87,22 @@ def agent_seed(seed: int, index: int) -> int:
     return _derive("agents", seed, index)
 
 
-class RandomAgent:
-    """An agent that picks uniformly among the legal actions.
-
-    Args:
-        rng: the random source to draw from (``random.Random`` or compatible).
-    """
-
-    def __init__(self, rng: random.Random | None = None):
-        self.rng = rng if rng is not None else random.Random()
-
-    def step(self, state: Any) -> Any:
-        """Return one legal action of ``state``, chosen with ``rng.choice``.
-
-        Raises:
-            TrickkitError: the state is not terminal but has no legal action.
-        """
-        actions = state.legal_actions()
-        if not actions:
-            from trickkit.ruleset import step_where
-
-            rules = getattr(state, "rules", None)  # name the step and its file when the engine can
-            where = f"{step_where(rules.steps[state.step])}: " if rules is not None else ""
-            raise TrickkitError(f"{where}seat {state.current_player()} has no legal action in a non-terminal "
-                                f"state: the ruleset leaves the seat stuck")
-        return self.rng.choice(actions)
+from trickkit.agents.basic import RandomAgent  # noqa: E402  (kept importable from here, as before)
 
 
 def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Random) -> list[Any]:
     """Instantiate the per-seat agents of one game.
 
     Each entry of ``agents`` is either an agent object (anything with a
-    ``step(state)`` method, used as is) or a factory called as ``factory(rng)``
-    (e.g. the class `RandomAgent`).  ``None`` entries, or ``agents=None``,
+    ``step(state)`` method, used as is), a factory called as ``factory(rng)``
+    (e.g. the class `RandomAgent`) or an agent spec (``"ismcts:iterations=50"``,
+    see `trickkit.agents`).  ``None`` entries, or ``agents=None``,
     mean a `RandomAgent` on the game's agent RNG.
     """
+    if isinstance(agents, str):  # "ismcts,random,random,random"
+        from trickkit.agents import parse_agent_specs
+
+        agents = parse_agent_specs(agents, num_players)
     if agents is not None and len(agents) != num_players:
         raise TrickkitError(f"got {len(agents)} agents for a {num_players}-player game")
     made = []
@@ -129,6 +110,10 @@ def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Ran
         spec = None if agents is None else agents[seat]
         if spec is None:
             made.append(RandomAgent(rng))
+        elif isinstance(spec, str):
+            from trickkit.agents import parse_agent_spec
+
+            made.append(parse_agent_spec(spec)(rng))
         elif isinstance(spec, type) or not hasattr(spec, "step"):
             if not callable(spec):
                 raise TrickkitError(f"agent for seat {seat} has no step() and is not callable: {spec!r}")
@@ -556,8 +541,11 @@ def simulate(
             and agent RNG ``random.Random(agent_seed(seed, i))``.
         agents: ``None`` (random agents for every seat) or one entry per seat:
             an agent object with ``step(state) -> Action``, a factory
-            ``factory(rng) -> agent`` (e.g. `RandomAgent`), or ``None``
-            for a random agent.  With ``jobs > 1`` they must be picklable.
+            ``factory(rng) -> agent`` (e.g. `RandomAgent`), an agent spec text
+            (``"ismcts:iterations=100"``, see `trickkit.agents`), or ``None``
+            for a random agent; or one text of specs, ``"ismcts,random,random,random"``.
+            With ``jobs > 1`` they must be picklable (specs always are; each game builds
+            its agents afresh from them).
         jobs: number of worker processes; ``1`` plays in this process.
             Results are identical for any ``jobs``.
         out: path of a JSONL file to write, one line per game in game order:
@@ -588,6 +576,11 @@ def simulate(
     if backend not in BACKENDS:
         raise TrickkitError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     players = game.num_players
+    if isinstance(agents, str) or (agents is not None and any(isinstance(a, str) for a in agents)):
+        from trickkit.agents import parse_agent_spec, parse_agent_specs  # checked once, before any game
+
+        agents = (parse_agent_specs(agents, players) if isinstance(agents, str)
+                  else [parse_agent_spec(a) if isinstance(a, str) else a for a in agents])
     totals = _Totals(players, getattr(game, "teams", ()))
     keep_actions = out is not None
     sink = open(out, "w", encoding="utf-8") if out is not None else None
