@@ -428,38 +428,61 @@ def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> list[
     return [_compact(play_game(game, seed, i, agents), keep_actions) for i in range(start, stop)]
 
 
+def chunks_in_order(count: int, jobs: int, submit: Callable[[int, int], Any], collect: Callable[[Any], Any],
+                    cancel: Callable[[Any], Any] | None = None) -> Iterator[Any]:
+    """Split games ``0..count-1`` into chunks, hand them out, and yield each chunk's result in order.
+
+    ``submit(start, stop)`` starts the work of games ``start..stop-1`` and returns a handle (a
+    future, a Ray reference); ``collect(handle)`` waits for its result. At most ``4 * jobs``
+    chunks are in flight, so memory stays bounded however many games there are. Handles not
+    collected when the caller stops early are given to ``cancel``.
+    """
+    chunk = max(1, min(CHUNK_SIZE, count // (jobs * 4) or 1))
+    starts = iter(range(0, count, chunk))
+    pending: collections.deque = collections.deque()
+
+    def submit_one() -> bool:
+        start = next(starts, None)
+        if start is None:
+            return False
+        pending.append(submit(start, min(count, start + chunk)))
+        return True
+
+    try:
+        for _ in range(4 * jobs):
+            if not submit_one():
+                break
+        while pending:
+            result = collect(pending.popleft())
+            submit_one()
+            yield result
+    finally:
+        if cancel is not None:
+            for handle in pending:
+                cancel(handle)
+
+
+def pooled_chunks(count: int, jobs: int, initializer: Callable[..., None], initargs: tuple,
+                  work: Callable[[int, int], tuple]) -> Iterator[Any]:
+    """`chunks_in_order` in ``jobs`` worker processes of this machine.
+
+    Each worker runs ``initializer(*initargs)`` once (it should call `_exit_with_parent`, so no
+    worker outlives us); ``work(start, stop)`` gives ``(function, *args)``, the picklable call
+    that plays a chunk in a worker. A SIGTERM to this process ends the workers first.
+    """
+    with ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs) as pool, \
+            _workers_end_with_us(pool):
+        yield from chunks_in_order(count, jobs, lambda start, stop: pool.submit(*work(start, stop)),
+                                   lambda future: future.result(), lambda future: future.cancel())
+
+
 def _parallel_records(
     game: Any, games: int, seed: int, agents: Sequence[Any] | None, jobs: int, keep_actions: bool
 ) -> Iterator[dict[str, Any]]:
-    """Yield the records of games ``0..games-1`` in order, played by ``jobs`` processes.
-
-    At most ``4 * jobs`` chunks are in flight, so memory stays bounded.
-    """
-    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
-    starts = iter(range(0, games, chunk))
-    pending: collections.deque = collections.deque()
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_worker_init, initargs=(_game_spec(game), agents, os.getpid())
-    ) as pool, _workers_end_with_us(pool):
-        try:
-            def submit_one() -> bool:
-                start = next(starts, None)
-                if start is None:
-                    return False
-                stop = min(games, start + chunk)
-                pending.append(pool.submit(_worker_chunk, seed, start, stop, keep_actions))
-                return True
-
-            for _ in range(4 * jobs):
-                if not submit_one():
-                    break
-            while pending:
-                records = pending.popleft().result()
-                submit_one()
-                yield from records
-        finally:
-            for future in pending:
-                future.cancel()
+    """Yield the records of games ``0..games-1`` in order, played by ``jobs`` processes."""
+    for records in pooled_chunks(games, jobs, _worker_init, (_game_spec(game), agents, os.getpid()),
+                                 lambda start, stop: (_worker_chunk, seed, start, stop, keep_actions)):
+        yield from records
 
 
 def _ray_records(
@@ -485,23 +508,9 @@ def _ray_records(
         ray.init(**options)
     task = ray.remote(_ray_chunk)
     spec = _game_spec(game)
-    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
-    starts = iter(range(0, games, chunk))
-    pending: collections.deque = collections.deque()
-
-    def submit_one() -> bool:
-        start = next(starts, None)
-        if start is None:
-            return False
-        pending.append(task.remote(spec, agents, seed, start, min(games, start + chunk), keep_actions))
-        return True
-
-    for _ in range(4 * jobs):
-        if not submit_one():
-            break
-    while pending:
-        records = ray.get(pending.popleft())
-        submit_one()
+    for records in chunks_in_order(games, jobs,
+                                   lambda start, stop: task.remote(spec, agents, seed, start, stop, keep_actions),
+                                   ray.get):
         yield from records
 
 
@@ -593,24 +602,36 @@ def simulate(
             records = (_compact(play_game(game, seed, i, agents), keep_actions) for i in range(games))
         else:
             records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
-        for record in records:
-            totals.add(record)
-            if on_record is not None:
-                on_record(record)
-            if sink is not None:
-                sink.write(_jsonl_line(record))
-            if progress is not None:
-                progress(totals.games, games)
+        fold_records(records, totals, games, on_record, sink, progress)
     finally:
         if sink is not None:
             sink.close()
-    seconds = time.perf_counter() - started
+    return summarise(game, totals, time.perf_counter() - started)
+
+
+def fold_records(records: Iterator[dict[str, Any]], totals: _Totals, games: int,
+                 on_record: Callable[[dict[str, Any]], None] | None, sink: Any,
+                 progress: Callable[[int, int], None] | None) -> None:
+    """Fold game records, in game order, into ``totals``; pass each to ``on_record``, write it as a
+    JSONL line to ``sink`` (an open text file, or None) and report ``progress(done, games)``."""
+    for record in records:
+        totals.add(record)
+        if on_record is not None:
+            on_record(record)
+        if sink is not None:
+            sink.write(_jsonl_line(record))
+        if progress is not None:
+            progress(totals.games, games)
+
+
+def summarise(game: Any, totals: _Totals, seconds: float) -> SimulationSummary:
+    """The `SimulationSummary` of ``totals``, folded from games of ``game`` played in ``seconds``."""
     n = totals.games
     rate = (lambda x: x / seconds) if seconds > 0 else (lambda x: 0.0)
     return SimulationSummary(
         game=game.name,
         params=dict(game.params),
-        players=players,
+        players=game.num_players,
         games=n,
         seconds=seconds,
         games_per_s=rate(n),

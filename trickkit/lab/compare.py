@@ -17,15 +17,13 @@ first (the baseline), game by game, with its t interval.
 
 from __future__ import annotations
 
-import collections
 import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
 from ..errors import TrickkitError
-from ..simulation import CHUNK_SIZE, _exit_with_parent, _game_spec, _workers_end_with_us, game_seed
+from ..simulation import _exit_with_parent, _game_spec, game_seed, pooled_chunks
 from . import stats
 from .play import GameStats, play_measured
 
@@ -213,30 +211,10 @@ def _rows(games: Sequence[Any], count: int, seed: int, agents, jobs: int) -> Ite
         for i in range(count):
             yield [play_measured(g, seed, i, a) for g, a in zip(games, agents)]
         return
-    chunk = max(1, min(CHUNK_SIZE, count // (jobs * 4) or 1))
-    starts = iter(range(0, count, chunk))
-    pending: collections.deque = collections.deque()
     specs = tuple(_game_spec(g) for g in games)
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init,
-                             initargs=(specs, agents, os.getpid())) as pool, _workers_end_with_us(pool):
-        def submit() -> bool:
-            start = next(starts, None)
-            if start is None:
-                return False
-            pending.append(pool.submit(_worker_chunk, seed, start, min(count, start + chunk)))
-            return True
-
-        try:
-            for _ in range(4 * jobs):
-                if not submit():
-                    break
-            while pending:
-                rows = pending.popleft().result()
-                submit()
-                yield from rows
-        finally:
-            for future in pending:
-                future.cancel()
+    for rows in pooled_chunks(count, jobs, _worker_init, (specs, agents, os.getpid()),
+                              lambda start, stop: (_worker_chunk, seed, start, stop)):
+        yield from rows
 
 
 def compare(variants: Sequence[tuple[str, Any]], games: int, seed: int = 0, agents: Sequence[Any] | None = None,

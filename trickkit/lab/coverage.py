@@ -451,62 +451,31 @@ def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress
               tally: _Tally) -> SimulationSummary:
     """`simulate_with_coverage` in ``jobs`` worker processes: each loads the game with its own
     counters; their counts are added up here, in game order (the same totals as one process)."""
-    import collections
     import time
-    from concurrent.futures import ProcessPoolExecutor
 
-    from ..simulation import CHUNK_SIZE, _jsonl_line, _Totals, _workers_end_with_us
+    from ..simulation import _Totals, fold_records, pooled_chunks, summarise
 
     kwargs = dict(game.params)
     kwargs["players"] = game.num_players
     spec = ("load", game.path, kwargs)
-    chunk = max(1, min(CHUNK_SIZE, games // (jobs * 4) or 1))
-    starts = iter(range(0, games, chunk))
-    pending: collections.deque = collections.deque()
+    keep_actions = out is not None
     totals = _Totals(game.num_players, getattr(game, "teams", ()))
+
+    def records():  # each chunk's counts are added here, its records handed on in game order
+        for chunk in pooled_chunks(games, jobs, _worker_init, (spec, agents, os.getpid()),
+                                   lambda start, stop: (_worker_chunk, seed, start, stop, keep_actions)):
+            chunk_records, n_sites, counts, trials, legal, chosen, cards, decisions = chunk
+            if n_sites != len(game.coverage.sites):  # cannot happen: the same rules compile alike
+                raise TrickkitError("a worker compiled other coverage sites than this process")
+            game.coverage.add(counts, trials)
+            tally.add(legal, chosen, cards, decisions)
+            yield from chunk_records
+
     sink = open(out, "w", encoding="utf-8") if out is not None else None
     started = time.perf_counter()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init,
-                                 initargs=(spec, agents, os.getpid())) as pool, _workers_end_with_us(pool):
-            def submit() -> bool:
-                start = next(starts, None)
-                if start is None:
-                    return False
-                pending.append(pool.submit(_worker_chunk, seed, start, min(games, start + chunk), out is not None))
-                return True
-
-            for _ in range(4 * jobs):
-                if not submit():
-                    break
-            while pending:
-                records, n_sites, counts, trials, legal, chosen, cards, decisions = pending.popleft().result()
-                submit()
-                if n_sites != len(game.coverage.sites):  # cannot happen: the same rules compile alike
-                    raise TrickkitError("a worker compiled other coverage sites than this process")
-                game.coverage.add(counts, trials)
-                tally.add(legal, chosen, cards, decisions)
-                for record in records:
-                    totals.add(record)
-                    if on_record is not None:
-                        on_record(record)
-                    if sink is not None:
-                        sink.write(_jsonl_line(record))
-                    if progress is not None:
-                        progress(totals.games, games)
+        fold_records(records(), totals, games, on_record, sink, progress)
     finally:
         if sink is not None:
             sink.close()
-    seconds = time.perf_counter() - started
-    n = totals.games
-    return SimulationSummary(
-        game=game.name, params=dict(game.params), players=game.num_players, games=n, seconds=seconds,
-        games_per_s=n / seconds if seconds > 0 else 0.0,
-        actions_per_s=totals.actions / seconds if seconds > 0 else 0.0,
-        mean_length=totals.actions / n if n else 0.0,
-        mean_score=tuple(s / n if n else 0.0 for s in totals.score_sum),
-        win_rate=tuple(w / n if n else 0.0 for w in totals.wins),
-        wins=tuple(totals.wins), win_share=tuple(totals.share), teams=totals.teams,
-        team_mean_score=tuple(x / n if n else 0.0 for x in totals.team_score_sum),
-        team_win_rate=tuple(w / n if n else 0.0 for w in totals.team_wins),
-        tie_rate=totals.ties / n if n else 0.0)
+    return summarise(game, totals, time.perf_counter() - started)
