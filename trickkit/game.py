@@ -58,6 +58,8 @@ class Game:
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._turn_actions: dict[tuple, Action] = {}
+        self._turn_kind_actions: dict[int, tuple] = {}
+        """Per kinds tuple of a turns step (by id; the tuple is kept with it): actions by combination."""
         self._choose_actions: dict[str, tuple] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""

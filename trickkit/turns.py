@@ -143,11 +143,52 @@ def _passes(game, s, kind, combo) -> bool:
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
-    return _any_passes(game, trial, step.kinds)
+    return _any_passes(game, trial, step.kinds, step.passes)
 
 
 def _kinds_now(s, step):
     return step.windows[s.window].kinds if s.window >= 0 else step.kinds
+
+
+def _passes_of(s, step):
+    """The generated passes ``(legal, any)`` over the kinds the current seat chooses among now, or None."""
+    return step.windows[s.window].passes if s.window >= 0 else step.passes
+
+
+def _run_pass(s, fn):
+    """Run a generated pass; None when it failed, with the state's budget and memo as they were
+    before it, so that the general path computes (or reports) everything exactly as alone."""
+    budget, memo = s.budget, s.memo
+    known = len(memo)  # memo entries are only ever added: the pass's own are the last ones
+    try:
+        return fn(s, ())
+    except Exception:  # a rule failed, or a choice was null where the pass assumes none: the general path decides
+        s.budget = budget
+        for key in list(memo)[known:]:
+            del memo[key]
+        return None
+
+
+def _kind_caches(game, kinds) -> tuple:
+    """Per action kind of ``kinds``: its actions already made, by combination (entries of
+    ``game._turn_actions``, found without building its (template, name, combination) key)."""
+    caches = game._turn_kind_actions.get(id(kinds))
+    if caches is None:
+        caches = game._turn_kind_actions[id(kinds)] = (kinds, tuple({} for _ in kinds))
+    return caches[1]
+
+
+def _action(game, s, kind, combo, cache) -> Action:
+    made = game._turn_actions
+    key = (kind.template, kind.name, combo)
+    action = made.get(key)
+    if action is None:
+        action = Action(_text(s, kind, combo), kind.name, choices=combo)
+        if len(made) >= MAX_CACHED_ACTIONS:
+            return action
+        made[key] = action
+    cache[combo] = action
+    return action
 
 
 def legal_turns(game, step, s) -> list[Action]:
@@ -155,9 +196,26 @@ def legal_turns(game, step, s) -> list[Action]:
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
     try:
+        kinds = _kinds_now(s, step)
+        passes = _passes_of(s, step)
+        found = _run_pass(s, passes[0]) if passes is not None else None
+        if found is not None:  # the generated pass: each kind's combinations, lookahead aside
+            out = []
+            for kind, combos, cache in zip(kinds, found, _kind_caches(game, kinds)):
+                if not combos:
+                    continue
+                look = kind.lookahead
+                for combo in combos:
+                    if look and not _passes(game, s, kind, combo):
+                        continue
+                    action = cache.get(combo)
+                    out.append(action if action is not None else _action(game, s, kind, combo, cache))
+            if s.window >= 0:
+                out.append(PASS)
+            return out
         out = []
         made = game._turn_actions
-        for kind in _kinds_now(s, step):
+        for kind in kinds:
             for combo in _combinations(s, kind):
                 if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
@@ -183,12 +241,19 @@ def kind_available(game, s, step, name: str) -> bool:
     return False
 
 
-def _any_passes(game, s, kinds) -> bool:
-    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns)."""
+def _any_passes(game, s, kinds, passes=None) -> bool:
+    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns).
+    ``passes``: the generated passes over ``kinds`` (see `_passes_of`), if any."""
     opened = s.memo is None
     if opened:
         s.memo = {}
     try:
+        # the generated pass answers when no lookahead is to be checked (it stops at the first
+        # allowed combination, as the loop below does then)
+        if passes is not None and (s._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+            found = _run_pass(s, passes[1])
+            if found is not None:
+                return found
         for kind in kinds:
             # without a lookahead to check, the first allowed combination answers
             first_only = not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH
@@ -255,7 +320,7 @@ def _next_responder(game, s, step, first: bool = False) -> None:
     window = step.windows[s.window]
     while s.responders:
         s.current = s.responders[0]
-        if _any_passes(game, s, window.kinds):
+        if _any_passes(game, s, window.kinds, window.passes):
             return
         s.responders.pop(0)
     s.current = s.turn_player
