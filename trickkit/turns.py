@@ -272,17 +272,27 @@ def apply_turns(game, step, s, action: Action) -> bool:
         if action.verb == "pass":
             _next_responder(game, s, step)
         else:
-            kind = next(k for k in window.kinds if k.name == action.verb)
+            kind = _kind_named(game, window.kinds, action.verb)
             kind.effect(s, *action.choices)
             _close_window(s)
     else:
-        kind = next(k for k in step.kinds if k.name == action.verb)
+        kind = _kind_named(game, step.kinds, action.verb)
         kind.effect(s, *action.choices)
         if kind.opens is not None:
             _open_window(game, s, step, kind.opens)
     if s.window >= 0:  # a responder decides next
         return False
     return _after_action(game, s, step)
+
+
+def _kind_named(game, kinds, name: str):
+    """The kind of ``kinds`` called ``name`` (a legal action's verb names one)."""
+    by_name = game._turn_kind_names.get(id(kinds))
+    if by_name is None:
+        by_name = game._turn_kind_names[id(kinds)] = (kinds, {})
+        for k in reversed(kinds):  # the first of a name wins, as a search in order finds it
+            by_name[1][k.name] = k
+    return by_name[1][name]
 
 
 def _after_action(game, s, step) -> bool:
