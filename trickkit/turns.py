@@ -134,6 +134,17 @@ def _passes(game, s, kind, combo) -> bool:
         return True
     if look is not True and not look(s, *combo):  # an expression: no check for this combination
         return True
+    memo = s.memo
+    if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
+        key = ("lookahead", id(kind), combo)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = _trial_passes(game, s, kind, combo)
+        return known
+    return _trial_passes(game, s, kind, combo)
+
+
+def _trial_passes(game, s, kind, combo) -> bool:
     trial = s._trial()
     turn = trial.turn_no
     try:
@@ -143,7 +154,16 @@ def _passes(game, s, kind, combo) -> bool:
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
-    return _any_passes(game, trial, step.kinds, step.passes)
+    passes = step.passes
+    if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+        # no lookahead is checked from the trial: the generated pass answers
+        trial.memo = {}
+        budget = trial.budget
+        try:
+            return passes[1](trial, ())
+        except Exception:  # the general path below decides (or reports the error, located)
+            trial.memo, trial.budget = None, budget
+    return _any_passes(game, trial, step.kinds)
 
 
 def _kinds_now(s, step):
