@@ -189,13 +189,20 @@ def _run_pass(s, fn):
         return None
 
 
-def _kind_caches(game, kinds) -> tuple:
-    """Per action kind of ``kinds``: its actions already made, by combination (entries of
-    ``game._turn_actions``, found without building its (template, name, combination) key)."""
-    caches = game._turn_kind_actions.get(id(kinds))
-    if caches is None:
-        caches = game._turn_kind_actions[id(kinds)] = (kinds, tuple({} for _ in kinds))
-    return caches[1]
+def _plan(game, step, window: int) -> tuple:
+    """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
+    window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
+    ``(kind, has a lookahead, its actions already made by combination)``. Those actions are
+    entries of ``game._turn_actions``, found without building its (template, name, combination) key."""
+    plans = game._turn_kind_actions.get(id(step))
+    if plans is None:
+        plans = game._turn_kind_actions[id(step)] = (step, [None] * (len(step.windows) + 1))
+    plan = plans[1][window + 1]
+    if plan is None:
+        owner = step.windows[window] if window >= 0 else step
+        plan = plans[1][window + 1] = (owner.kinds, owner.passes[0] if owner.passes is not None else None,
+                                       tuple((k, bool(k.lookahead), {}) for k in owner.kinds))
+    return plan
 
 
 def _action(game, s, kind, combo, cache) -> Action:
@@ -216,15 +223,13 @@ def legal_turns(game, step, s) -> list[Action]:
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
     try:
-        kinds = _kinds_now(s, step)
-        passes = _passes_of(s, step)
-        found = _run_pass(s, passes[0]) if passes is not None else None
+        kinds, legal, rows = _plan(game, step, s.window)
+        found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
             out = []
-            for kind, combos, cache in zip(kinds, found, _kind_caches(game, kinds)):
+            for (kind, look, cache), combos in zip(rows, found):
                 if not combos:
                     continue
-                look = kind.lookahead
                 for combo in combos:
                     if look and not _passes(game, s, kind, combo):
                         continue
