@@ -150,3 +150,20 @@ def test_a_rule_failing_inside_a_generated_pass_is_a_located_error(tmp_path, gua
     assert _turn_steps(game)[0].passes is not None
     with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*actions\.play\.allowed.*ZeroDivisionError"):
         game.new_initial_state(seed=1).legal_actions()
+
+
+def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
+    # Saqqara's discard asks can('place') (every placement tried ahead) before the legal list
+    # tries the same placements: the answers are shared, not tried twice
+    tried = []
+    real = turns._trial_passes
+    monkeypatch.setattr(turns, "_trial_passes", lambda game, s, kind, combo: tried.append((id(kind), combo))
+                        or real(game, s, kind, combo))
+    asked_can = 0
+    for game, state in _decisions("saqqara", 3, seed=5):
+        tried.clear()
+        legal = state.legal_actions()
+        assert len(tried) == len(set(tried))
+        if any(a.verb == "place" for a in legal) and len(state.seat_zones[0][state.current]) >= 5:
+            asked_can += 1
+    assert asked_can > 0

@@ -132,15 +132,15 @@ def _passes(game, s, kind, combo) -> bool:
     look = kind.lookahead
     if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
         return True
-    if look is not True and not look(s, *combo):  # an expression: no check for this combination
-        return True
     memo = s.memo
     if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
         key = ("lookahead", id(kind), combo)
         known = memo.get(key)
         if known is None:
-            known = memo[key] = _trial_passes(game, s, kind, combo)
+            known = memo[key] = look is not True and not look(s, *combo) or _trial_passes(game, s, kind, combo)
         return known
+    if look is not True and not look(s, *combo):  # an expression: no check for this combination
+        return True
     return _trial_passes(game, s, kind, combo)
 
 
