@@ -916,7 +916,7 @@ class RulesetCompiler:
         specs = []
         for k in kinds:
             for hook in k.domains + ((k.guard,) if k.guard is not None else ()):
-                if hook is None or getattr(hook, "checks", None) or hook.size or hook.text is None:
+                if hook is None or getattr(hook, "checks", None) or hook.size:
                     return None
             if not k.domains:
                 if getattr(k.allowed, "checks", None) or k.allowed.size:

@@ -145,6 +145,8 @@ def _passes(game, s, kind, combo) -> bool:
 
 
 def _trial_passes(game, s, kind, combo) -> bool:
+    """Try ``combo`` on a throw-away copy: True if afterwards the turn is over (or the game,
+    or a reaction window opens) or the seat has some allowed action."""
     trial = s._trial()
     turn = trial.turn_no
     try:
@@ -171,7 +173,8 @@ def _kinds_now(s, step):
 
 
 def _passes_of(s, step):
-    """The generated passes ``(legal, any)`` over the kinds the current seat chooses among now, or None."""
+    """The generated passes ``(legal, any, lookahead)`` over the kinds the current seat chooses
+    among now (see `trickkit.ruleset.TurnStep.passes`), or None."""
     return step.windows[s.window].passes if s.window >= 0 else step.passes
 
 
@@ -206,6 +209,7 @@ def _plan(game, step, window: int) -> tuple:
 
 
 def _action(game, s, kind, combo, cache) -> Action:
+    """The action of ``combo``, made (or found in the Game's cache) and kept in ``cache``."""
     made = game._turn_actions
     key = (kind.template, kind.name, combo)
     action = made.get(key)
