@@ -58,6 +58,13 @@ class Game:
         """For each face id: (its card id, the face's index among that card's faces)."""
         self._bid_actions: dict[int, Action] = {}
         self._turn_actions: dict[tuple, Action] = {}
+        self._turn_kind_actions: dict[int, tuple] = {}
+        """Per turns step (by id; the step is kept with it): its plans for `trickkit.turns.legal_turns`."""
+        self._variable_resets: dict[str, tuple] = {}
+        """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial),
+        see `State._reset_variables`."""
+        self._turn_kind_names: dict[int, tuple] = {}
+        """Per kinds tuple of a turns step (by id; the tuple is kept with it): kind by name."""
         self._choose_actions: dict[str, tuple] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""

@@ -192,6 +192,8 @@ class ReactionWindow:
     """The responses; taking any of them closes the window without ``resolve``."""
     resolve: Hook | None
     """What happens when nobody responded."""
+    passes: tuple | None = None
+    """The generated passes over ``kinds``, as `TurnStep.passes`."""
 
 
 @attrs.frozen
@@ -206,6 +208,10 @@ class TurnStep:
     on_turn_start: Hook | None = None
     after_action: Hook | None = None
     kind: str = "turns"
+    passes: tuple | None = None
+    """The generated passes over ``kinds``: ``(legal, any, some kind has a lookahead)`` (see
+    `trickkit.dsl.compiler.Compiler.kinds_pass`), or None when some kind needs the engine's
+    general path (`trickkit.turns`)."""
 
 
 @attrs.frozen
@@ -826,14 +832,18 @@ class RulesetCompiler:
         windows = []
         for wname, w in (spec.get("reactions") or {}).items():
             wp = p + ("reactions", wname)
+            wkinds = self._action_kinds(wp, w["actions"], [])
             windows.append(ReactionWindow(
                 name=wname,
                 responders=self.expr(wp + ("responders",), (), "list[int]") if "responders" in w else None,
-                kinds=self._action_kinds(wp, w["actions"], []),
-                resolve=self.block(wp + ("resolve",), ()) if "resolve" in w else None))
+                kinds=wkinds,
+                resolve=self.block(wp + ("resolve",), ()) if "resolve" in w else None,
+                passes=self._kinds_passes(wkinds)))
+        kinds = self._action_kinds(p, spec["actions"], window_names)
         return TurnStep(first=self.expr(p + ("first",), (), "int", "left_of(dealer)"),
                         until=self.expr(p + ("until",), (), "bool", "false"),
-                        kinds=self._action_kinds(p, spec["actions"], window_names),
+                        kinds=kinds,
+                        passes=self._kinds_passes(kinds),
                         windows=tuple(windows),
                         on_turn_start=self.block(p + ("on_turn_start",), ()) if "on_turn_start" in spec else None,
                         after_action=self.block(p + ("after_action",), ()) if "after_action" in spec else None)
@@ -894,6 +904,47 @@ class RulesetCompiler:
                 private_kind=a.get("private") is True,
             ))
         return tuple(kinds)
+
+    def _kinds_passes(self, kinds) -> tuple | None:
+        """The generated passes over a step's (or window's) action kinds, ``(legal, any, lookahead)``:
+        one call per decision instead of several hook calls per kind (see
+        `trickkit.dsl.compiler.Compiler.kinds_pass`). None when some kind needs the general
+        path: a rule that did not compile, a combination test that is not generated, or a
+        rule whose result type the engine checks at play time."""
+        if self.problems or not kinds:
+            return None
+        specs = []
+        for k in kinds:
+            for hook in k.domains + ((k.guard,) if k.guard is not None else ()):
+                if hook is None or getattr(hook, "checks", None) or hook.size:
+                    return None
+            if not k.domains:
+                if getattr(k.allowed, "checks", None) or k.allowed.size:
+                    return None
+                flt = None
+            elif k.combo_filter is ALL_COMBINATIONS:
+                flt = "all"
+            elif k.combo_filter is None:
+                return None  # tested combination by combination (choice_test / allowed)
+            else:
+                flt = k.combo_filter
+            specs.append({"guard": k.guard and k.guard.fn, "domains": tuple(h.fn for h in k.domains),
+                          "cards": tuple(t == "card" for t in k.choice_types), "allowed": k.allowed.fn,
+                          "where": k.allowed.where, "filter": flt})
+        deck = self.deck_built
+        texts = deck.texts if len(set(deck.texts)) < len(deck.texts) else None
+        firsts = []
+        for spec, k in zip(specs, kinds):
+            if spec["filter"] not in (None, "all"):
+                firsts.append(dict(spec, filter=k.combo_first))
+            else:
+                firsts.append(spec)
+        try:
+            return (self.compiler.kinds_pass(specs, texts=texts),
+                    self.compiler.kinds_pass(firsts, first_only=True, texts=texts),
+                    any(bool(k.lookahead) for k in kinds))
+        except DSLCompileError:
+            return None
 
     def _private(self, path, declared, names, template) -> tuple[str, ...]:
         """The choices other seats do not see: ``true`` is all of them, a list names them."""
@@ -1083,6 +1134,7 @@ def _checked(hook: Hook, want: str) -> Hook:
             raise DSLRuntimeError(f"{hook.where}: expected {what}, got {v!r} in {' '.join(hook.text.split())!r}")
         return v
     checked.__dict__.update(hook.__dict__)  # where, text, elem_type, fn, size
+    checked.checks = want  # generated passes that call ``fn`` itself must leave this hook to the engine
     return checked
 
 

@@ -377,12 +377,17 @@ class State:
     def _reset_variables(self, scope: str) -> None:
         """Put the variables whose spec flag ``scope`` (``per_round``/``per_turn``) is set
         back to their initial values."""
-        for v in self.rules.seat_vars:
-            if getattr(v, scope):
-                self.seat_vars[v.index] = [fresh(v.initial) for _ in range(self._n)]
-        for v in self.rules.table_vars:
-            if getattr(v, scope):
-                self.table_vars[v.index] = fresh(v.initial)
+        resets = self.game._variable_resets.get(scope)
+        if resets is None:  # which variables, found once per Game (this runs at every turn)
+            rules = self.rules
+            resets = self.game._variable_resets[scope] = (
+                tuple((v.index, v.initial) for v in rules.seat_vars if getattr(v, scope)),
+                tuple((v.index, v.initial) for v in rules.table_vars if getattr(v, scope)))
+        seat, table = resets
+        for index, initial in seat:
+            self.seat_vars[index] = [fresh(initial) for _ in range(self._n)]
+        for index, initial in table:
+            self.table_vars[index] = fresh(initial)
 
     def _no_legal_action(self):
         from .ruleset import step_where

@@ -132,8 +132,21 @@ def _passes(game, s, kind, combo) -> bool:
     look = kind.lookahead
     if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
         return True
+    memo = s.memo
+    if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
+        key = ("lookahead", id(kind), combo)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = look is not True and not look(s, *combo) or _trial_passes(game, s, kind, combo)
+        return known
     if look is not True and not look(s, *combo):  # an expression: no check for this combination
         return True
+    return _trial_passes(game, s, kind, combo)
+
+
+def _trial_passes(game, s, kind, combo) -> bool:
+    """Try ``combo`` on a throw-away copy: True if afterwards the turn is over (or the game,
+    or a reaction window opens) or the seat has some allowed action."""
     trial = s._trial()
     turn = trial.turn_no
     try:
@@ -143,6 +156,15 @@ def _passes(game, s, kind, combo) -> bool:
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
+    passes = step.passes
+    if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+        # no lookahead is checked from the trial: the generated pass answers
+        trial.memo = {}
+        budget = trial.budget
+        try:
+            return passes[1](trial, ())
+        except Exception:  # the general path below decides (or reports the error, located)
+            trial.memo, trial.budget = None, budget
     return _any_passes(game, trial, step.kinds)
 
 
@@ -150,14 +172,79 @@ def _kinds_now(s, step):
     return step.windows[s.window].kinds if s.window >= 0 else step.kinds
 
 
+def _passes_of(s, step):
+    """The generated passes ``(legal, any, lookahead)`` over the kinds the current seat chooses
+    among now (see `trickkit.ruleset.TurnStep.passes`), or None."""
+    return step.windows[s.window].passes if s.window >= 0 else step.passes
+
+
+def _run_pass(s, fn):
+    """Run a generated pass; None when it failed, with the state's budget and memo as they were
+    before it, so that the general path computes (or reports) everything exactly as alone."""
+    budget, memo = s.budget, s.memo
+    known = len(memo)  # memo entries are only ever added: the pass's own are the last ones
+    try:
+        return fn(s, ())
+    except Exception:  # a rule failed, or a choice was null where the pass assumes none: the general path decides
+        s.budget = budget
+        for key in list(memo)[known:]:
+            del memo[key]
+        return None
+
+
+def _plan(game, step, window: int) -> tuple:
+    """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
+    window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
+    ``(kind, has a lookahead, its actions already made by combination)``. Those actions are
+    entries of ``game._turn_actions``, found without building its (template, name, combination) key."""
+    plans = game._turn_kind_actions.get(id(step))
+    if plans is None:
+        plans = game._turn_kind_actions[id(step)] = (step, [None] * (len(step.windows) + 1))
+    plan = plans[1][window + 1]
+    if plan is None:
+        owner = step.windows[window] if window >= 0 else step
+        plan = plans[1][window + 1] = (owner.kinds, owner.passes[0] if owner.passes is not None else None,
+                                       tuple((k, bool(k.lookahead), {}) for k in owner.kinds))
+    return plan
+
+
+def _action(game, s, kind, combo, cache) -> Action:
+    """The action of ``combo``, made (or found in the Game's cache) and kept in ``cache``."""
+    made = game._turn_actions
+    key = (kind.template, kind.name, combo)
+    action = made.get(key)
+    if action is None:
+        action = Action(_text(s, kind, combo), kind.name, choices=combo)
+        if len(made) >= MAX_CACHED_ACTIONS:
+            return action
+        made[key] = action
+    cache[combo] = action
+    return action
+
+
 def legal_turns(game, step, s) -> list[Action]:
     opened = s.memo is None
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
     try:
+        kinds, legal, rows = _plan(game, step, s.window)
+        found = _run_pass(s, legal) if legal is not None else None
+        if found is not None:  # the generated pass: each kind's combinations, lookahead aside
+            out = []
+            for (kind, look, cache), combos in zip(rows, found):
+                if not combos:
+                    continue
+                for combo in combos:
+                    if look and not _passes(game, s, kind, combo):
+                        continue
+                    action = cache.get(combo)
+                    out.append(action if action is not None else _action(game, s, kind, combo, cache))
+            if s.window >= 0:
+                out.append(PASS)
+            return out
         out = []
         made = game._turn_actions
-        for kind in _kinds_now(s, step):
+        for kind in kinds:
             for combo in _combinations(s, kind):
                 if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
@@ -183,12 +270,19 @@ def kind_available(game, s, step, name: str) -> bool:
     return False
 
 
-def _any_passes(game, s, kinds) -> bool:
-    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns)."""
+def _any_passes(game, s, kinds, passes=None) -> bool:
+    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns).
+    ``passes``: the generated passes over ``kinds`` (see `_passes_of`), if any."""
     opened = s.memo is None
     if opened:
         s.memo = {}
     try:
+        # the generated pass answers when no lookahead is to be checked (it stops at the first
+        # allowed combination, as the loop below does then)
+        if passes is not None and (s._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+            found = _run_pass(s, passes[1])
+            if found is not None:
+                return found
         for kind in kinds:
             # without a lookahead to check, the first allowed combination answers
             first_only = not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH
@@ -207,17 +301,27 @@ def apply_turns(game, step, s, action: Action) -> bool:
         if action.verb == "pass":
             _next_responder(game, s, step)
         else:
-            kind = next(k for k in window.kinds if k.name == action.verb)
+            kind = _kind_named(game, window.kinds, action.verb)
             kind.effect(s, *action.choices)
             _close_window(s)
     else:
-        kind = next(k for k in step.kinds if k.name == action.verb)
+        kind = _kind_named(game, step.kinds, action.verb)
         kind.effect(s, *action.choices)
         if kind.opens is not None:
             _open_window(game, s, step, kind.opens)
     if s.window >= 0:  # a responder decides next
         return False
     return _after_action(game, s, step)
+
+
+def _kind_named(game, kinds, name: str):
+    """The kind of ``kinds`` called ``name`` (a legal action's verb names one)."""
+    by_name = game._turn_kind_names.get(id(kinds))
+    if by_name is None:
+        by_name = game._turn_kind_names[id(kinds)] = (kinds, {})
+        for k in reversed(kinds):  # the first of a name wins, as a search in order finds it
+            by_name[1][k.name] = k
+    return by_name[1][name]
 
 
 def _after_action(game, s, step) -> bool:
@@ -255,7 +359,7 @@ def _next_responder(game, s, step, first: bool = False) -> None:
     window = step.windows[s.window]
     while s.responders:
         s.current = s.responders[0]
-        if _any_passes(game, s, window.kinds):
+        if _any_passes(game, s, window.kinds, window.passes):
             return
         s.responders.pop(0)
     s.current = s.turn_player

@@ -131,6 +131,9 @@ NOT_CONST = object()
 _SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
 """Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
 
+_GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
+"""Names of the generated rule functions and combination filters a kinds pass may call."""
+
 _SEAT_NOW = ("s.current", "(s.turn_player if s.window >= 0 else s.current)")
 """Generated code of ``current_player`` and ``turn_player``: a seat, always in 0..n-1."""
 
@@ -420,6 +423,82 @@ class Compiler:
         combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
+        return self._define(name, lines)
+
+    def kinds_pass(self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts=None):
+        """One generated function over a turns step's action kinds (or a reaction window's):
+        for each kind in order, its guard, its choices' domains (copies of a card offered once
+        when ``texts``, the deck's card texts, is given), the evaluation budget charge and its
+        combination filter, as the engine's general path (`trickkit.turns._combinations`)
+        computes them, without a Python call per hook.
+
+        Each of ``kinds`` names the functions already generated for that kind: ``guard``
+        (or None), ``domains`` (one per choice), ``cards`` (per choice: is it a card choice),
+        ``filter`` (the generated combination filter, or ``"all"``: every combination),
+        ``allowed`` (for a kind without choices) and ``where`` (for a comment).
+
+        Returns ``fn(state, frame)``: a list with each kind's combinations (a list of tuples,
+        in ``itertools.product`` order), or with ``first_only`` True when some kind has one.
+        Any error inside means: ask the general path, which reports it, located.
+        """
+        name = f"_g{next(self._ids)}"
+        lines = [f"def {name}(s, fr):"]
+        if not first_only:
+            lines.append("    out = []")
+        texts_code = self._table(texts) if texts is not None else None
+
+        def ref(fn) -> str:  # a function generated before, by its own name in this module
+            fname = getattr(fn, "__name__", "")
+            if not _GENERATED_FN.match(fname) or self.env.get(fname) is not fn:
+                raise DSLCompileError(f"not a generated function: {fname!r}")
+            return fname
+
+        found = "return True" if first_only else None
+        for kind in kinds:
+            body: list = []
+            if kind.get("where"):
+                lines.append("    " + _location_comment(kind["where"]))
+            domains = kind["domains"]
+            charge = ["s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
+                      "if s.budget < 0:", ["_over_budget()"]]
+            if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
+                test = [f"if {ref(kind['allowed'])}(s, ()):", [found or "out.append([()])"]]
+                if not first_only:
+                    test += ["else:", ["out.append(())"]]
+                if kind["guard"] is None:
+                    body = charge + test
+                else:
+                    body = [f"t0 = {ref(kind['guard'])}(s, ())",
+                            "if t0 is True:", [found or "out.append([()])"],
+                            "elif t0:", charge + test]
+                    if not first_only:
+                        body += ["else:", ["out.append(())"]]
+            else:
+                inner = []
+                for i, (fn, card) in enumerate(zip(domains, kind["cards"])):
+                    inner.append(f"v{i} = {ref(fn)}(s, ())")
+                    if card and texts_code is not None:
+                        inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
+                inner += charge
+                listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
+                flt = kind["filter"]
+                if flt == "all":
+                    if first_only:
+                        inner += ["if " + " and ".join(f"v{i}" for i in range(len(domains))) + ":", [found]]
+                    else:
+                        inner.append(f"out.append(_product({listed}))")
+                elif first_only:
+                    inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
+                else:
+                    inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
+                if kind["guard"] is None:
+                    body = inner
+                else:
+                    body = [f"if {ref(kind['guard'])}(s, ()):", inner]
+                    if not first_only:
+                        body += ["else:", ["out.append(())"]]
+            lines += _flatten(body)
+        lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
 
     def _loop_test(self, tree, scope) -> tuple[Val, _Body, list]:

@@ -8,6 +8,8 @@ from the generator, ending the game) goes through a helper written here.
 
 from __future__ import annotations
 
+import itertools as _itertools
+
 from ..randomness import shuffle as _shuffle
 
 
@@ -84,6 +86,18 @@ def join_lists(a, b) -> list:
     if len(a) + len(b) > MAX_VALUE_LENGTH:
         raise EvaluationLimit(f"a list of {len(a) + len(b)} items (limit {MAX_VALUE_LENGTH})")
     return list(a) + list(b)
+
+
+def distinct_cards(values, texts) -> list:
+    """``values`` with each card text kept once (its first copy); null stays: copies of a card
+    are one action."""
+    seen = set()
+    return [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]
+
+
+def product(domains) -> list:
+    """Every combination of one value per domain, in ``itertools.product`` order."""
+    return list(_itertools.product(*domains))
 
 
 def multiply(a, b):
@@ -211,7 +225,7 @@ HELPERS = {
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
     "_move_all": move_all, "_swap": swap, "_sort_zone": sort_zone, "_draw_random": draw_random, "_put": put,
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
-    "_end_turn": end_turn,
+    "_end_turn": end_turn, "_distinct_cards": distinct_cards, "_product": product,
     "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,

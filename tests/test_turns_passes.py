@@ -1,0 +1,169 @@
+"""The generated passes of turns steps (`trickkit.dsl.compiler.Compiler.kinds_pass`): the shipped
+turns games use them, they agree with the engine's general path (`trickkit.turns`) on random
+states, budget included, and a rule that fails inside one still fails located."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+import trickkit
+from trickkit import turns
+from trickkit.errors import DSLRuntimeError
+
+TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts"]
+"""Every shipped game with a turns step (checked below, so a new one cannot be missed)."""
+
+
+def _turn_steps(game):
+    return [st for st in game.rules.steps if st.kind == "turns"]
+
+
+def test_every_shipped_turns_step_and_window_has_its_generated_passes():
+    for name in trickkit.list_games() if hasattr(trickkit, "list_games") else TURNS_GAMES:
+        game = trickkit.load_game(name)
+        steps = _turn_steps(game)
+        assert bool(steps) == (name in TURNS_GAMES), name
+        for st in steps:
+            assert st.passes is not None, name
+            assert all(w.passes is not None for w in st.windows), name
+
+
+def test_the_generated_passes_are_what_legal_actions_runs(monkeypatch):
+    game = trickkit.load_game("saqqara")
+    calls = []
+    real = turns._run_pass
+    monkeypatch.setattr(turns, "_run_pass", lambda s, fn: calls.append(fn) or real(s, fn))
+    state = game.new_initial_state(seed=3)
+    state.legal_actions()
+    assert calls and all(fn is not None for fn in calls)
+
+
+def _general(monkeypatch):
+    """Make every turns decision take the general path (as when a generated pass fails)."""
+    monkeypatch.setattr(turns, "_run_pass", lambda s, fn: None)
+
+
+def _decisions(name, games, seed):
+    """Random play of ``name``: a clone of every state where a turns step decides."""
+    game = trickkit.load_game(name)
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(seed=seed * 100 + g)
+        while not state.is_terminal():
+            if game.rules.steps[state.step].kind == "turns":
+                yield game, state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", TURNS_GAMES)
+def test_generated_passes_agree_with_the_general_path(name, monkeypatch):
+    checked = 0
+    for game, state in _decisions(name, 3 if name != "trumps" else 1, seed=7):
+        step = game.rules.steps[state.step]
+        kinds = turns._kinds_now(state, step)
+        passes = turns._passes_of(state, step)
+        fast_state, slow_state = state.clone(), state.clone()
+        fast = turns.legal_turns(game, step, fast_state)
+        fast_any = [turns._any_passes(game, fast_state, (k,)) for k in kinds]
+        fast_all = turns._any_passes(game, fast_state, kinds, passes)
+        with monkeypatch.context() as m:
+            _general(m)
+            slow = turns.legal_turns(game, step, slow_state)
+            slow_any = [turns._any_passes(game, slow_state, (k,)) for k in kinds]
+            slow_all = turns._any_passes(game, slow_state, kinds, passes)
+        assert [a.text for a in fast] == [a.text for a in slow]
+        assert fast == slow  # the same Action objects, in the same order
+        assert (fast_any, fast_all) == (slow_any, slow_all)
+        assert fast_state.budget == slow_state.budget  # every rule charged as the general path charges it
+        assert fast_state.to_json() == slow_state.to_json() == state.to_json()
+        checked += 1
+    assert checked > 50
+
+
+def test_a_trial_state_gets_the_same_answer_from_both_paths(monkeypatch):
+    # the lookahead's question (one level deep): is some action allowed after this one?
+    for game, state in _decisions("saqqara", 2, seed=11):
+        step = game.rules.steps[state.step]
+        trial = state._trial()
+        fast = turns._any_passes(game, trial, step.kinds, step.passes)
+        budget = trial.budget
+        with monkeypatch.context() as m:
+            _general(m)
+            trial.budget = state.budget
+            assert turns._any_passes(game, trial, step.kinds, step.passes) == fast
+        assert trial.budget == budget
+
+
+HEAD = """
+format: 1
+name: tiny
+title: Tiny
+players: {min: 2, max: 3, default: 2}
+deck:
+  - rank: {from: 1, to: 6}
+    text: "{rank}"
+    copies: 2
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+  table: {owner: table, visibility: public}
+table_variables:
+  zero: {initial: 0}
+game_over: "true"
+score: "0"
+round:
+  - deal: {count: 3}
+  - turns:
+      first: "0"
+      until: all(len(h) == 0 for h in hand)
+      actions:
+        play:
+          text: "play {card}"
+          choices: {card: "hand[current_player]"}
+          allowed: GUARD and CHOICE
+          effect: |
+            move(card, hand[current_player], table)
+            end_turn()
+"""
+
+
+def _tiny(tmp_path, guard="true", choice="true"):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(textwrap.dedent(HEAD).lstrip().replace("GUARD", guard).replace("CHOICE", choice), "utf-8")
+    return trickkit.load_game(path)
+
+
+def test_copies_are_offered_once_by_the_generated_pass(tmp_path):
+    game = _tiny(tmp_path, guard="len(table) >= 0", choice="card.rank > 0")
+    assert _turn_steps(game)[0].passes is not None
+    state = game.new_initial_state(seed=1, deals=[[["1", "1", "2"], ["3", "3", "4"]]])
+    assert [a.text for a in state.legal_actions()] == ["play 1", "play 2"]
+
+
+@pytest.mark.parametrize("guard, choice", [("1 // zero == 0", "true"), ("true", "card.rank // zero == 0"),
+                                           ("len(table) >= 0", "card.rank // zero == 0")])
+def test_a_rule_failing_inside_a_generated_pass_is_a_located_error(tmp_path, guard, choice):
+    game = _tiny(tmp_path, guard=guard, choice=choice)
+    assert _turn_steps(game)[0].passes is not None
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*actions\.play\.allowed.*ZeroDivisionError"):
+        game.new_initial_state(seed=1).legal_actions()
+
+
+def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
+    # Saqqara's discard asks can('place') (every placement tried ahead) before the legal list
+    # tries the same placements: the answers are shared, not tried twice
+    tried = []
+    real = turns._trial_passes
+    monkeypatch.setattr(turns, "_trial_passes", lambda game, s, kind, combo: tried.append((id(kind), combo))
+                        or real(game, s, kind, combo))
+    asked_can = 0
+    for game, state in _decisions("saqqara", 3, seed=5):
+        tried.clear()
+        legal = state.legal_actions()
+        assert len(tried) == len(set(tried))
+        if any(a.verb == "place" for a in legal) and len(state.seat_zones[0][state.current]) >= 5:
+            asked_can += 1
+    assert asked_can > 0
