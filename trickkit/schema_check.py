@@ -7,14 +7,13 @@ import importlib.resources
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
 
 from trickkit.errors import Problem, did_you_mean
 from trickkit.source import Locator
-
-if TYPE_CHECKING:  # jsonschema is imported when a document is first checked: `trickkit list`
-    import jsonschema  # and the other commands that read only a ruleset's header never pay for it
-    from jsonschema.exceptions import ValidationError
 
 __all__ = ["check_schema", "load_schema"]
 
@@ -98,8 +97,6 @@ def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     """A validator for a schema (given as JSON text), checked and built once per process: checking
     a schema against its meta-schema costs more than validating a ruleset (about 150 ms), so the
     shipped schema, which tests/test_schema_file.py checks, is not checked again at every start."""
-    import jsonschema
-
     schema = json.loads(schema_text)
     if schema_text != json.dumps(load_schema("ruleset")):  # the shipped schema is checked by the tests
         jsonschema.Draft202012Validator.check_schema(schema)
@@ -136,8 +133,6 @@ def _problems(error: ValidationError, locator: Locator, validator, data: Any) ->
             for sub in branch:
                 yield from _problems(sub, locator, validator, data)
             return
-        from jsonschema.exceptions import best_match
-
         best = best_match([error])
         if best is not error:
             yield from _problems(best, locator, validator, data)
