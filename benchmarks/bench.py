@@ -2,7 +2,8 @@
 """Benchmark: random legal play of every shipped game, single process (not a test).
 
 For each game: games/s, actions/s, microseconds per legal_actions()+apply_action() step,
-clones/s and peak memory of one game (tracemalloc). With --baselines it also runs the
+clones/s, peak memory of one game (tracemalloc) and load ms: loading the game (parse, check,
+compile) in a fresh process once trickkit is imported, the best of three. With --baselines it also runs the
 project's hand-coded reference simulators (tests/reference/, plain Python for one game
 each) in api mode, the same legal_actions()/apply_action() shape, and prints the ratio
 trickkit/hand-coded in games/s.
@@ -62,6 +63,16 @@ def bench_game(name: str, seconds: float) -> dict:
             "peak_kib": peak / 1024, "games": games, "players": game.num_players}
 
 
+LOAD_SCRIPT = ("import sys, time, trickkit\n"
+               "t = time.perf_counter(); trickkit.load_game(sys.argv[1]); print(time.perf_counter() - t)")
+
+
+def bench_load(name: str, runs: int = 3) -> float:
+    """Milliseconds to load ``name`` in a fresh process (its first load there), best of ``runs``."""
+    return 1e3 * min(float(subprocess.run([sys.executable, "-c", LOAD_SCRIPT, name], capture_output=True,
+                                          text=True, check=True).stdout) for _ in range(runs))
+
+
 def bench_baseline(script: str, games: int, players: int) -> dict:
     """Time a hand-coded reference simulator in api mode (its own process, like a fresh run)."""
     out = subprocess.run([sys.executable, str(REFERENCE / script), "--games", str(games), "--mode", "api",
@@ -77,11 +88,11 @@ def main() -> None:
     args = ap.parse_args()
     print(f"trickkit {trickkit.__version__}, Python {sys.version.split()[0]}")
     print(f"{'game':<16}{'games/s':>10}{'actions/s':>11}{'us/step':>9}{'clones/s':>10}{'peak KiB':>10}"
-          f"  {'hand-coded g/s':>14}{'ratio':>7}")
+          f"{'load ms':>9}  {'hand-coded g/s':>14}{'ratio':>7}")
     for name in args.games or trickkit.list_games():
         r = bench_game(name, args.seconds)
         line = (f"{name:<16}{r['games_per_s']:>10.1f}{r['actions_per_s']:>11.0f}{r['us_per_step']:>9.1f}"
-                f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}")
+                f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}{bench_load(name):>9.0f}")
         if args.baselines and name in BASELINES:
             b = bench_baseline(*BASELINES[name], players=r["players"])
             line += f"  {b['games_per_s']:>14.1f}{r['games_per_s'] / b['games_per_s']:>7.2f}"

@@ -79,6 +79,9 @@ def test_generated_code_names_the_yaml_line_of_each_rule(name):
     "def _r0(s, fr):\n    return f'{s}'",
     "def _r0(s, fr):\n    return _len(s, key=1)",
     "def _r0(s, fr):\n    return s.round.__class__",
+    "def _r0(s, fr):\n    return _len(*fr)",  # a star only copies a list inside a list display
+    "def _r0(s, fr):\n    return (*fr,)",
+    "def _r0(s, fr):\n    [*a0] = fr\n    return a0",
 ])
 def test_the_allow_list_refuses_what_the_generator_never_emits(source):
     with pytest.raises(UnsafeCode):

@@ -209,3 +209,15 @@ def test_binary_garbage_file(tmp_path):
         f"{path}: $: not valid UTF-8 text (bad byte 0x89 at offset 0)"
     ]
     assert info.value.problems[0].line == 0
+
+
+def test_read_header_reads_only_as_far_as_it_needs():
+    from trickkit.source import read_header
+    keys = frozenset({"name", "players"})
+    text = "format: 1\nname: x\nplayers: {min: 2, max: 4}\nrest: [unclosed\n"  # never read that far
+    assert read_header(text, keys) == {"name": "x", "players": {"min": 2, "max": 4}}
+    for text in ("extends: y\nname: x\nplayers: 2\n",  # a variant: its parents may say more
+                 "base: &b {min: 2}\nname: x\nplayers: *b\n",  # anchors: read it all
+                 "name: x\nname: y\nplayers: 2\n",  # a duplicate key is the whole read's to report
+                 "- a list\n", "name: [x\n", "1: x\nname: x\nplayers: 2\n", "name: x\n"):
+        assert read_header(text, keys) is None, text

@@ -15,7 +15,7 @@ from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
 from .privacy import privacy_table, seen_text
 from .ruleset import Rules
-from .state import State, fresh
+from .state import State, fresh, layout_copier
 
 
 class DealError(TrickkitError, ValueError):
@@ -69,9 +69,8 @@ class Game:
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._has_copies = len(set(deck.texts)) < len(deck.texts)
-        # the variables whose values may be lists (typed list or any): a copy of a state copies those
-        self._seat_list_vars = tuple(v.index for v in rules.seat_vars if v.type.startswith("list") or v.type == "any")
-        self._table_list_vars = tuple(v.index for v in rules.table_vars if v.type.startswith("list") or v.type == "any")
+        # copies the zones and variables of a state, generated for this layout (see State._copy)
+        self._copy_layout = layout_copier(rules)
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
         # each step's legal/apply functions bound to it once, so a move costs no dispatch

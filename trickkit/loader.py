@@ -13,7 +13,7 @@ from .game import Game, content_hash
 from .inherit import resolve_extends
 from .ruleset import RulesetCompiler
 from .schema_check import check_schema, load_schema
-from .source import load_yaml, load_yaml_file
+from .source import load_yaml, load_yaml_file, read_header, read_limited
 
 
 def rulesets_folder():
@@ -165,13 +165,18 @@ class GameInfo:
 
 
 def game_info(name_or_path: str | os.PathLike) -> GameInfo:
-    """A ruleset's name, title and seat counts, from its (merged, schema-checked) document only:
-    much cheaper than `load_game`, which also compiles every rule.
+    """A ruleset's name, title and seat counts, without compiling its rules (`load_game` does).
+
+    A ruleset without ``extends`` is read only as far as those entries (its first lines):
+    problems further down are for `load_game` or `validate` to report. A variant is read
+    whole and merged with its parents.
 
     Raises:
         RulesetError: YAML or schema problems, located.
     """
-    doc, loc = _merged_document(name_or_path)
+    doc = _header(name_or_path)
+    if doc is None:
+        doc, loc = _merged_document(name_or_path)
     try:  # the schema check costs more than everything else here: only when the fields look wrong
         pl = doc["players"]
         info = GameInfo(doc["name"], doc["title"], pl["min"], pl["max"], pl.get("default", pl["min"]))
@@ -184,6 +189,22 @@ def game_info(name_or_path: str | os.PathLike) -> GameInfo:
     doc, _ = read_document(name_or_path)  # raises the located problems
     pl = doc["players"]
     return GameInfo(doc["name"], doc["title"], pl["min"], pl["max"], pl.get("default", pl["min"]))
+
+
+_HEADER = frozenset({"name", "title", "players"})
+
+
+def _header(name_or_path) -> dict | None:
+    """The name, title and players of a ruleset without extends, read from its first lines
+    (`trickkit.source.read_header`); None: read the whole (merged) document."""
+    try:
+        if isinstance(name_or_path, os.PathLike) or _is_path(str(name_or_path)):
+            text = read_limited(name_or_path).decode("utf-8-sig")
+        else:
+            text = ruleset_text(str(name_or_path))
+    except (OSError, UnicodeDecodeError, RulesetError):
+        return None  # the whole read reports it
+    return read_header(text, _HEADER)
 
 
 def validate(name_or_path: str | os.PathLike) -> list[Problem]:

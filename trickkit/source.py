@@ -40,6 +40,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_SOURCE_NODES",
     "MAX_INT_DIGITS",
+    "read_header",
     "read_limited",
 ]
 
@@ -285,6 +286,49 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
     if builder.problems:
         raise RulesetError(sorted(builder.problems, key=lambda p: (p.line, p.column)))
     return data, Locator(filename, values=builder.values, keys=builder.keys)
+
+
+def read_header(text: str, keys: frozenset) -> dict | None:
+    """The top-level entries ``keys`` of a YAML document, read by the same parser as
+    `load_yaml` but only as far as the last of them: a ruleset's name and seat counts sit in
+    its first lines, and composing the whole of it costs about thirty times more.
+
+    Returns None (read the whole document instead) when the text is anything but a plain
+    mapping whose keys up to there are plain texts, holds an anchor, alias or ``extends``
+    before all of ``keys`` were seen, or when anything goes wrong while reading.
+    """
+    if len(text) > MAX_TEXT_SIZE:
+        return None
+    loader = None
+    try:
+        loader = _Loader(text)
+        for kind in (yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.MappingStartEvent):
+            event = loader.get_event()
+            if event.__class__ is not kind or getattr(event, "anchor", None) is not None:
+                return None
+        found: dict = {}
+        builder = _Builder("<header>")
+        while len(found) < len(keys):
+            event = loader.peek_event()
+            if event.__class__ is not yaml.ScalarEvent or event.anchor or not event.implicit[0] \
+                    or loader.resolve(yaml.ScalarNode, event.value, event.implicit) != _STR:
+                return None
+            key = event.value
+            if key == "extends" or key in found:
+                return None
+            loader.get_event()
+            value = loader.compose_node(None, None)
+            if loader.anchors:  # an anchor here may be used further down: read it all
+                return None
+            if key in keys:
+                builder.check_size(value)
+                found[key] = builder.build(value, (key,))
+        return None if builder.problems else found
+    except Exception:  # noqa: BLE001 - whatever it is, reading the whole document reports it
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),

@@ -7,8 +7,9 @@ generator bug can never turn ruleset text into arbitrary Python.
 
 Allowed: function definitions named by the generator, assignments, ``if``/``for``/
 ``break``/``continue``/``return``, arithmetic, comparisons, boolean logic, conditional
-expressions, subscripts and slices, list and tuple displays, literal constants (int, str,
-bool, None), a fixed set of state attributes, and calls of the generator's helpers only.
+expressions, subscripts and slices, list and tuple displays (and ``[*x]``, a list's copy,
+inside a list display only), literal constants (int, str, bool, None), a fixed set of state
+attributes, and calls of the generator's helpers only.
 """
 
 from __future__ import annotations
@@ -101,6 +102,16 @@ def check(source: str, known_globals) -> ast.Module:
                 raise UnsafeCode(f"generated code reads attribute {node.attr!r}")
             if node.attr in STATE_ATTRIBUTES and not (isinstance(node.value, ast.Name) and node.value.id == "s"):
                 raise UnsafeCode(f"attribute {node.attr!r} of something other than the state")
+        elif kind is ast.List and node.ctx.__class__ is ast.Load:
+            # ``[*x]`` (the state copier's list copy) is the one place a star may stand: its
+            # value is checked like any expression, and a star anywhere else is refused
+            for item in node.elts:
+                if item.__class__ is ast.Starred:
+                    stack.append(item.value)
+                else:
+                    stack.append(item)
+            stack.append(node.ctx)
+            continue
         elif kind is ast.Call:
             if node.keywords:
                 raise UnsafeCode("generated call with keywords")

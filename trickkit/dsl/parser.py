@@ -2,7 +2,9 @@
 
 Building the LALR tables from ``grammar.lark`` takes lark about 60 ms, a third of loading a
 small game. So the tables lark builds are kept in ``parser_tables.py`` (lark's own
-serialisation, written as Python literals) and loaded in about 3 ms, when they were made from
+serialisation, as one JSON text: Python compiles a text constant at once, where 170 kB of
+dict and list literals took it 50-60 ms whenever no ``.pyc`` was cached) and loaded in a few
+milliseconds, when they were made from
 this very grammar by this very lark version; otherwise the parser is built from the grammar as
 before. After changing the grammar or lark, regenerate them with
 ``python -m trickkit.dsl.write_tables`` (a test fails until you do).
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import pprint
+import json
 from importlib import resources
 
 import lark
@@ -52,7 +54,31 @@ def stored_parser() -> lark.Lark | None:
         return None
     if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
         return None
-    return lark.Lark.load({"data": parser_tables.DATA, "memo": parser_tables.MEMO})
+    data, memo = json.loads(parser_tables.TABLES, object_hook=_decoded)
+    return lark.Lark.load({"data": data, "memo": memo})
+
+
+def _encoded(value):
+    """lark's serialisation as JSON data: tuples and mappings with non-text keys tagged."""
+    if isinstance(value, tuple):
+        return {"__tuple__": [_encoded(v) for v in value]}
+    if isinstance(value, list):
+        return [_encoded(v) for v in value]
+    if isinstance(value, dict):
+        if all(isinstance(k, str) and k not in ("__tuple__", "__items__") for k in value):
+            return {k: _encoded(v) for k, v in value.items()}
+        return {"__items__": [[_encoded(k), _encoded(v)] for k, v in value.items()]}
+    return value
+
+
+def _decoded(d: dict):
+    """`_encoded`'s inverse, for one JSON object (``json.loads``' object hook)."""
+    if len(d) == 1:
+        if "__tuple__" in d:
+            return tuple(d["__tuple__"])
+        if "__items__" in d:
+            return {tuple(k) if isinstance(k, list) else k: v for k, v in d["__items__"]}
+    return d
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,15 +87,20 @@ def _parser() -> lark.Lark:
 
 
 def table_source(parser: lark.Lark) -> str:
-    """Python source of ``parser_tables.py``: lark's serialisation of ``parser`` as literals."""
-    data, memo = parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
+    """Python source of ``parser_tables.py``: lark's serialisation of ``parser`` as a JSON text
+    (tuples and non-text keys tagged, see `_encoded`), cut into lines of 100 characters."""
+    return _table_text(*parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule]))
+
+
+def _table_text(data, memo) -> str:
+    blob = json.dumps([_encoded(data), _encoded(memo)], separators=(",", ":"))
+    lines = "".join(f"    {blob[i:i + 96]!r}\n" for i in range(0, len(blob), 96))
     return (
         '"""LALR tables of grammar.lark, as lark serialises them. Generated: do not edit.\n\n'
         'Regenerate with ``python -m trickkit.dsl.write_tables``."""\n\n'
         f"LARK_VERSION = {lark.__version__!r}\n"
         f"GRAMMAR_SHA256 = {grammar_digest()!r}\n"
-        f"DATA = {pprint.pformat(data, width=100)}\n"
-        f"MEMO = {pprint.pformat(memo, width=100)}\n"
+        f"TABLES = (\n{lines})\n"
     )
 
 
