@@ -170,12 +170,12 @@ def test_a_follow_duty_failing_in_the_fused_legal_is_located(tmp_path):
 
 def test_a_part_the_fused_legal_computes_too_early_falls_back_to_the_general_answer(tmp_path):
     # the generated function computes 1 // len(trick) before the card loop, even for the lead,
-    # where the rule never reaches it: the general path answers instead, the same as before
+    # where no card's test reaches it: the general path answers instead, the same as before
     path = variant(tmp_path, "sarkophag", """\
         round:
           $change:
             tricks:
-                must_play_if_able: len(trick) == 0 or card.rank > 1 // len(trick)
+                must_play_if_able: card.rank > 100 and 1 // len(trick) > 0
         """)
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=2)

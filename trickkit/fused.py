@@ -100,25 +100,75 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
             return [f"{res} = [{elem} for {card} in {hand} if {test_code}]"]
         return [f"{res} = []", f"for {card} in {hand}:", inner + [f"if {test_code}:", [f"{res}.append({elem})"]]]
 
-    lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
-    duties = (step.must_play_if_able,) + tuple(step.fallback_duties)
     always = step.always_allowed
+
+    def emit(plan, hoisted: dict) -> tuple[list, dict]:
+        """Lines setting ``res`` by a plan (see `_plan`), and the parts they surely computed."""
+        if plan is True:
+            return [f"{res} = [{elem} for {card} in {hand}]"], hoisted
+        if plan is False:
+            return [f"{res} = []"], hoisted
+        if plan[0] == "test":
+            code, hoist, inner, after = sp.card_test(plan[1], card, hoisted)
+            lines = hoist + select(code, inner)
+            if always is not None:  # some card must be played: those, and the ones always allowed
+                either = lark.Tree("or_", [plan[1], _tree(always)])
+                ecode, ehoist, einner, _ = sp.card_test(either, card, after)
+                lines += [f"if {res} and _len({res}) < _len({hand}):", [_where(always)] + ehoist + select(ecode, einner)]
+            return lines, after
+        _, cond, then, other = plan  # a part that does not depend on the card decides, once
+        code, hoist, inner, after = sp.card_test(cond, card, hoisted)
+        if inner:
+            raise _NotFused()  # cannot happen: a part that reads no card is computed before the loop
+        if code in ("True", "False"):  # a parameter decides
+            return emit(then if code == "True" else other, after)
+        return hoist + [f"if {code}:", emit(then, after)[0], "else:", emit(other, after)[0]], after
+
+    lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
     hoisted: dict = {}  # parts computed by lines that surely ran before
-    for layer, duty in enumerate(duties):
-        tree = _tree(duty)
-        code, hoist, inner, hoisted = sp.card_test(tree, card, hoisted)
-        lines += [_where(duty)] + hoist
-        if layer == 0 and code == "True" and not inner:  # no duty: the whole hand
+    for layer, duty in enumerate((step.must_play_if_able,) + tuple(step.fallback_duties)):
+        plan = _plan(c, _tree(duty))
+        if layer == 0 and plan is True:  # no duty: the whole hand
             return sp.define(["s"], lines + [f"return {finish(hand)}"])
-        lines += select(code, inner)
-        decided = [f"return {finish(res)}"]
-        if always is not None:  # some card must be played: those, and the ones always allowed
-            either = lark.Tree("or_", [tree, _tree(always)])
-            ecode, ehoist, einner, _ = sp.card_test(either, card, hoisted)
-            decided = [f"if _len({res}) < _len({hand}):", [_where(always)] + ehoist + select(ecode, einner)] + decided
-        lines += [f"if {res}:", decided]
+        body, hoisted = emit(plan, hoisted)
+        lines += [_where(duty)] + body + [f"if {res}:", [f"return {finish(res)}"]]
     lines.append(f"return {finish(hand)}")  # no card can do its duty: any card
     return sp.define(["s"], lines)
+
+
+_CARD = (("card", "card"),)
+
+
+def _plan(c: Compiler, tree, depth: int = 0):
+    """A card test as a plan for the legal function: True (every card passes), False (none),
+    ``("test", tree)`` (test each card) or ``("if", cond, then, else)``, where ``cond`` does not
+    depend on the card: computed once, it picks the plan to run, so the card loop tests only
+    what does depend on the card (``if len(trick) == 0 then ... else ...``, ``led == null or ...``).
+
+    The test is truthy for a card exactly when its plan passes the card (expressions have no
+    effects; a part computed that a card's test would not reach can only raise, and then the
+    engine answers on its general path)."""
+    kind = tree.data if isinstance(tree, lark.Tree) else None
+    if kind == "true_lit":
+        return True
+    if kind == "false_lit":
+        return False
+    if depth > 8:
+        return "test", tree
+    if kind == "name":  # a definition that names the card: its own text (as the compiler inlines it)
+        name = str(tree.children[0])
+        if name != "card" and name in c._def_trees and not c.ns.definition_params.get(name) \
+                and c.context_reads(tree, _CARD):
+            return _plan(c, c._def_trees[name], depth + 1)
+    if not c.context_reads(tree, _CARD):
+        return "if", tree, True, False
+    if kind == "if_expr" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), _plan(c, tree.children[2], depth + 1)
+    if kind == "or_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], True, _plan(c, tree.children[1], depth + 1)
+    if kind == "and_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), False
+    return "test", tree
 
 
 def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck):
@@ -135,8 +185,11 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
     if tables.has_copies:  # the first copy in the hand (copies can differ, e.g. in a `copy` attribute)
         first, found, x = sp.table(tables.first_copy), sp.temp(), sp.temp("v")
         faces, mode = sp.table(deck.card_faces), sp.table(tuple(m for _, m in tables.face_play))
-        lines += [f"{found} = None", f"for {x} in {hand}:", [f"if {first}[{x}] == {card}:", [f"{found} = {x}", "break"]],
-                  f"{face} = {faces}[{found}][{mode}[{face}]]", f"{card} = {found}"]
+        texts = deck.texts
+        copied = sp.table(tuple(texts.count(t) > 1 for t in texts))  # the cards that have copies
+        lines += [f"if {copied}[{card}]:", [
+            f"{found} = None", f"for {x} in {hand}:", [f"if {first}[{x}] == {card}:", [f"{found} = {x}", "break"]],
+            f"{face} = {faces}[{found}][{mode}[{face}]]", f"{card} = {found}"]]
     lines += [f"{hand}.remove({card})", f"{trick} = s.trick", f"{trick}.append(({seat}, {card}, {face}, _len({trick})))",
               f"if _len({trick}) < {n}:", [f"s.current = ({seat} + 1) % {n}", "return False"]]
     # the trick is complete
