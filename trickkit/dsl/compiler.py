@@ -128,8 +128,9 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operato
 NOT_CONST = object()
 """`Val.const` of a value known only at play time."""
 
-_SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
-"""Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
+_SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None|_T[0-9]+\[a[0-9]+\])$")
+"""Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal, an
+attribute table read at a card of the rule's context, as ``card.rank`` in a card test)."""
 
 _SEAT_NOW = ("s.current", "(s.turn_player if s.window >= 0 else s.current)")
 """Generated code of ``current_player`` and ``turn_player``: a seat, always in 0..n-1."""
@@ -1142,6 +1143,14 @@ class Compiler:
         values = e.values if agg.result == "elem" else None
         return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
 
+    def _items_nullable(self, coll: Val, node, scope) -> bool:
+        """May an item of the list ``coll`` be null? Not for a zone's cards, the plays of the
+        trick, the zones of a seat zone or family, a range, or a constant list without null
+        (so ``for s in seats { score[s] ... }`` indexes without a null check)."""
+        return not (coll.type == "zone" or coll.code.startswith("_fn_range(")
+                    or coll.is_const and isinstance(coll.const, list) and None not in coll.const
+                    or coll.type in ("list[zone]", "list[play]") and self._names_state_list(node, scope))
+
     def _names_state_list(self, node, scope) -> bool:
         """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
         if not (isinstance(node, lark.Tree) and node.data == "name"):
@@ -1421,7 +1430,7 @@ class Compiler:
             t = self._collection(coll, coll_node)
             var = body.temp("v")
             self._check_loop_name(var_tok, scope)
-            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
+            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), self._items_nullable(coll, coll_node, scope)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None
