@@ -5,6 +5,7 @@ They must be used for the shipped trick games, agree with the general path on ev
 random game reaches, and fail as the general path does: a located error, the state unchanged.
 """
 
+import json
 import random
 import re
 import textwrap
@@ -185,6 +186,36 @@ def test_a_part_the_fused_legal_computes_too_early_falls_back_to_the_general_ans
     state.budget = 5_000_000
     assert state.legal_actions() == game._legal_general[i](state)
     assert len(state.legal_actions()) == 10
+
+
+@pytest.mark.parametrize("duty", [
+    "if len(trick) == 0 then card.rank > 30 else card.rank < trick[0].rank",
+    "len(trick) == 0 or card.heads != 5 and card.rank > trick[0].rank",
+    "len(trick) > 1 and (card.rank % 2 == 0 or lower)",
+    "not (len(trick) == 2) and (if free_after_break then card.rank > 5 else card.heads < 3)",
+    ["card.rank > 50", "len(trick) == 1 and card.heads == 0", "card.rank % 3 == 0"],
+])
+def test_a_follow_duty_split_on_its_card_free_parts_agrees_with_the_general_path(tmp_path, duty):
+    """The generated legal function computes the parts of a duty that read no card once and
+    picks the test to run by them: the lists must be those of the general path."""
+    path = variant(tmp_path, "sarkophag", f"""\
+        round:
+          $change:
+            tricks:
+              must_play_if_able: {json.dumps(duty)}
+              always_allowed: card.rank == 60
+        """)
+    game = trickkit.load_game(path)
+    twin = general_twin(game)
+    rng = random.Random(5)
+    for seed in range(4):
+        a, b = game.new_initial_state(seed=seed), twin.new_initial_state(seed=seed)
+        while not a.is_terminal():
+            legal = a.legal_actions()
+            assert [x.text for x in legal] == [x.text for x in b.legal_actions()], (duty, a.history())
+            choice = rng.choice(legal)
+            a.apply_action(choice)
+            b.apply_action(choice.text)
 
 
 def test_an_action_object_from_an_older_legal_list_is_checked_by_its_text():

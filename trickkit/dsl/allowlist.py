@@ -8,7 +8,8 @@ generator bug can never turn ruleset text into arbitrary Python.
 Allowed: function definitions named by the generator, assignments, ``if``/``for``/
 ``break``/``continue``/``return``, arithmetic, comparisons, boolean logic, conditional
 expressions, subscripts and slices, list and tuple displays, literal constants (int, str,
-bool, None), a fixed set of state attributes, and calls of the generator's helpers only.
+bool, None), a fixed set of state attributes, the chosen action's ``face``/``value`` (read
+by a fused step function, `trickkit.fused`), and calls of the generator's helpers only.
 """
 
 from __future__ import annotations
