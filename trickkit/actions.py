@@ -58,3 +58,59 @@ class Action:
         if not words:
             raise IllegalActionError("empty action text")
         return words[0].lower(), " ".join(words[1:])
+
+
+@attrs.frozen(eq=False, repr=False)
+class PlayTables:
+    """The play and bid actions of one deck, made once per ruleset and shared by everything
+    that offers them (`trickkit.Game`, the generated step functions of `trickkit.fused`), so
+    the same action is the same object wherever it comes from."""
+
+    play_actions: tuple
+    """For each card id, the tuple of its play actions (one per mode); every copy of a card
+    has the actions of its first copy (copies are one action)."""
+    first_copy: tuple
+    """For each card id, the id of the first card with the same text (itself if unique)."""
+    single_play_action: tuple | None
+    """For each card id, its one play action, when no card is played in modes (else None)."""
+    face_play: tuple
+    """For each face id: (its card id, the face's index among that card's faces)."""
+    has_copies: bool
+    """True when some cards share a text (copies), which legal actions must offer once."""
+    bids: dict = attrs.field(factory=dict)
+    """Bid actions made so far, by the number bid."""
+
+    def bid(self, value: int) -> Action:
+        """The action ``bid VALUE`` (made on first use, then reused)."""
+        a = self.bids.get(value)
+        if a is None:
+            a = self.bids[value] = Action(f"bid {value}", "bid", value=value)
+        return a
+
+    def bid_actions(self, values) -> list:
+        """The bid actions of a bid step's options, which must be a list of different ints
+        (anything else raises, for the engine to report it, located, on its general path)."""
+        if values.__class__ is not list or len(set(values)) != len(values) or not set(map(type, values)) <= _INT_ONLY:
+            raise TypeError("bid options must be a list of different numbers")
+        bids = self.bids
+        try:
+            return [bids[v] for v in values]
+        except KeyError:
+            return [self.bid(v) for v in values]
+
+
+_INT_ONLY = frozenset({int})
+
+
+def play_tables(deck) -> PlayTables:
+    """The `PlayTables` of a `trickkit.cards.Deck`."""
+    actions = tuple(tuple(Action(f"play {deck.face_texts[f]}", "play", face=f) for f in faces)
+                    for faces in deck.card_faces)
+    first = {}
+    for cid, t in enumerate(deck.texts):
+        first.setdefault(t, cid)
+    actions = tuple(actions[first[t]] for t in deck.texts)
+    single = tuple(a for a, in actions) if all(len(a) == 1 for a in actions) else None
+    face_play = tuple((face_card, deck.card_faces[face_card].index(f)) for f, face_card in enumerate(deck.face_card))
+    return PlayTables(actions, tuple(first[t] for t in deck.texts), single, face_play,
+                      len(set(deck.texts)) < len(deck.texts))

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from . import jsonsafe
 from . import steps as S
-from .actions import Action
+from .actions import Action, play_tables
 from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
 from .privacy import privacy_table, seen_text
@@ -37,26 +37,17 @@ class Game:
         self.content_hash = content_hash
         """SHA-256 of the ruleset document (its content, not its formatting)."""
         self.path = path
-        deck = rules.deck
         self.pool_zone = 0
-        self.play_actions = tuple(
-            tuple(Action(f"play {deck.face_texts[f]}", "play", face=f) for f in faces)
-            for faces in deck.card_faces)
-        # every copy of a card maps to the actions of its first copy (copies are one action)
-        first = {}
-        for cid, t in enumerate(deck.texts):
-            first.setdefault(t, cid)
-        self.play_actions = tuple(self.play_actions[first[t]] for t in deck.texts)
-        self.first_copy = tuple(first[t] for t in deck.texts)
+        # the actions of the deck, shared with the generated step functions (trickkit.fused)
+        tables = self._tables = rules.play_tables if rules.play_tables is not None else play_tables(rules.deck)
+        self.play_actions = tables.play_actions
+        self.first_copy = tables.first_copy
         """For each card id, the id of the first card with the same text (itself if unique)."""
         self._privacy = privacy_table(rules)
-        self.single_play_action = (tuple(a for a, in self.play_actions)
-                                   if all(len(a) == 1 for a in self.play_actions) else None)
+        self.single_play_action = tables.single_play_action
         """For each card id, its one play action, when no card is played in modes (else None)."""
-        self.face_play = tuple((face_card, deck.card_faces[face_card].index(f))
-                               for f, face_card in enumerate(deck.face_card))
+        self.face_play = tables.face_play
         """For each face id: (its card id, the face's index among that card's faces)."""
-        self._bid_actions: dict[int, Action] = {}
         self._turn_actions: dict[tuple, Action] = {}
         self._turn_kind_actions: dict[int, tuple] = {}
         """Per turns step (by id; the step is kept with it): its plans for `trickkit.turns.legal_turns`."""
@@ -68,16 +59,22 @@ class Game:
         self._choose_actions: dict[str, tuple] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
-        self._has_copies = len(set(deck.texts)) < len(deck.texts)
+        self._has_copies = tables.has_copies
         # copies the zones and variables of a state, generated for this layout (see State._copy)
         self._copy_layout = layout_copier(rules)
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
-        # each step's legal/apply functions bound to it once, so a move costs no dispatch
-        self._legal_fns = tuple(functools.partial(S.LEGAL[st.kind], self, st) if st.kind in S.LEGAL else None
-                                for st in rules.steps)
-        self._apply_fns = tuple(functools.partial(S.APPLY[st.kind], self, st) if st.kind in S.APPLY else None
-                                for st in rules.steps)
+        # each step's legal/apply functions bound to it once, so a move costs no dispatch: the
+        # general path (trickkit.steps), and the step's generated functions where it has them
+        # (trickkit.fused), which State runs first, falling back on the general path if they raise
+        self._legal_general = tuple(functools.partial(S.LEGAL[st.kind], self, st) if st.kind in S.LEGAL else None
+                                    for st in rules.steps)
+        self._apply_general = tuple(functools.partial(S.APPLY[st.kind], self, st) if st.kind in S.APPLY else None
+                                    for st in rules.steps)
+        self._legal_fns = tuple(getattr(st, "fused_legal", None) or general
+                                for st, general in zip(rules.steps, self._legal_general))
+        self._apply_fns = tuple(getattr(st, "fused_apply", None) or general
+                                for st, general in zip(rules.steps, self._apply_general))
 
     # -- identity -------------------------------------------------------------------------
     @property
@@ -326,10 +323,8 @@ class Game:
         return result
 
     def bid_action(self, value: int) -> Action:
-        a = self._bid_actions.get(value)
-        if a is None:
-            a = self._bid_actions[value] = Action(f"bid {value}", "bid", value=value)
-        return a
+        """The action ``bid VALUE`` (one object per number, shared with the generated bid steps)."""
+        return self._tables.bid(value)
 
     # -- step dispatch (used by State) ----------------------------------------------------
     def step_enter(self, state: State, step) -> bool:

@@ -14,6 +14,7 @@ import lark
 
 import attrs
 
+from .actions import play_tables
 from .cards import Deck, build_deck
 from .dsl.builtins import STATE_NAMES
 from .dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, card_filter, elem_type, is_list
@@ -98,6 +99,10 @@ class BidStep:
     reason: Hook | None = None
     """Why a bid is refused (context ``value``, the refused number): a text, or null for the
     engine's own message."""
+    fused_legal: Any = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``legal(state)`` of the whole step (see `trickkit.fused`), or None."""
+    fused_apply: Any = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``apply(state, action)`` of the whole step (see `trickkit.fused`), or None."""
 
 
 @attrs.frozen
@@ -122,6 +127,10 @@ class TrickStep:
     """A layered duty's later card tests, in order (``must_play_if_able: [a, b, c]`` gives ``(b, c)``):
     when no card in hand passes the ones before, the first that some card passes decides."""
     kind: str = "tricks"
+    fused_legal: Any = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``legal(state)`` of the whole step (see `trickkit.fused`), or None."""
+    fused_apply: Any = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``apply(state, action)`` of the whole step (see `trickkit.fused`), or None."""
 
 
 @attrs.frozen
@@ -312,6 +321,9 @@ class Rules:
     """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
     repeat_slots: int = 0
     """How many ``repeat:`` blocks the round has (each keeps a pass counter in the state)."""
+    play_tables: Any = attrs.field(default=None, repr=False, eq=False)
+    """The deck's play and bid actions (`trickkit.actions.PlayTables`), shared with the
+    generated step functions; None: `trickkit.Game` makes them."""
 
 
 def step_where(step) -> str:
@@ -432,6 +444,10 @@ class RulesetCompiler:
                                       "and score is the team's score)")
         if self.problems:
             raise RulesetError(sorted(self.problems, key=lambda p: (p.line, p.column)))
+        tables = play_tables(deck)
+        if self.compiler.coverage is None:  # counting coverage: every rule runs through its own hook
+            from .fused import fuse_steps  # fused.py imports this module
+            steps = fuse_steps(self.compiler, steps, tables, n, deck)
         return Rules(
             name=doc["name"], title=doc["title"], source=doc.get("source", ""), num_players=n,
             players_min=pl["min"], players_max=pl["max"], players_default=pl.get("default", pl["min"]),
@@ -442,7 +458,7 @@ class RulesetCompiler:
             max_actions=doc.get("max_actions", 100_000), description=doc.get("description", ""),
             teams=tuple(tuple(x for x in range(n) if team_of[x] == t) for t in range(num_teams)),
             team_of=team_of, team_score=team_score,
-            generated_source=self.compiler.source(), repeat_slots=self.repeat_slots,
+            generated_source=self.compiler.source(), repeat_slots=self.repeat_slots, play_tables=tables,
         )
 
     # -- pieces -------------------------------------------------------------------------

@@ -82,12 +82,19 @@ class State:
 
         Returns an empty list once the game is over.
         """
-        if self._legal is None:
+        if self._legal is None:  # _legal_now, inlined: this runs once per decision
             self.budget = EVALUATION_BUDGET
-            self._legal = [] if self._terminal else self.game._legal_fns[self.step](self)
-            if not self._legal and not self._terminal:
-                self._legal = None
-                self._no_legal_action()
+            if self._terminal:
+                self._legal = []
+            else:
+                fn = self.game._legal_fns[self.step]
+                try:
+                    self._legal = fn(self)
+                except Exception:
+                    self._legal = self._legal_general(fn)
+                if not self._legal:
+                    self._legal = None
+                    self._no_legal_action()
         return list(self._legal)
 
     def apply_action(self, action: Action | str | int) -> None:
@@ -98,42 +105,26 @@ class State:
             IllegalActionError: the action is malformed or not legal now; the message says
                 why and the state is left exactly as it was.
         """
-        text = action.text if isinstance(action, Action) else action
-        if not isinstance(text, str):
-            if isinstance(action, bool) or not hasattr(action, "__index__"):
-                raise IllegalActionError(f"an action must be text, an Action or an action id, got {type(action).__name__}")
-            text = check_action_id(self.game.action_space, action)  # an action id (see legal_action_ids)
-        if self._terminal:
-            raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
-        history = self._history
-        if len(history) >= self.rules.max_actions:
-            raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
-                                  f"{self.rules.max_actions} (a ruleset that never ends?)")
-        self.budget = EVALUATION_BUDGET
+        chosen = None
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self.game._legal_fns[self.step](self)
-            if not legal:
-                self._legal = None
-                self._no_legal_action()
-        for chosen in legal:
-            if chosen.text == text:
-                break
-        else:
-            verb, _, rest = " ".join(text.split()).partition(" ")
-            norm = f"{verb.lower()} {rest}" if rest else verb.lower()
-            chosen = next((a for a in legal if a.text == norm), None)
-            if chosen is None:
-                raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
-                    f"illegal action {quote_action(text)} for seat {self.current}: "
-                    f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}")
+        if legal is not None and action.__class__ is Action:  # most callers pass an action of legal_actions()
+            for a in legal:
+                if a is action:
+                    chosen = a
+                    break
+        if chosen is None:
+            chosen = self._chosen(action)  # every other form, checked and matched
+        elif len(self._history) >= self.rules.max_actions:
+            self._too_many_actions()
         # _perform, inlined: this is the engine's hottest path
+        self.budget = EVALUATION_BUDGET
         # a caller holding the generator may have drawn from it: only a full copy restores it
         backup = self._snapshot() if self._rng_lent else None
-        history.append((self.current, chosen.text))
+        self._history.append((self.current, chosen.text))
         self._legal = None
+        fn = self.game._apply_fns[self.step]
         try:
-            if self.game._apply_fns[self.step](self, chosen):
+            if fn(self, chosen):
                 self.step += 1
                 self._enter_step()
         except GameEnded:  # an end_game() effect: the game is over at once
@@ -141,6 +132,87 @@ class State:
         except Exception:
             # A rule failed half-way (a ruleset bug, a given deal that does not fit): rebuild
             # the state as it was by replaying the game so far, then report the error.
+            self._restore(backup if backup is not None else
+                          self.game.replay(self.seed, self.deals, self.history()[:-1]))
+            general = self.game._apply_general[self.step]
+            if general is fn:
+                raise
+            # the step's generated function failed: the general path runs the action again and
+            # reports the error, located (or, if the generated code only computed a part too
+            # early, performs the action)
+            self._perform(chosen, general)
+
+    def _chosen(self, action) -> Action:
+        """The legal action ``action`` names (an Action, its text, or its id), checked.
+
+        Raises:
+            IllegalActionError: as `apply_action`.
+        """
+        text = action.text if isinstance(action, Action) else action
+        if not isinstance(text, str):
+            if isinstance(action, bool) or not hasattr(action, "__index__"):
+                raise IllegalActionError(f"an action must be text, an Action or an action id, got {type(action).__name__}")
+            text = check_action_id(self.game.action_space, action)  # an action id (see legal_action_ids)
+        if self._terminal:
+            raise IllegalActionError(f"illegal action {quote_action(text)}: the game is over")
+        if len(self._history) >= self.rules.max_actions:
+            self._too_many_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_now()
+        for chosen in legal:
+            if chosen.text == text:
+                return chosen
+        verb, _, rest = " ".join(text.split()).partition(" ")
+        norm = f"{verb.lower()} {rest}" if rest else verb.lower()
+        chosen = next((a for a in legal if a.text == norm), None)
+        if chosen is None:
+            raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
+                f"illegal action {quote_action(text)} for seat {self.current}: "
+                f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}")
+        return chosen
+
+    def _too_many_actions(self):
+        raise DSLRuntimeError(f"{self.rules.name}: the game exceeded its declared max_actions="
+                              f"{self.rules.max_actions} (a ruleset that never ends?)")
+
+    def _legal_now(self) -> list[Action]:
+        """The legal actions of a game not over (never empty), computed now."""
+        self.budget = EVALUATION_BUDGET
+        fn = self.game._legal_fns[self.step]
+        try:
+            legal = fn(self)
+        except Exception:
+            legal = self._legal_general(fn)
+        if not legal:
+            self._no_legal_action()
+        return legal
+
+    def _legal_general(self, fn) -> list[Action]:
+        """The legal actions by the general path (trickkit.steps), after ``fn``, the step's
+        generated function, raised: it raises the error, located, or gives the answer (when
+        the generated code only computed a part too early). Called while handling the error."""
+        general = self.game._legal_general[self.step]
+        if general is fn:
+            raise  # the general path itself failed: its error stands
+        self.budget = EVALUATION_BUDGET  # charged as if the generated function never ran
+        self.memo = None
+        return general(self)
+
+    def _perform(self, chosen: Action, fn) -> None:
+        """Apply the legal action ``chosen`` with the step's apply function ``fn``; on an error
+        the state is left as it was and the error raised."""
+        self.budget = EVALUATION_BUDGET
+        backup = self._snapshot() if self._rng_lent else None
+        self._history.append((self.current, chosen.text))
+        self._legal = None
+        try:
+            if fn(self, chosen):
+                self.step += 1
+                self._enter_step()
+        except GameEnded:
+            self._terminal = True
+        except Exception:
             self._restore(backup if backup is not None else
                           self.game.replay(self.seed, self.deals, self.history()[:-1]))
             raise

@@ -9,7 +9,8 @@ Allowed: function definitions named by the generator, assignments, ``if``/``for`
 ``break``/``continue``/``return``, arithmetic, comparisons, boolean logic, conditional
 expressions, subscripts and slices, list and tuple displays (and ``[*x]``, a list's copy,
 inside a list display only), literal constants (int, str, bool, None), a fixed set of state
-attributes, and calls of the generator's helpers only.
+attributes, the chosen action's ``face``/``value`` (read by a fused step function,
+`trickkit.fused`), and calls of the generator's helpers only.
 """
 
 from __future__ import annotations
@@ -31,19 +32,26 @@ _NODE_SET = frozenset(_NODES)
 STATE_ATTRIBUTES = frozenset({
     "trick", "round", "dealer", "current", "turn_player", "window", "seat_vars", "table_vars", "seat_zones",
     "table_zones", "budget", "memo", "turn_over",
+    # the engine's own fields, which the fused step functions (trickkit.fused) read and move on
+    "step", "acted", "tricks_done", "tricks_total", "last_trick",
 })
 """Attributes of the state generated code may read (and, for ``turn_over``/``budget``, write)."""
 
-_METHODS = frozenset({"append"})
+ACTION_ATTRIBUTES = frozenset({"face", "value"})
+"""Attributes of the action a fused apply function is given (``act``) that it may read."""
+
+_METHODS = frozenset({"append", "remove"})
 """Methods generated code may call (on its own lists)."""
 
-LOCAL_NAME = re.compile(r"^(s|fr|cards|domains|out|[atvhpqm][0-9]+)$")
+LOCAL_NAME = re.compile(r"^(s|fr|act|cards|domains|out|[atvhpqm][0-9]+)$")
 """Names of locals and arguments the generator makes."""
 
-GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfcgkT][0-9]+)$")
+GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfcglpkT][0-9]+)$")
 """Names of module-level functions, constants, tables and helpers the generator makes."""
 
-_FUNCTION_NAME = re.compile(r"^_[rdfcg][0-9]+$")
+_FUNCTION_NAME = re.compile(r"^_[rdfcglp][0-9]+$")
+"""Generated functions: rules, definitions, hand filters, constants, combination filters, and
+the fused legal (``_l``) and apply (``_p``) functions of a step (`trickkit.fused`)."""
 
 
 class UnsafeCode(Exception):
@@ -98,6 +106,9 @@ def check(source: str, known_globals) -> ast.Module:
             if not LOCAL_NAME.match(node.arg) or node.annotation:
                 raise UnsafeCode(f"generated argument {node.arg!r}")
         elif kind is ast.Attribute:
+            if node.attr in ACTION_ATTRIBUTES and isinstance(node.value, ast.Name) and node.value.id == "act" \
+                    and node.ctx.__class__ is ast.Load:
+                continue  # the chosen action's payload, read by a fused apply function
             if node.attr.startswith("_") or node.attr not in STATE_ATTRIBUTES | _METHODS:
                 raise UnsafeCode(f"generated code reads attribute {node.attr!r}")
             if node.attr in STATE_ATTRIBUTES and not (isinstance(node.value, ast.Name) and node.value.id == "s"):

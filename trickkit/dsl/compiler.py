@@ -128,8 +128,9 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operato
 NOT_CONST = object()
 """`Val.const` of a value known only at play time."""
 
-_SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None)$")
-"""Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal)."""
+_SIMPLE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|s\.[a-z_]+|-?[0-9]+|'[^'\\]*'|True|False|None|_T[0-9]+\[a[0-9]+\])$")
+"""Generated expressions cheap and safe to evaluate twice (a name, a state field, a literal, an
+attribute table read at a card of the rule's context, as ``card.rank`` in a card test)."""
 
 _GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
 """Names of the generated rule functions and combination filters a kinds pass may call."""
@@ -298,6 +299,8 @@ class Compiler:
         if self.coverage is not None:
             self.env["_cov"] = self.coverage.hit
         self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
+        self.inline_definitions = False
+        """Inline state-only definitions too (see `Splice.card_test`: computed once, before the card loop)."""
 
     # -- entry points -----------------------------------------------------------------
     def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
@@ -777,19 +780,27 @@ class Compiler:
             raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
         root = scope.root()
         size = self._expanded_size(name)
-        if (args or self._reads_context(name, root)) and size <= _INLINE_MAX_NODES or size <= _INLINE_ALWAYS_NODES:
+        if (args or self.inline_definitions or self._reads_context(name, root)) and size <= _INLINE_MAX_NODES \
+                or size <= _INLINE_ALWAYS_NODES:
             # small and tied to the rule's context: inline, so its state-only parts can be hoisted
             inner = root
             for p, a in zip(params, args):
                 x = self._simple(a)
                 inner = inner.child(p, Local(x.code, a.type, a.nullable, a.free, a.state))
+            # a state-only definition inlined before a card loop (Splice.card_test) is computed once
+            once = ("definition", name) if self.inline_definitions and not args and self.body.eager else None
+            if once is not None and once in self.body.hoisted:
+                return self.body.hoisted[once]
             saved_rule = self._in_definition(name)
             try:
-                return self._expr(self._def_trees[name], inner, defs + (name,))
+                val = self._expr(self._def_trees[name], inner, defs + (name,))
             except DSLCompileError as e:
                 raise _err(node, f"in definition {name!r}: {e}") from None
             finally:
                 self._rule = saved_rule
+            if once is not None and not val.free and (val.is_const or re.match(r"^h[0-9]+$", val.code)):
+                self.body.hoisted[once] = val  # a local the lines before the loop set
+            return val
         context = tuple((n, local.type) for n, local in root.names.items())
         arg_types = tuple(a.type for a in args)
         key = (name, context, arg_types)
@@ -1211,6 +1222,14 @@ class Compiler:
         values = e.values if agg.result == "elem" else None
         return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
 
+    def _items_nullable(self, coll: Val, node, scope) -> bool:
+        """May an item of the list ``coll`` be null? Not for a zone's cards, the plays of the
+        trick, the zones of a seat zone or family, a range, or a constant list without null
+        (so ``for s in seats { score[s] ... }`` indexes without a null check)."""
+        return not (coll.type == "zone" or coll.code.startswith("_fn_range(")
+                    or coll.is_const and isinstance(coll.const, list) and None not in coll.const
+                    or coll.type in ("list[zone]", "list[play]") and self._names_state_list(node, scope))
+
     def _names_state_list(self, node, scope) -> bool:
         """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
         if not (isinstance(node, lark.Tree) and node.data == "name"):
@@ -1490,7 +1509,7 @@ class Compiler:
             t = self._collection(coll, coll_node)
             var = body.temp("v")
             self._check_loop_name(var_tok, scope)
-            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type)))
+            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), self._items_nullable(coll, coll_node, scope)))
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None
@@ -1745,6 +1764,115 @@ class Compiler:
         self._emit(f"{local.name} {op} {self._code(v)}")
 
 
+
+class Splice:
+    """One generated function the engine assembles from several rules (a step's whole legal
+    actions, or a whole action applied: see `trickkit.fused`).
+
+    The engine writes the function's frame (its own statements, as generated lines); each
+    rule is compiled into it with `card_test`, `expression` or `block`, which return the
+    rule's lines and code. Every part shares the function's temporaries, so parts never
+    clash; the finished function passes the allow-list like every generated one (`define`).
+    """
+
+    def __init__(self, compiler: "Compiler", prefix: str):
+        self.compiler = compiler
+        self.body = _Body()
+        self.name = f"_{prefix}{next(compiler._ids)}"
+
+    def temp(self, prefix: str = "t") -> str:
+        """A new local name of this function."""
+        return self.body.temp(prefix)
+
+    def table(self, value) -> str:
+        """The generated name of a constant table (a tuple) in the module's namespace."""
+        return self.compiler._table(value)
+
+    def const(self, value) -> str:
+        """Python code for a constant: a literal, or its generated name in the namespace."""
+        return self.compiler._const_code(value)
+
+    def card_test(self, tree, card: str, hoisted: dict | None = None) -> tuple[str, list, list, dict]:
+        """A card test (context ``card``, bound to the local ``card``, never null) to run over a hand.
+
+        Returns ``(code, hoist, inner, hoisted)``: the parts of the test that do not depend on
+        the card (``hoist``, lines to run once before the loop, as `Compiler.card_filter`
+        does), the lines to run per card before testing ``code``, and the hoisted parts by
+        code. ``hoisted`` are parts computed before (by lines that surely ran): reused.
+
+        Raises:
+            DSLCompileError: as `Compiler.expression_tree`.
+        """
+        scope = _Scope({"card": Local(card, "card", nullable=False)})
+        b, c = self.body, self.compiler
+        saved = b.lines, b.loops, b.hoist, b.eager, b.hoisted
+        b.lines, b.loops, b.hoist, b.eager, b.hoisted = [], 1, _Hoist(), True, dict(hoisted or {})
+        try:
+            # a state-only definition is inlined too: computed once before the loop, it needs no call
+            c.inline_definitions = True
+            val = self._run(lambda: c._expr_guarded(tree, scope), memoise=True)
+            return c._code(val), _flatten(b.hoist.lines, 0), _flatten(b.lines, 0), b.hoisted
+        finally:
+            b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
+            c.inline_definitions = False
+
+    def expression(self, tree, names: Mapping[str, tuple]) -> tuple[Val, list]:
+        """An expression, its context ``names`` bound to locals: ``{name: (local, type, nullable)}``.
+
+        Returns ``(value, lines)``: ``value.code`` is valid after ``lines``. Nothing is
+        memoised (an action changes the state between the rules it runs).
+
+        Raises:
+            DSLCompileError: as `Compiler.expression_tree`.
+        """
+        scope = _Scope({n: Local(code, t, nullable) for n, (code, t, nullable) in names.items()})
+        b = self.body
+        saved = b.lines, b.loops, b.hoist, b.eager, b.hoisted
+        b.lines, b.loops, b.hoist, b.eager, b.hoisted = [], 0, None, False, {}
+        try:
+            val = self._run(lambda: self.compiler._expr_guarded(tree, scope), memoise=False)
+            return attrs.evolve(val, code=self.compiler._code(val)), _flatten(b.lines, 0)
+        finally:
+            b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
+
+    def block(self, tree, names: Mapping[str, tuple]) -> list:
+        """A statement block (as `Compiler.block`), its context ``names`` bound to locals; its lines.
+
+        Raises:
+            DSLCompileError: as `Compiler.block`.
+        """
+        scope = _Scope({n: Local(code, t, nullable) for n, (code, t, nullable) in names.items()})
+        b = self.body
+        saved = b.lines, b.loops, b.hoist, b.eager, b.hoisted
+        b.lines, b.loops, b.hoist, b.eager, b.hoisted = [], 0, None, False, {}
+        c = self.compiler
+        try:
+            def run():
+                try:
+                    c._stmts(tree.children, scope)
+                except RecursionError:
+                    raise DSLCompileError("block nested too deeply") from None
+            self._run(run, memoise=False)
+            return _flatten(b.lines, 0)
+        finally:
+            b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
+            c._ended_lets = {}
+
+    def _run(self, fn, memoise: bool):
+        c = self.compiler
+        saved = c.body, c.memoise, c._rule
+        c.body, c.memoise, c._rule = self.body, memoise, None  # no coverage site: the rule's own hook counts
+        try:
+            return fn()
+        finally:
+            c.body, c.memoise, c._rule = saved
+
+    def define(self, args: Sequence[str], lines: list):
+        """Compile the finished function ``name(args)`` with ``lines`` (nested lists indent)."""
+        source = [f"def {self.name}({', '.join(args)}):"] + _flatten(lines)
+        return self.compiler._define(self.name, source)
+
+
 _COMPILED: dict[str, tuple] = {}
 """Generated source -> (its code object, the global names it uses): a game loaded again in
 the same process (tests, simulation workers) skips the allow-list walk and compile()."""
@@ -1894,5 +2022,5 @@ def _suggest(name, ns, kind):
     return did_you_mean(name, [k for k, s in ns.symbols.items() if s.kind == kind])
 
 
-__all__ = ["Compiler", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS", "card_filter",
+__all__ = ["Compiler", "Splice", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS", "card_filter",
            "GameEnded", "EvaluationLimit", "EVALUATION_BUDGET", "Budget"]

@@ -220,6 +220,12 @@ def card_text(v, texts):
     return texts[v]
 
 
+def no_winner():
+    """A trick with no winner (or no next leader) where the rules need one: the engine's general
+    path reports it, located (see `trickkit.fused`)."""
+    raise ValueError("the trick has no winner")
+
+
 HELPERS = {
     "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
@@ -227,6 +233,7 @@ HELPERS = {
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
     "_end_turn": end_turn, "_distinct_cards": distinct_cards, "_product": product,
     "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
+    "_no_winner": no_winner, "_fromkeys": dict.fromkeys,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""

@@ -1,0 +1,249 @@
+"""Fused step functions: each tricks or bid step's legal actions, and the action applied, as
+ONE generated function each (the engine's hottest path, at about hand-written speed).
+
+`trickkit.steps` runs a step by calling each rule's hook in turn (the follow duty's hand
+filter, its definitions, the winner rule, ``after_trick`` ...): about 40 Python calls per
+decision. Here the engine's own statements for a step (read the hand, map cards to actions,
+remove the card, close the trick) are written out as generated lines, and every rule the
+step runs is compiled into the same function (`trickkit.dsl.compiler.Splice`): a handful
+of calls per decision. The functions are generated code like every rule: they pass the
+allow-list, and ``trickkit compile GAME`` shows them, each part under a comment naming its
+YAML line.
+
+They are the fast path, not a second engine: `trickkit.steps` stays the general path, used
+for what is not generated here and whenever a generated function raises. Then the state is
+put back as it was (see `State.apply_action`) and the general path runs the same action: it
+reports the error, located, or (when the generated code computed a part too early, as hand
+filters do) gives the same answer.
+"""
+
+from __future__ import annotations
+
+import attrs
+import lark
+
+from .actions import PlayTables
+from .dsl.compiler import Compiler, DSLCompileError, Splice
+from .dsl.parser import DSLSyntaxError, parse
+from .ruleset import BidStep, TrickStep, step_where
+
+
+def fuse_steps(compiler: Compiler, steps: tuple, tables: PlayTables, num_players: int, deck) -> tuple:
+    """``steps`` with a generated ``fused_legal``/``fused_apply`` on every tricks and bid
+    step this module can generate (the others are left as they are)."""
+    out = []
+    for step in steps:
+        if isinstance(step, TrickStep):
+            step = attrs.evolve(step, fused_legal=_guarded(_trick_legal, compiler, step, tables),
+                                fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck))
+        elif isinstance(step, BidStep):
+            compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
+            step = attrs.evolve(step, fused_legal=_guarded(_bid_legal, compiler, step),
+                                fused_apply=_guarded(_bid_apply, compiler, step, num_players))
+        out.append(step)
+    return tuple(out)
+
+
+def _guarded(make, *args):
+    """``make(*args)``, or None where a rule cannot be generated into a fused function (the
+    step then runs on the general path alone)."""
+    try:
+        return make(*args)
+    except (DSLCompileError, DSLSyntaxError, RecursionError, _NotFused):
+        return None
+
+
+class _NotFused(Exception):
+    """A step this module does not generate (e.g. a rule whose type is known only at play)."""
+
+
+def _tree(hook, start: str = "expr"):
+    if hook is None or not isinstance(getattr(hook, "text", None), str):
+        raise _NotFused()
+    return parse(hook.text, start)
+
+
+def _where(hook) -> str:
+    return "# " + repr(str(getattr(hook, "where", "")))[1:-1][:300]
+
+
+# -- tricks ---------------------------------------------------------------------------------
+def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
+    """``legal(s) -> [Action]``: the follow duty (its layers, ``always_allowed``) over the
+    current seat's hand, then card -> action by table; what `trickkit.steps.legal_tricks` does."""
+    sp = Splice(c, "l")
+    hand, res = sp.temp(), sp.temp()
+    card = sp.temp("a")
+    single, copies = tables.single_play_action, tables.has_copies
+    direct = single is not None and not copies  # one action per card: the filters build the actions
+    actions = sp.table(single if single is not None else tables.play_actions)
+    first = sp.table(tables.first_copy)
+    # what the filters collect: the actions themselves, or each card's first copy, or the cards
+    elem = f"{actions}[{card}]" if direct else f"{first}[{card}]" if copies else card
+
+    def finish(cards: str) -> str:  # the actions of the hand or of the cards collected (each copy once, each mode)
+        if cards == res and direct:
+            return res
+        if cards != res and (direct or copies):
+            cards = f"[{elem} for {card} in {cards}]"
+            if direct:
+                return cards
+        if copies:
+            cards = f"_fromkeys({cards})"
+        if single is not None:
+            return f"[{actions}[{card}] for {card} in {cards}]"
+        v = sp.temp("v")
+        return f"[{v} for {card} in {cards} for {v} in {actions}[{card}]]"
+
+    def select(test_code: str, inner: list) -> list:  # res = the cards (or actions) passing a test
+        if not inner:
+            return [f"{res} = [{elem} for {card} in {hand} if {test_code}]"]
+        return [f"{res} = []", f"for {card} in {hand}:", inner + [f"if {test_code}:", [f"{res}.append({elem})"]]]
+
+    always = step.always_allowed
+
+    def emit(plan, hoisted: dict) -> tuple[list, dict]:
+        """Lines setting ``res`` by a plan (see `_plan`), and the parts they surely computed."""
+        if plan is True:
+            return [f"{res} = [{elem} for {card} in {hand}]"], hoisted
+        if plan is False:
+            return [f"{res} = []"], hoisted
+        if plan[0] == "test":
+            code, hoist, inner, after = sp.card_test(plan[1], card, hoisted)
+            lines = hoist + select(code, inner)
+            if always is not None:  # some card must be played: those, and the ones always allowed
+                either = lark.Tree("or_", [plan[1], _tree(always)])
+                ecode, ehoist, einner, _ = sp.card_test(either, card, after)
+                lines += [f"if {res} and _len({res}) < _len({hand}):", [_where(always)] + ehoist + select(ecode, einner)]
+            return lines, after
+        _, cond, then, other = plan  # a part that does not depend on the card decides, once
+        code, hoist, inner, after = sp.card_test(cond, card, hoisted)
+        if inner:
+            raise _NotFused()  # cannot happen: a part that reads no card is computed before the loop
+        if code in ("True", "False"):  # a parameter decides
+            return emit(then if code == "True" else other, after)
+        return hoist + [f"if {code}:", emit(then, after)[0], "else:", emit(other, after)[0]], after
+
+    lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
+    hoisted: dict = {}  # parts computed by lines that surely ran before
+    for layer, duty in enumerate((step.must_play_if_able,) + tuple(step.fallback_duties)):
+        plan = _plan(c, _tree(duty))
+        if layer == 0 and plan is True:  # no duty: the whole hand
+            return sp.define(["s"], lines + [f"return {finish(hand)}"])
+        body, hoisted = emit(plan, hoisted)
+        lines += [_where(duty)] + body + [f"if {res}:", [f"return {finish(res)}"]]
+    lines.append(f"return {finish(hand)}")  # no card can do its duty: any card
+    return sp.define(["s"], lines)
+
+
+_CARD = (("card", "card"),)
+
+
+def _plan(c: Compiler, tree, depth: int = 0):
+    """A card test as a plan for the legal function: True (every card passes), False (none),
+    ``("test", tree)`` (test each card) or ``("if", cond, then, else)``, where ``cond`` does not
+    depend on the card: computed once, it picks the plan to run, so the card loop tests only
+    what does depend on the card (``if len(trick) == 0 then ... else ...``, ``led == null or ...``).
+
+    The test is truthy for a card exactly when its plan passes the card (expressions have no
+    effects; a part computed that a card's test would not reach can only raise, and then the
+    engine answers on its general path)."""
+    kind = tree.data if isinstance(tree, lark.Tree) else None
+    if kind == "true_lit":
+        return True
+    if kind == "false_lit":
+        return False
+    if depth > 8:
+        return "test", tree
+    if kind == "name":  # a definition that names the card: its own text (as the compiler inlines it)
+        name = str(tree.children[0])
+        if name != "card" and name in c._def_trees and not c.ns.definition_params.get(name) \
+                and c.context_reads(tree, _CARD):
+            return _plan(c, c._def_trees[name], depth + 1)
+    if not c.context_reads(tree, _CARD):
+        return "if", tree, True, False
+    if kind == "if_expr" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), _plan(c, tree.children[2], depth + 1)
+    if kind == "or_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], True, _plan(c, tree.children[1], depth + 1)
+    if kind == "and_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), False
+    return "test", tree
+
+
+def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck):
+    """``apply(s, act) -> finished``: the card played, and at the trick's end the winner rule,
+    ``after_trick``, the next leader and the cards taken, inline; what
+    `trickkit.steps.apply_tricks` and ``_end_trick`` do."""
+    if step.winner is None:
+        raise _NotFused()
+    sp = Splice(c, "p")
+    seat, hand, face, card, trick = (sp.temp() for _ in range(5))
+    face_card = sp.table(tuple(fc for fc, _ in tables.face_play))
+    lines = [f"# {step_where(step)}: a card played", f"{seat} = s.current",
+             f"{hand} = s.seat_zones[{step.hand.index}][{seat}]", f"{face} = act.face", f"{card} = {face_card}[{face}]"]
+    if tables.has_copies:  # the first copy in the hand (copies can differ, e.g. in a `copy` attribute)
+        first, found, x = sp.table(tables.first_copy), sp.temp(), sp.temp("v")
+        faces, mode = sp.table(deck.card_faces), sp.table(tuple(m for _, m in tables.face_play))
+        texts = deck.texts
+        copied = sp.table(tuple(texts.count(t) > 1 for t in texts))  # the cards that have copies
+        lines += [f"if {copied}[{card}]:", [
+            f"{found} = None", f"for {x} in {hand}:", [f"if {first}[{x}] == {card}:", [f"{found} = {x}", "break"]],
+            f"{face} = {faces}[{found}][{mode}[{face}]]", f"{card} = {found}"]]
+    lines += [f"{hand}.remove({card})", f"{trick} = s.trick", f"{trick}.append(({seat}, {card}, {face}, _len({trick})))",
+              f"if _len({trick}) < {n}:", [f"s.current = ({seat} + 1) % {n}", "return False"]]
+    # the trick is complete
+    val, wlines = sp.expression(_tree(step.winner), {})
+    if val.type != "play":  # known only at play: the general path checks it
+        raise _NotFused()
+    w = sp.temp()
+    lines += [_where(step.winner)] + wlines + [f"{w} = {val.code}"]
+    nobody = step.no_winner_to is not None and val.nullable  # a trick may be won by nobody
+    if not nobody:
+        lines += [f"if {w} is None:", ["_no_winner()"]]  # the general path says why
+    winner = {"winner": (w, "play", nobody)}
+    if step.after_trick is not None:
+        lines += [_where(step.after_trick)] + sp.block(_tree(step.after_trick, "block"), winner)
+    leader = sp.temp()
+    if step.next_leader is not None:
+        lval, llines = sp.expression(_tree(step.next_leader), winner)
+        if lval.type != "int":  # known only at play: the general path checks it
+            raise _NotFused()
+        lines += [_where(step.next_leader)] + llines + [f"{leader} = {lval.code}"]
+        if lval.nullable:  # null is no seat: the general path says so, located
+            lines += [f"if {leader} is None:", ["_no_winner()"]]
+    elif nobody:
+        lines += [f"if {w} is None:", ["_no_winner()"], f"{leader} = {w}[0]"]
+    else:
+        lines.append(f"{leader} = {w}[0]")
+    v = sp.temp("v")
+    played = f"[{v}[1] for {v} in {trick}]"
+    taken = (f"s.seat_zones[{step.taken_to.index}][{w}[0]] += {played}" if step.taken_to is not None
+             else f"s.table_zones[0] += {played}")  # the pool: the first table zone (Game.pool_zone)
+    if nobody:
+        lines += [f"if {w} is None:", [f"s.table_zones[{step.no_winner_to.index}] += {played}"], "else:", [taken]]
+    else:
+        lines.append(taken)
+    lines += [f"s.last_trick = (s.step, {trick}, {w})", "s.trick = []", "s.tricks_done += 1",
+              "if s.tricks_done >= s.tricks_total:", ["return True"],
+              f"for {v} in s.seat_zones[{step.hand.index}]:", [f"if {v}:", [f"s.current = {leader} % {n}", "return False"]],
+              "return True"]  # every hand is empty
+    return sp.define(["s", "act"], lines)
+
+
+# -- bids -----------------------------------------------------------------------------------
+def _bid_legal(c: Compiler, step: BidStep):
+    """``legal(s) -> [Action]``: the options rule, its numbers checked and mapped to actions."""
+    sp = Splice(c, "l")
+    val, lines = sp.expression(_tree(step.options), {})
+    return sp.define(["s"], [_where(step.options)] + lines + [f"return _bids({val.code})"])
+
+
+def _bid_apply(c: Compiler, step: BidStep, n: int):
+    """``apply(s, act) -> finished``: the number bid into the seat variable; the next seat bids."""
+    if step.variable is None:
+        raise _NotFused()
+    sp = Splice(c, "p")
+    return sp.define(["s", "act"], [
+        f"# {step_where(step)}: a bid", f"s.seat_vars[{step.variable.index}][s.current] = act.value",
+        "s.acted += 1", f"if s.acted == {n}:", ["return True"], f"s.current = (s.current + 1) % {n}", "return False"])
