@@ -161,4 +161,7 @@ def test_trickkit_compile_prints_the_generated_module(capsys):
     assert re.search(r"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.must_play_if_able", out)
     assert "return 7" in out  # hand_size is a constant of this game: the deal count folds to it
     allowlist.check(out, set(n for n in names_in(out) if GLOBAL_NAME.match(n)))
+    # the state copier follows, generated for 3 seats: seat 2 is copied, no seat 3
+    copier = out[out.index("# the state copier"):]
+    assert "def _c0(s):" in copier and "[*a0[2]]" in copier and "a0[3]" not in copier
     assert main(["compile", "no_such_game"]) == 2

@@ -418,6 +418,10 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     sys.stdout.write(f"# Python generated from {game.rules.name} for {game.num_players} seats "
                      f"(each block names the YAML line it comes from)\n\n")
     sys.stdout.write(game.rules.generated_source)
+    copier = getattr(game._copy_layout, "source", None)
+    if copier:  # the state copier is made from the layout's counts only, not from ruleset text
+        sys.stdout.write(f"\n# the state copier of State.clone(), generated for this layout "
+                         f"({game.num_players} seats; no YAML line)\n\n{copier}")
     return 0
 
 
