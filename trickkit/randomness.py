@@ -5,13 +5,28 @@ time in a Python-level call per card (``_randbelow``). `shuffle` below is the sa
 Fisher-Yates walk with the same draws (rejection sampling on ``getrandbits``), written out,
 so it gives exactly the permutation, and leaves the generator in exactly the state,
 that ``rng.shuffle(cards)`` does on CPython 3.10-3.13 (tests/test_randomness.py checks it),
-in about half the time. Owning the walk also keeps every seed's deals the same should a
+in about half the time
+(the positions and their bit counts come from a table per deck size). Owning the walk also keeps every seed's deals the same should a
 later Python change how its own shuffle draws.
 """
 
 from __future__ import annotations
 
 import random
+
+
+_WALKS: dict[int, tuple] = {}
+"""Deck size -> the walk's positions as ``(i, k)``: i from the last down to 1, and the number of
+bits ``k`` of a draw for a uniform index in ``[0, i]`` (decks come in a few sizes per process)."""
+
+
+def _walk(size: int) -> tuple:
+    walk = _WALKS.get(size)
+    if walk is None:
+        if len(_WALKS) >= 256:  # never grows without end (a rule may shuffle zones of any size)
+            _WALKS.clear()
+        walk = _WALKS[size] = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return walk
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -22,10 +37,8 @@ def shuffle(rng: random.Random, cards: list) -> None:
         cards: the list to permute.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1  # a uniform j in [0, i]: k random bits, redrawn while j > i
-        k = n.bit_length()
+    for i, k in _walk(len(cards)):  # a uniform j in [0, i]: k random bits, redrawn while j > i
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
