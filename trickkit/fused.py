@@ -70,69 +70,68 @@ def _where(hook) -> str:
 # -- tricks ---------------------------------------------------------------------------------
 def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
     """``legal(s) -> [Action]``: the follow duty (its layers, ``always_allowed``) over the
-    current seat's hand, then card -> action by table; what `trickkit.steps.legal_tricks` does."""
+    current seat's hand, then card -> action by table; what `trickkit.steps.legal_tricks` does.
+
+    Each layer of the duty is one loop over the hand that appends the actions of the cards
+    passing it (and, when ``always_allowed`` is given, of the cards it allows, in hand order,
+    noting whether some card did pass the duty): no list is built only to be mapped again."""
     sp = Splice(c, "l")
     hand, res = sp.temp(), sp.temp()
     card = sp.temp("a")
     single, copies = tables.single_play_action, tables.has_copies
-    direct = single is not None and not copies  # one action per card: the filters build the actions
     actions = sp.table(single if single is not None else tables.play_actions)
-    first = sp.table(tables.first_copy)
-    # what the filters collect: the actions themselves, or each card's first copy, or the cards
-    elem = f"{actions}[{card}]" if direct else f"{first}[{card}]" if copies else card
+    if copies:  # copies of a card are one action: offered for the first copy met in the hand
+        first, seen = sp.table(tables.first_copy), sp.temp()
+        copied = sp.table(tuple(tables.first_copy.count(f) > 1 for f in tables.first_copy))
+    add_one = f"{res}.append({actions}[{card}])" if single is not None else f"{res} += {actions}[{card}]"
 
-    def finish(cards: str) -> str:  # the actions of the hand or of the cards collected (each copy once, each mode)
-        if cards == res and direct:
-            return res
-        if cards != res and (direct or copies):
-            cards = f"[{elem} for {card} in {cards}]"
-            if direct:
-                return cards
-        if copies:
-            cards = f"_fromkeys({cards})"
-        if single is not None:
-            return f"[{actions}[{card}] for {card} in {cards}]"
-        v = sp.temp("v")
-        return f"[{v} for {card} in {cards} for {v} in {actions}[{card}]]"
+    def add(hit: str | None = None) -> list:  # the lines adding the card's actions to res
+        lines = [f"{hit} = True"] if hit else []
+        if copies:  # (every copy of a card has the actions of its first copy)
+            lines += [f"if {copied}[{card}]:", [f"if {first}[{card}] in {seen}:", ["continue"],
+                                                  f"{seen}.append({first}[{card}])"]]
+        return lines + [add_one]
 
-    def select(test_code: str, inner: list) -> list:  # res = the cards (or actions) passing a test
-        if not inner:
-            return [f"{res} = [{elem} for {card} in {hand} if {test_code}]"]
-        return [f"{res} = []", f"for {card} in {hand}:", inner + [f"if {test_code}:", [f"{res}.append({elem})"]]]
+    def loop(body: list) -> list:  # res = the actions the body adds, card by card over the hand
+        return [f"{res} = []"] + ([f"{seen} = []"] if copies else []) + [f"for {card} in {hand}:", body]
+
+    def passing(code: str, inner: list, then: list) -> list:  # the card's lines: ``then`` if it passes
+        return inner + [f"if {code}:", then]
 
     always = step.always_allowed
 
     def emit(plan, hoisted: dict) -> tuple[list, dict]:
-        """Lines setting ``res`` by a plan (see `_plan`), and the parts they surely computed."""
+        """Lines returning the legal actions if a plan (see `_plan`) passes some card, else
+        falling through; and the parts they surely computed."""
         if plan is True:
-            return [f"{res} = [{elem} for {card} in {hand}]"], hoisted
+            return loop(add()) + [f"return {res}"], hoisted
         if plan is False:
-            return [f"{res} = []"], hoisted
+            return [], hoisted
         if plan[0] == "test":
             code, hoist, inner, after = sp.card_test(plan[1], card, hoisted)
-            lines = hoist + select(code, inner)
-            if always is not None:  # some card must be played: those, and the ones always allowed
-                either = lark.Tree("or_", [plan[1], _tree(always)])
-                ecode, ehoist, einner, _ = sp.card_test(either, card, after)
-                lines += [f"if {res} and _len({res}) < _len({hand}):", [_where(always)] + ehoist + select(ecode, einner)]
-            return lines, after
+            if always is None:
+                return hoist + loop(passing(code, inner, add())) + [f"if {res}:", [f"return {res}"]], after
+            # some card must be played: those, and the ones always allowed (in hand order)
+            hit = sp.temp()
+            acode, ahoist, ainner, _ = sp.card_test(_tree(always), card, after)
+            body = inner + [f"if {code}:", add(hit), "else:", [_where(always)] + passing(acode, ainner, add())]
+            return hoist + ahoist + [f"{hit} = False"] + loop(body) + [f"if {hit}:", [f"return {res}"]], after
         _, cond, then, other = plan  # a part that does not depend on the card decides, once
         code, hoist, inner, after = sp.card_test(cond, card, hoisted)
         if inner:
             raise _NotFused()  # cannot happen: a part that reads no card is computed before the loop
         if code in ("True", "False"):  # a parameter decides
             return emit(then if code == "True" else other, after)
-        return hoist + [f"if {code}:", emit(then, after)[0], "else:", emit(other, after)[0]], after
+        return hoist + [f"if {code}:", emit(then, after)[0] or ["pass"], "else:", emit(other, after)[0] or ["pass"]], after
 
     lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
     hoisted: dict = {}  # parts computed by lines that surely ran before
-    for layer, duty in enumerate((step.must_play_if_able,) + tuple(step.fallback_duties)):
-        plan = _plan(c, _tree(duty))
-        if layer == 0 and plan is True:  # no duty: the whole hand
-            return sp.define(["s"], lines + [f"return {finish(hand)}"])
-        body, hoisted = emit(plan, hoisted)
-        lines += [_where(duty)] + body + [f"if {res}:", [f"return {finish(res)}"]]
-    lines.append(f"return {finish(hand)}")  # no card can do its duty: any card
+    for duty in (step.must_play_if_able,) + tuple(step.fallback_duties):
+        body, hoisted = emit(_plan(c, _tree(duty)), hoisted)
+        lines += [_where(duty)] + body
+        if body and body[-1] == f"return {res}":  # every card passes: the later layers never run
+            return sp.define(["s"], lines)
+    lines += ["# no card can do its duty: any card"] + loop(add()) + [f"return {res}"]
     return sp.define(["s"], lines)
 
 
