@@ -1829,11 +1829,14 @@ class Splice:
         b = self.body
         saved = b.lines, b.loops, b.hoist, b.eager, b.hoisted
         b.lines, b.loops, b.hoist, b.eager, b.hoisted = [], 0, None, False, {}
+        c = self.compiler
         try:
-            val = self._run(lambda: self.compiler._expr_guarded(tree, scope), memoise=False)
-            return attrs.evolve(val, code=self.compiler._code(val)), _flatten(b.lines, 0)
+            c.inline_definitions = True  # a state-only definition too: its lines, not a call
+            val = self._run(lambda: c._expr_guarded(tree, scope), memoise=False)
+            return attrs.evolve(val, code=c._code(val)), _flatten(b.lines, 0)
         finally:
             b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
+            c.inline_definitions = False
 
     def block(self, tree, names: Mapping[str, tuple]) -> list:
         """A statement block (as `Compiler.block`), its context ``names`` bound to locals; its lines.
@@ -1852,11 +1855,13 @@ class Splice:
                     c._stmts(tree.children, scope)
                 except RecursionError:
                     raise DSLCompileError("block nested too deeply") from None
+            c.inline_definitions = True  # a state-only definition too: its lines, not a call
             self._run(run, memoise=False)
             return _flatten(b.lines, 0)
         finally:
             b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
             c._ended_lets = {}
+            c.inline_definitions = False
 
     def _run(self, fn, memoise: bool):
         c = self.compiler
