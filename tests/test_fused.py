@@ -238,3 +238,20 @@ def test_the_allow_list_lets_only_the_action_argument_show_its_payload():
                 "def _p0(s, act):\n    return act._payload"):
         with pytest.raises(UnsafeCode):
             allowlist.check(bad, set())
+
+
+def test_bid_options_of_a_range_are_the_general_paths_actions_made_once_per_range():
+    game = trickkit.load_game("skull_king")
+    i = next(i for i, st in enumerate(game.rules.steps) if st.kind == "bid")
+    assert "_bid_range(" in game.rules.generated_source
+    s = game.new_initial_state(seed=1)
+    while s.step != i:
+        s.apply_action(s.legal_actions()[0])
+    for _ in range(2):  # the second time from the table of ranges: equal, a new list
+        fused = game._legal_fns[i](s)
+        assert fused == game._legal_general[i](s) and all(x is y for x, y in zip(fused, game._legal_general[i](s)))
+    assert fused is not game._legal_fns[i](s)
+    tables = game._tables
+    assert tables.bid_range(2, 5) == tables.bid_actions([2, 3, 4]) and tables.bid_range(3, 1) == []
+    with pytest.raises(Exception, match="range"):
+        tables.bid_range(0, 10**9)

@@ -79,6 +79,8 @@ class PlayTables:
     """True when some cards share a text (copies), which legal actions must offer once."""
     bids: dict = attrs.field(factory=dict)
     """Bid actions made so far, by the number bid."""
+    ranges: dict = attrs.field(factory=dict)
+    """The bid actions of ``range(a, b)`` options met so far, by ``(a, b)`` (see `bid_range`)."""
 
     def bid(self, value: int) -> Action:
         """The action ``bid VALUE`` (made on first use, then reused)."""
@@ -97,6 +99,18 @@ class PlayTables:
             return [bids[v] for v in values]
         except KeyError:
             return [self.bid(v) for v in values]
+
+
+    def bid_range(self, a: int, b: int) -> list:
+        """``bid_actions(range(a, b))`` (options ``range(a, b)``, the usual bid rule), made once
+        per ``(a, b)``; a new list each call. Raises as the DSL's ``range`` and `bid_actions` do."""
+        got = self.ranges.get((a, b))
+        if got is None:
+            from .dsl.runtime import dsl_range  # (the DSL runtime imports the engine's modules)
+            if len(self.ranges) >= 4096:  # bounded: a rule may give any numbers
+                self.ranges.clear()
+            got = self.ranges[(a, b)] = tuple(self.bid_actions(dsl_range(a, b)))
+        return [*got]
 
 
 _INT_ONLY = frozenset({int})

@@ -38,6 +38,7 @@ def fuse_steps(compiler: Compiler, steps: tuple, tables: PlayTables, num_players
                                 fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck))
         elif isinstance(step, BidStep):
             compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
+            compiler.env["_bid_range"] = tables.bid_range  # ... of range(a, b), made once per (a, b)
             step = attrs.evolve(step, fused_legal=_guarded(_bid_legal, compiler, step),
                                 fused_apply=_guarded(_bid_apply, compiler, step, num_players))
         out.append(step)
@@ -234,8 +235,20 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
 def _bid_legal(c: Compiler, step: BidStep):
     """``legal(s) -> [Action]``: the options rule, its numbers checked and mapped to actions."""
     sp = Splice(c, "l")
-    val, lines = sp.expression(_tree(step.options), {})
+    tree = _tree(step.options)
+    if _is_range(c, tree):  # range(a, b): numbers of their own, the list of actions made once per (a, b)
+        (a, alines), (b, blines) = (sp.expression(arg, {}) for arg in tree.children[1:])
+        if a.type == b.type == "int" and not a.nullable and not b.nullable:
+            return sp.define(["s"], [_where(step.options)] + alines + blines + [f"return _bid_range({a.code}, {b.code})"])
+    val, lines = sp.expression(tree, {})
     return sp.define(["s"], [_where(step.options)] + lines + [f"return _bids({val.code})"])
+
+
+def _is_range(c: Compiler, tree) -> bool:
+    """Is ``tree`` a call of the built-in ``range`` with two arguments (no definition of that name)?"""
+    return (isinstance(tree, lark.Tree) and tree.data == "call" and str(tree.children[0]) == "range"
+            and len(tree.children) == 3 and all(isinstance(x, lark.Tree) for x in tree.children[1:])
+            and "range" not in c._def_trees)
 
 
 def _bid_apply(c: Compiler, step: BidStep, n: int):
