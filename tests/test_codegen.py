@@ -165,3 +165,14 @@ def test_trickkit_compile_prints_the_generated_module(capsys):
     copier = out[out.index("# the state copier"):]
     assert "def _c0(s):" in copier and "[*a0[2]]" in copier and "a0[3]" not in copier
     assert main(["compile", "no_such_game"]) == 2
+
+
+def test_a_small_constant_times_a_number_is_inline_and_equals_the_bounded_product():
+    from trickkit.dsl import runtime
+    from trickkit.dsl.compiler import _SMALL_FACTOR_BOUND
+    game = trickkit.load_game("skull_king")
+    source = game.rules.generated_source
+    assert f"(10 * s.round if -{_SMALL_FACTOR_BOUND} < s.round < {_SMALL_FACTOR_BOUND} else _mul(10, s.round))" in source
+    for k in (0, 1, -1, 65535, -65535):  # the inline product and the bounded one agree on both sides of the bound
+        for x in (0, 5, -5, _SMALL_FACTOR_BOUND - 1, _SMALL_FACTOR_BOUND, -_SMALL_FACTOR_BOUND, 1 << 4000):
+            assert (k * x if -_SMALL_FACTOR_BOUND < x < _SMALL_FACTOR_BOUND else runtime.multiply(k, x)) == runtime.multiply(k, x)

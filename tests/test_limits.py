@@ -34,6 +34,9 @@ def first_trick_end(game):
 
 @pytest.mark.parametrize("block, limit", [
     ("x = 3\nfor s in range(0, 60) { x = x * x }", "bits"),
+    # a small constant times a number is computed inline below 2**30, and bounded above it
+    ("x = 3\nfor s in range(0, 5000) { x = 65535 * x }", "bits"),
+    ("x = 3\nfor s in range(0, 5000) { x = x * -7 }", "bits"),
     ("l = [1]\nfor s in range(0, 60) { l = l + l }", "a list of"),
     ("t = 'ab'\nfor s in range(0, 60) { t = t + t }", "a text of"),
 ])

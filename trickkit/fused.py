@@ -216,14 +216,17 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
         lines += [f"if {w} is None:", ["_no_winner()"], f"{leader} = {w}[0]"]
     else:
         lines.append(f"{leader} = {w}[0]")
-    v = sp.temp("v")
-    played = f"[{v}[1] for {v} in {trick}]"
-    taken = (f"s.seat_zones[{step.taken_to.index}][{w}[0]] += {played}" if step.taken_to is not None
-             else f"s.table_zones[0] += {played}")  # the pool: the first table zone (Game.pool_zone)
+    v, zone = sp.temp("v"), sp.temp()
+
+    def take(code: str) -> list:  # the trick's cards onto a zone, in play order (a loop: no comprehension call)
+        return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+
+    taken = take(f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None
+                 else "s.table_zones[0]")  # the pool: the first table zone (Game.pool_zone)
     if nobody:
-        lines += [f"if {w} is None:", [f"s.table_zones[{step.no_winner_to.index}] += {played}"], "else:", [taken]]
+        lines += [f"if {w} is None:", take(f"s.table_zones[{step.no_winner_to.index}]"), "else:", taken]
     else:
-        lines.append(taken)
+        lines += taken
     lines += [f"s.last_trick = (s.step, {trick}, {w})", "s.trick = []", "s.tricks_done += 1",
               "if s.tricks_done >= s.tricks_total:", ["return True"],
               f"for {v} in s.seat_zones[{step.hand.index}]:", [f"if {v}:", [f"s.current = {leader} % {n}", "return False"]],

@@ -459,7 +459,9 @@ class State:
                 tuple((v.index, v.initial) for v in rules.table_vars if getattr(v, scope)))
         seat, table = resets
         for index, initial in seat:
-            self.seat_vars[index] = [fresh(initial) for _ in range(self._n)]
+            # a value that holds no list (a number, a text ...) is shared by the seats: it cannot change in place
+            self.seat_vars[index] = [initial] * self._n if initial.__class__ is not list else \
+                [fresh(initial) for _ in range(self._n)]
         for index, initial in table:
             self.table_vars[index] = fresh(initial)
 

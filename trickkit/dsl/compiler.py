@@ -1475,6 +1475,12 @@ class Compiler:
             if v is not None and v.bit_length() <= MAX_FOLDED_INT_BITS:
                 return Val(repr(v), "int", v, False)
         if op == "*":  # the one operator that can grow a number fast: bounded
+            small = _small_factor(a, b)
+            if small is not None:  # a small constant times an int below 2**30: far below the bound, no call
+                k, other = small
+                x = self._simple(other)
+                code = f"({k} * {x.code} if {-_SMALL_FACTOR_BOUND} < {x.code} < {_SMALL_FACTOR_BOUND} else _mul({k}, {x.code}))"
+                return Val(code, "int", nullable=False, state=state, free=free)
             return Val(f"_mul({self._code(a)}, {self._code(b)})", "int", nullable=False, state=state, free=free)
         return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
 
@@ -1970,6 +1976,21 @@ def _attr_type(table) -> str:
 
 def _is_named(node) -> bool:
     return isinstance(node, lark.Tree) and node.data == "named_arg"
+
+
+_SMALL_FACTOR_BOUND = (1 << 30) - 1
+"""A product of a constant below 2**16 and an int below this is computed inline (`_small_factor`);
+the bound is a one-digit int of CPython, which compares fastest."""
+
+
+def _small_factor(a: Val, b: Val) -> tuple[str, Val] | None:
+    """``(code of the constant, the other factor)`` when one factor of ``a * b`` is an int constant
+    below 2**16 and the other an int that is never null and not a constant; else None."""
+    for c, x in ((a, b), (b, a)):
+        if c.is_const and c.const.__class__ is int and abs(c.const) < 1 << 16 and x.type == "int" \
+                and not x.nullable and not x.is_const:
+            return repr(c.const), x
+    return None
 
 
 def _need_number(node, t, op):
