@@ -82,20 +82,21 @@ class State:
 
         Returns an empty list once the game is over.
         """
-        if self._legal is None:  # _legal_now, inlined: this runs once per decision
+        legal = self._legal
+        if legal is None:  # _legal_now, inlined: this runs once per decision
             self.budget = EVALUATION_BUDGET
             if self._terminal:
-                self._legal = []
+                legal = self._legal = []
             else:
                 fn = self.game._legal_fns[self.step]
                 try:
-                    self._legal = fn(self)
+                    legal = fn(self)
                 except Exception:
-                    self._legal = self._legal_general(fn)
-                if not self._legal:
-                    self._legal = None
+                    legal = self._legal_general(fn)
+                if not legal:
                     self._no_legal_action()
-        return list(self._legal)
+                self._legal = legal
+        return [*legal]  # the caller's own list ([*x]: the quickest copy)
 
     def apply_action(self, action: Action | str | int) -> None:
         """Apply the current seat's action, given as an `Action`, its canonical text or its id
@@ -105,22 +106,23 @@ class State:
             IllegalActionError: the action is malformed or not legal now; the message says
                 why and the state is left exactly as it was.
         """
-        chosen = None
         legal = self._legal
         if legal is not None and action.__class__ is Action:  # most callers pass an action of legal_actions()
-            for a in legal:
-                if a is action:
-                    chosen = a
+            for chosen in legal:
+                if chosen is action:
                     break
-        if chosen is None:
+            else:
+                chosen = self._chosen(action)  # an equal action, not the same object: matched by its text
+        else:
             chosen = self._chosen(action)  # every other form, checked and matched
-        elif len(self._history) >= self.rules.max_actions:
+        history = self._history
+        if len(history) >= self.rules.max_actions:  # (_chosen checks it first where it refuses an action)
             self._too_many_actions()
         # _perform, inlined: this is the engine's hottest path
         self.budget = EVALUATION_BUDGET
         # a caller holding the generator may have drawn from it: only a full copy restores it
         backup = self._snapshot() if self._rng_lent else None
-        self._history.append((self.current, chosen.text))
+        history.append((self.current, chosen.text))
         self._legal = None
         fn = self.game._apply_fns[self.step]
         try:
