@@ -109,3 +109,14 @@ def test_the_state_copier_is_generated_code_that_passes_the_allow_list(name):
     allowlist.check(source, {"_fresh"})  # raises UnsafeCode otherwise
     assert "_fresh" in source or all(not v.type.startswith("list") and v.type != "any"
                                      for v in trickkit.load_game(name).rules.seat_vars + trickkit.load_game(name).rules.table_vars)
+
+
+def test_new_states_start_from_copies_of_the_games_initial_layout():
+    game = trickkit.load_game("sarkophag")
+    a, b = game.new_initial_state(seed=1), game.new_initial_state(seed=1)
+    layout = game._initial_layout
+    assert all(not hand for zone in layout.seat_zones for hand in zone)  # never dealt into
+    assert layout.table_zones[game.pool_zone] == list(range(len(game.rules.deck)))
+    a.seat_vars[0][0] += 5
+    a.seat_zones[0][0].append(99)
+    assert b.seat_vars[0][0] == 0 and 99 not in b.seat_zones[0][0] and layout.seat_vars[0][0] == 0

@@ -15,7 +15,7 @@ from .dsl.compiler import EVALUATION_BUDGET
 from .errors import StateError, TrickkitError, did_you_mean
 from .privacy import privacy_table, seen_text
 from .ruleset import Rules
-from .state import State, fresh, layout_copier
+from .state import State, fresh, initial_layout, layout_copier
 
 
 class DealError(TrickkitError, ValueError):
@@ -62,6 +62,8 @@ class Game:
         self._has_copies = tables.has_copies
         # copies the zones and variables of a state, generated for this layout (see State._copy)
         self._copy_layout = layout_copier(rules)
+        self._initial_layout = initial_layout(rules, self.pool_zone)  # what a new state starts from (a copy)
+        self._deck_size = len(rules.deck)
         # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
         # each step's legal/apply functions bound to it once, so a move costs no dispatch: the

@@ -45,12 +45,8 @@ class State:
         self._rng_lent = False  # handed out through `rng`: it may draw behind our back
         self.deals = deals
         self.deal_no = 0
-        self.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
-        self.table_zones = [[] for z in rules.table_zones for _ in range(max(z.count, 1))]  # families flattened
-        self.seat_vars = [[fresh(v.initial) for _ in range(n)] for v in rules.seat_vars]
-        self.table_vars = [fresh(v.initial) for v in rules.table_vars]
-        if self.table_zones:  # before the first deal every card is in the first table zone
-            self.table_zones[game.pool_zone] = list(range(len(rules.deck)))
+        # zones and variables as the game begins: a copy of the Game's `initial_layout`
+        self.seat_zones, self.table_zones, self.seat_vars, self.table_vars = game._copy_layout(game._initial_layout)
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
         self.tricks_done = self.tricks_total = self.acted = 0
@@ -512,6 +508,27 @@ class State:
                 self._terminal = True
                 return
             self.step += 1
+
+
+class Layout:
+    """The zones and variables of a state (as `State` holds them), without the state."""
+
+    __slots__ = ("seat_zones", "table_zones", "seat_vars", "table_vars")
+
+
+def initial_layout(rules, pool_zone: int) -> Layout:
+    """The zones and variables of every new state of ``rules``: empty zones, every card in the
+    pool zone (the first table zone) before the first deal, and the variables' initial values.
+    `State` starts from a copy of it (by the layout's generated copier, see `layout_copier`)."""
+    n = rules.num_players
+    layout = Layout()
+    layout.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
+    layout.table_zones = [[] for z in rules.table_zones for _ in range(max(z.count, 1))]  # families flattened
+    layout.seat_vars = [[fresh(v.initial) for _ in range(n)] for v in rules.seat_vars]
+    layout.table_vars = [fresh(v.initial) for v in rules.table_vars]
+    if layout.table_zones:
+        layout.table_zones[pool_zone] = list(range(len(rules.deck)))
+    return layout
 
 
 def fresh(value):

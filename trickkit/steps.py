@@ -24,7 +24,7 @@ def enter_deal(game, s, step: DealStep) -> bool:
     """
     n = s._n
     count = step.count(s)
-    cards = list(range(len(game.rules.deck)))
+    cards = list(range(game._deck_size))
     shuffle(s._generator(), cards)
     for zone in s.seat_zones:
         for hand in zone:
