@@ -190,8 +190,10 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
         lines += [f"if {copied}[{card}]:", [
             f"{found} = None", f"for {x} in {hand}:", [f"if {first}[{x}] == {card}:", [f"{found} = {x}", "break"]],
             f"{face} = {faces}[{found}][{mode}[{face}]]", f"{card} = {found}"]]
-    lines += [f"{hand}.remove({card})", f"{trick} = s.trick", f"{trick}.append(({seat}, {card}, {face}, _len({trick})))",
-              f"if _len({trick}) < {n}:", [f"s.current = ({seat} + 1) % {n}", "return False"]]
+    order, left = sp.temp(), sp.table(tuple((k + 1) % n for k in range(n)))  # left: the next seat clockwise
+    lines += [f"{hand}.remove({card})", f"{trick} = s.trick", f"{order} = _len({trick})",
+              f"{trick}.append(({seat}, {card}, {face}, {order}))",
+              f"if {order} < {n - 1}:", [f"s.current = {left}[{seat}]", "return False"]]
     # the trick is complete
     val, wlines = sp.expression(_tree(step.winner), {})
     if val.type != "play":  # known only at play: the general path checks it
