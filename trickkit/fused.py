@@ -220,7 +220,9 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
         lines.append(f"{leader} = {w}[0]")
     v, zone = sp.temp("v"), sp.temp()
 
-    def take(code: str) -> list:  # the trick's cards onto a zone, in play order (a loop: no comprehension call)
+    def take(code: str) -> list:  # the trick's cards onto a zone, in play order
+        if n <= 8:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
+            return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
         return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
 
     taken = take(f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None
