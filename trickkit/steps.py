@@ -28,9 +28,11 @@ def enter_deal(game, s, step: DealStep) -> bool:
     shuffle(s._generator(), cards)
     for zone in s.seat_zones:
         for hand in zone:
-            hand.clear()
+            if hand:  # (most are empty at a deal: no call for those)
+                hand.clear()
     for zone in s.table_zones:
-        zone.clear()
+        if zone:
+            zone.clear()
     hands = s.seat_zones[step.to.index]
     given = s.deals[s.deal_no] if s.deals is not None and s.deal_no < len(s.deals) else None
     s.deal_no += 1
@@ -46,10 +48,13 @@ def enter_deal(game, s, step: DealStep) -> bool:
         return False
     if count < 0 or count * n > len(cards):
         raise DSLRuntimeError(f"{step.count.where}: cannot deal {count} cards to {n} seats from {len(cards)} cards")
-    for k in range(n):
-        seat = (s.dealer + 1 + k) % n
-        hands[seat].extend(sorted(cards[k * count:(k + 1) * count]))
-    s.table_zones[step.rest.index].extend(cards[n * count:])
+    first, end = s.dealer + 1, 0
+    for k in range(n):  # dealing starts left of the dealer: each hand (empty now) takes the next count cards, sorted
+        hand = hands[(first + k) % n]
+        start, end = end, end + count
+        hand += cards[start:end]
+        hand.sort()
+    s.table_zones[step.rest.index].extend(cards[end:])
     return False
 
 
