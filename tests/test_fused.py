@@ -255,3 +255,24 @@ def test_bid_options_of_a_range_are_the_general_paths_actions_made_once_per_rang
     assert tables.bid_range(2, 5) == tables.bid_actions([2, 3, 4]) and tables.bid_range(3, 1) == []
     with pytest.raises(Exception, match="range"):
         tables.bid_range(0, 10**9)
+
+
+def test_always_allowed_tested_in_the_duty_loop_falls_back_where_the_general_path_never_tests_it(tmp_path):
+    # the fused loop tests always_allowed on every card the duty refuses, even when no card
+    # passes the duty (where the general path offers the whole hand without testing it): the
+    # error it meets there sends the engine to the general answer
+    path = variant(tmp_path, "sarkophag", """\
+        round:
+          $change:
+            tricks:
+              must_play_if_able: card.rank > 100
+              always_allowed: 1 // (card.rank - card.rank) > 0
+        """)
+    game = trickkit.load_game(path)
+    state = game.new_initial_state(seed=3)
+    i = state.step
+    with pytest.raises(ZeroDivisionError):
+        game._legal_fns[i](state)
+    state.budget = 5_000_000
+    assert state.legal_actions() == game._legal_general[i](state)
+    assert len(state.legal_actions()) == 10
