@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import textwrap
 
+import attrs
 import pytest
 
 import trickkit
@@ -167,3 +168,69 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
         if any(a.verb == "place" for a in legal) and len(state.seat_zones[0][state.current]) >= 5:
             asked_can += 1
     assert asked_can > 0
+
+
+def _everything(s):
+    """Every field of a state, by value (lists copied deeply, the generator by its state), and
+    the identity of each zone and variable list."""
+    from trickkit.state import State
+
+    def value(v):
+        if isinstance(v, list):
+            return [value(x) for x in v]
+        if isinstance(v, dict):
+            return {k: value(x) for k, x in v.items()}
+        return v
+    out = {}
+    for name in State.__slots__:
+        v = getattr(s, name)
+        out[name] = v.getstate() if isinstance(v, random.Random) else value(v)
+    lists = [s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, *s.seat_zones, *s.table_zones, *s.seat_vars]
+    lists += [z for zones in s.seat_zones for z in zones]
+    out["identities"] = [id(x) for x in lists]
+    return out
+
+
+@pytest.mark.parametrize("name", TURNS_GAMES)
+def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
+    # Every allowed combination of every kind, at random decisions of every turns game, tried
+    # on the state itself: afterwards every field is as before (the generator, budget and the
+    # very list objects included), and the answer is the one a trial on a copy gives.
+    tried = drawing = 0
+    for game, state in _decisions(name, 2 if name != "trumps" else 1, seed=13):
+        step = game.rules.steps[state.step]
+        for kind in turns._kinds_now(state, step):
+            if turns._draws(kind.effect):
+                drawing += 1
+                continue
+            state.memo = {}  # as while the legal actions are found
+            combos = turns._combinations(state, kind)
+            state.memo = None
+            for combo in combos[:6]:
+                before = _everything(state)
+                on_copy = turns._trial_after(game, state._trial(), kind, combo)
+                assert _everything(state)["identities"] == before["identities"]
+                before = _everything(state)  # the copy took a snapshot of the generator: same draws
+                assert turns._trial_in_place(game, state, kind, combo) == on_copy, (kind.name, combo)
+                assert _everything(state) == before, (kind.name, combo)
+                tried += 1
+    assert tried > 30
+    if name == "trumps":
+        assert drawing > 0  # the High Priestess draws a random card: tried on a copy
+
+
+def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
+    game, state = next((g, s) for g, s in _decisions("saqqara", 1, seed=3)
+                       if any(a.verb == "place" for a in s.legal_actions()))
+    kind = next(k for k in game.rules.steps[state.step].kinds if k.name == "place")
+    combo = next(a.choices for a in state.legal_actions() if a.verb == "place")
+    before = _everything(state)
+
+    def failing(s, *choices):
+        s.table_zones[0].append(99)
+        s.turn_over = True
+        raise ValueError("boom")
+    kind = attrs.evolve(kind, effect=failing)  # a kind like place whose effect fails half-way
+    with pytest.raises(ValueError):
+        turns._trial_in_place(game, state, kind, combo)
+    assert _everything(state) == before

@@ -56,6 +56,9 @@ class Game:
         see `State._reset_variables`."""
         self._turn_kind_names: dict[int, tuple] = {}
         """Per kinds tuple of a turns step (by id; the tuple is kept with it): kind by name."""
+        self._effect_draws: dict[int, tuple] = {}
+        """Per action kind of a turns step (by id; the kind is kept with it): whether its effect
+        may draw randomness (its lookahead trial then runs on a copy, see `trickkit.turns`)."""
         self._choose_actions: dict[str, tuple] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""

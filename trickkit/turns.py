@@ -144,10 +144,54 @@ def _passes(game, s, kind, combo) -> bool:
     return _trial_passes(game, s, kind, combo)
 
 
+_RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
+"""Generated helpers that draw from the state's generator (see `trickkit.dsl.runtime`)."""
+
+
+def _draws(effect) -> bool:
+    """True if the effect hook may draw randomness: its trial runs on a copy, so the state's
+    generator (shared lazily with copies) is never touched by a lookahead."""
+    fn = getattr(effect, "fn", None)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return True  # not a generated rule: the copy is always safe
+    return not _RANDOM_HELPERS.isdisjoint(code.co_names)
+
+
 def _trial_passes(game, s, kind, combo) -> bool:
-    """Try ``combo`` on a throw-away copy: True if afterwards the turn is over (or the game,
-    or a reaction window opens) or the seat has some allowed action."""
+    """Try ``combo`` and throw its effect away: True if afterwards the turn is over (or the
+    game, or a reaction window opens) or the seat has some allowed action.
+
+    An effect that draws no randomness runs on ``s`` itself (`_trial_in_place`), saving the
+    copy of a whole state; one that draws runs on a copy (`State._trial`)."""
+    draws = game._effect_draws.get(id(kind))
+    if draws is None:
+        draws = game._effect_draws[id(kind)] = (kind, _draws(kind.effect))
+    if not draws[1]:
+        return _trial_in_place(game, s, kind, combo)
     trial = s._trial()
+    return _trial_after(game, trial, kind, combo)
+
+
+def _trial_in_place(game, s, kind, combo) -> bool:
+    """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
+    effect and the check run, then everything an effect or a check may change (those four
+    parts, ``turn_over``, ``next_turn``, ``memo``, ``budget``, ``_depth``) is put back, so the
+    state is exactly as before, the very same list objects included (tests/test_turns_passes.py)."""
+    saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
+             s.turn_over, s.next_turn, s.memo, s.budget, s._depth)
+    s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
+    s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
+    s._depth += 1
+    try:
+        return _trial_after(game, s, kind, combo)
+    finally:
+        (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
+         s.turn_over, s.next_turn, s.memo, s.budget, s._depth) = saved
+
+
+def _trial_after(game, trial, kind, combo) -> bool:
+    """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it."""
     turn = trial.turn_no
     try:
         kind.effect(trial, *combo)
