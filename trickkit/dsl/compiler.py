@@ -992,8 +992,11 @@ class Compiler:
         if x.code in _SEAT_NOW and _SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
-            bs, xs = self._simple(b), self._simple(x)
-            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
+            # a seat list holds one item per seat: its length is the seat count, known here
+            size = str(self.ns.num_players) if _SEAT_LISTS.match(b.code) else None
+            bs, xs = b if size else self._simple(b), self._simple(x)  # `s.seat_vars[0]` is read only once
+            size = size or f"_len({bs.code})"
+            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < {size} else _index({bs.code}, {xs.code}))",
                        et, state=state, free=free)
         return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
@@ -1693,6 +1696,13 @@ class Compiler:
             x = self._expr(target.children[1], scope, ())
             vs = self._simple(v)
             store = "seat_vars" if sym.kind == "seat_var" else "table_vars"
+            if sym.kind == "seat_var" and x.code not in _SEAT_NOW:
+                # a seat out of 0..n-1 is an error, never a write to another seat (Python's
+                # negative index would write `score[-1]` into the last seat's)
+                xs = self._simple(x)
+                self._emit(f"if not (0 <= {xs.code} < {self.ns.num_players}):")
+                self.body.lines.append([f"_bad_seat({xs.code}, {name!r}, {self.ns.num_players})"])
+                x = xs
             self._emit(f"s.{store}[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
             return
         if sym is None or sym.kind != "table_var":
