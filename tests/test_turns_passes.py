@@ -234,3 +234,21 @@ def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
     with pytest.raises(ValueError):
         turns._trial_in_place(game, state, kind, combo)
     assert _everything(state) == before
+
+
+def test_an_effect_failing_in_a_lookahead_trial_is_a_located_error(tmp_path):
+    # the trial in place runs the effect's bare function; when it fails, the state is put back
+    # and the trial runs again on a copy through the hook, which names the rule
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace("            end_turn()\n", "            zero = 1 // zero\n            end_turn()\n")
+    text = text.replace("          effect: |\n", "          lookahead: true\n          effect: |\n")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, "utf-8")
+    state = trickkit.load_game(path).new_initial_state(seed=1)
+    before = state.to_json(), state.seat_zones, state.table_zones, state.table_vars
+    copies = [[*z] for z in state.seat_zones[0]], [*state.table_vars]
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*actions\.play\.effect.*ZeroDivisionError"):
+        state.legal_actions()
+    assert (state.to_json(), state.seat_zones, state.table_zones, state.table_vars) == before
+    assert state.seat_zones is before[1] and state.table_vars is before[3]
+    assert ([[*z] for z in state.seat_zones[0]], [*state.table_vars]) == copies

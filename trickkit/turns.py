@@ -137,11 +137,22 @@ def _passes(game, s, kind, combo) -> bool:
         key = ("lookahead", id(kind), combo)
         known = memo.get(key)
         if known is None:
-            known = memo[key] = look is not True and not look(s, *combo) or _trial_passes(game, s, kind, combo)
+            known = memo[key] = look is not True and not _look(look, s, combo) or _trial_passes(game, s, kind, combo)
         return known
-    if look is not True and not look(s, *combo):  # an expression: no check for this combination
+    if look is not True and not _look(look, s, combo):  # an expression: no check for this combination
         return True
     return _trial_passes(game, s, kind, combo)
+
+
+def _look(look, s, combo) -> bool:
+    """The lookahead expression for ``combo``: the bare generated function (its frame is the
+    combination), or through its hook when that fails (which reports the error, located)."""
+    if look.size == len(combo):
+        try:
+            return look.fn(s, combo)
+        except Exception:
+            pass
+    return look(s, *combo)
 
 
 _RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
@@ -158,45 +169,63 @@ def _draws(effect) -> bool:
     return not _RANDOM_HELPERS.isdisjoint(code.co_names)
 
 
+class _Unlocated(Exception):
+    """The bare effect function of a trial failed: the trial runs again through its hook."""
+
+
 def _trial_passes(game, s, kind, combo) -> bool:
     """Try ``combo`` and throw its effect away: True if afterwards the turn is over (or the
     game, or a reaction window opens) or the seat has some allowed action.
 
     An effect that draws no randomness runs on ``s`` itself (`_trial_in_place`), saving the
     copy of a whole state; one that draws runs on a copy (`State._trial`)."""
-    draws = game._effect_draws.get(id(kind))
-    if draws is None:
-        draws = game._effect_draws[id(kind)] = (kind, _draws(kind.effect))
-    if not draws[1]:
-        return _trial_in_place(game, s, kind, combo)
-    trial = s._trial()
-    return _trial_after(game, trial, kind, combo)
+    plan = game._effect_draws.get(id(kind))
+    if plan is None:
+        effect = kind.effect
+        fn = getattr(effect, "fn", None)
+        bare = fn if fn is not None and getattr(effect, "size", -1) == len(kind.domains) else None
+        plan = game._effect_draws[id(kind)] = (kind, _draws(effect), bare)
+    if not plan[1]:
+        return _trial_in_place(game, s, kind, combo, plan[2])
+    return _trial_after(game, s._trial(), kind, combo)
 
 
-def _trial_in_place(game, s, kind, combo) -> bool:
+def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
     """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
     effect and the check run, then everything an effect or a check may change (those four
     parts, ``turn_over``, ``next_turn``, ``memo``, ``budget``, ``_depth``) is put back, so the
-    state is exactly as before, the very same list objects included (tests/test_turns_passes.py)."""
+    state is exactly as before, the very same list objects included (tests/test_turns_passes.py).
+    ``fn``: the effect's bare generated function (frame: the combination), or None."""
     saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
              s.turn_over, s.next_turn, s.memo, s.budget, s._depth)
     s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
     s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
     s._depth += 1
     try:
-        return _trial_after(game, s, kind, combo)
+        return _trial_after(game, s, kind, combo, fn)
+    except _Unlocated:
+        pass
     finally:
         (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
          s.turn_over, s.next_turn, s.memo, s.budget, s._depth) = saved
+    return _trial_after(game, s._trial(), kind, combo)  # on a copy, through the hook: the error, located
 
 
-def _trial_after(game, trial, kind, combo) -> bool:
-    """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it."""
+def _trial_after(game, trial, kind, combo, fn=None) -> bool:
+    """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it.
+    ``fn``: the effect's bare generated function; when it fails, `_Unlocated` is raised."""
     turn = trial.turn_no
     try:
-        kind.effect(trial, *combo)
+        if fn is None:
+            kind.effect(trial, *combo)
+        else:
+            fn(trial, combo)
     except GameEnded:
         return True
+    except Exception as e:
+        if fn is None:
+            raise
+        raise _Unlocated() from e
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
