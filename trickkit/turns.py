@@ -232,7 +232,7 @@ def _trial_after(game, trial, kind, combo, fn=None) -> bool:
     passes = step.passes
     if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
         # no lookahead is checked from the trial: the generated pass answers
-        trial.memo = {}
+        trial.memo = None  # each rule is asked once here: storing its parts in a memo would only cost
         budget = trial.budget
         try:
             return passes[1](trial, ())
