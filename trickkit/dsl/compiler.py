@@ -232,6 +232,7 @@ class _Body:
         self.hoist: list | None = None  # where the current outermost loop's invariants start
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
         self.hoisted: dict[str, str] = {}  # code of an eagerly hoisted part -> its local
+        self.inner: set = set()  # loop variables of the aggregates within the outermost one
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -653,6 +654,11 @@ class Compiler:
                 return self._hoisted(val, lines)
             if self.memoise and (kind == "aggregate" or _size(node) >= _MEMO_MIN_NODES):
                 return self._memoised(val, lines)
+        elif val.state and self.body.loops and not self.body.eager and kind != "name" \
+                and val.free.isdisjoint(self.body.inner):
+            # invariant too: it names only locals bound outside the loops (a `for` statement's
+            # variable, the rule's context), which hold still while the expression runs
+            return self._hoisted(val, lines)
         self.body.lines.extend(lines)
         return val
 
@@ -1144,8 +1150,10 @@ class Compiler:
         if outermost:
             hoist = body.hoist = _Hoist()
             self.body.lines.append(hoist)
+            body.inner = set()
         items = self._collection(coll, coll_node)
         var = body.temp("v")
+        body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
         item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
