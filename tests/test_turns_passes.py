@@ -252,3 +252,33 @@ def test_an_effect_failing_in_a_lookahead_trial_is_a_located_error(tmp_path):
     assert (state.to_json(), state.seat_zones, state.table_zones, state.table_vars) == before
     assert state.seat_zones is before[1] and state.table_vars is before[3]
     assert ([[*z] for z in state.seat_zones[0]], [*state.table_vars]) == copies
+
+
+def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, monkeypatch):
+    # `6 // x` names only the first choice: the filter computes it once per x, before the loop
+    # over y. Computed there it fails for x == 0 (which `x == 0 or` guards): the engine's
+    # general path then decides, with the same answer as testing each combination
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace('choices: {card: "hand[current_player]"}',
+                        'choices: {card: "hand[current_player]", x: "range(0, 3)", y: "range(0, 2)"}')
+    text = text.replace('text: "play {card}"', 'text: "play {card} {x} {y}"')
+    text = text.replace("allowed: true and true", "allowed: card.rank > 0 and (x == 0 or 6 // x + y > ZERO)")
+    results = []
+    for zero in ("3", "0"):
+        path = tmp_path / f"tiny{zero}.yaml"
+        path.write_text(text.replace("ZERO", zero), "utf-8")
+        game = trickkit.load_game(path)
+        kind = _turn_steps(game)[0].kinds[0]
+        source = game.rules.generated_source.split(f"def {kind.combo_filter.__name__}(")[1].split("\ndef ")[0]
+        assert "for a1 in domains[1]:\n            h" in source and "(6 // a1)" in source.split("for a2")[0], source
+        state = game.new_initial_state(seed=1)
+        fast = [a.text for a in state.legal_actions()]
+        with monkeypatch.context() as m:
+            _general(m)
+            slow = [a.text for a in game.new_initial_state(seed=1).legal_actions()]
+        assert fast == slow
+        results.append(fast)
+    hand = sorted({a.split()[1] for a in results[1]})
+    assert results[1] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)]
+    assert results[0] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)
+                          if x == 0 or 6 // x + y > 3]

@@ -233,6 +233,9 @@ class _Body:
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
         self.hoisted: dict[str, str] = {}  # code of an eagerly hoisted part -> its local
         self.inner: set = set()  # loop variables of the aggregates within the outermost one
+        # a combination filter's loops but the innermost: (choices bound there, lines run there
+        # before the next choice's loop, hoisted code -> its local)
+        self.levels: list[tuple[frozenset, list, dict]] = []
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -414,14 +417,17 @@ class Compiler:
         # choice values are taken as never null: where one is, the generated code raises
         # and the engine tests that kind's combinations one by one, with the null checks
         scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
-        val, body, inner = self._loop_test(tree, scope)
-        name = f"_g{next(self._ids)}"
         n = len(context)
+        levels = [(frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)]
+        val, body, inner = self._loop_test(tree, scope, levels)
+        name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
         lines += _flatten(body.hoist.lines)
         lines.append("    out = []")
         for i in range(n):
             lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
+            if i < n - 1:  # the parts that name only the choices so far
+                lines += _flatten(levels[i][1], depth=i + 2)
         pad = "    " * (n + 1)
         lines += _flatten(inner, depth=n + 1)
         combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
@@ -505,14 +511,16 @@ class Compiler:
         lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
 
-    def _loop_test(self, tree, scope) -> tuple[Val, _Body, list]:
+    def _loop_test(self, tree, scope, levels=()) -> tuple[Val, _Body, list]:
         """Compile a test that a generated loop runs per candidate: ``(value, body, lines)``,
-        with the state-only parts in ``body.hoist``, computed before the loop."""
+        with the state-only parts in ``body.hoist``, computed before the loop (and ``levels``:
+        see `_Body.levels`)."""
         if isinstance(tree, str):
             tree = parse(tree, "expr")
         saved, self.body = self.body, _Body()
         try:
             body = self.body
+            body.levels = list(levels)
             body.loops = 1
             body.hoist = _Hoist()
             body.eager = True
@@ -659,6 +667,10 @@ class Compiler:
             # invariant too: it names only locals bound outside the loops (a `for` statement's
             # variable, the rule's context), which hold still while the expression runs
             return self._hoisted(val, lines)
+        elif self.body.levels and val.free and kind not in _LITERALS:
+            leveled = self._leveled(val, lines)
+            if leveled is not None:
+                return leveled
         self.body.lines.extend(lines)
         return val
 
@@ -692,6 +704,27 @@ class Compiler:
         self._emit(f"if {h} is _MISS:")
         self.body.lines.append(list(lines) + [f"{h} = {val.code}"])
         return attrs.evolve(val, code=h)
+
+    def _leveled(self, val: Val, lines) -> Val | None:
+        """In a combination filter, a part naming only the first choices (``rows[row - 1]``
+        in ``place {artifact} {row} {end}``) is computed in the loop of the last one it names,
+        once per value of it, not once per combination. Only parts that charge no budget and
+        call no rule (plain reads and arithmetic) move: computed early, they cost nothing more
+        than the combinations would, and one that fails sends the engine to its general path,
+        as every failure inside a filter does."""
+        flat = "\n".join(_flatten(lines, 0)) + "\n" + val.code
+        if "s.budget" in flat or _CALLS_RULES.search(flat):
+            return None
+        for bound, out, seen in self.body.levels:
+            if val.free <= bound:
+                if not lines and val.code in seen:
+                    return attrs.evolve(val, code=seen[val.code])
+                h = self.body.temp("h")
+                out.extend(list(lines) + [f"{h} = {val.code}"])
+                if not lines:
+                    seen[val.code] = h
+                return attrs.evolve(val, code=h)
+        return None
 
     def _memoised(self, val: Val, lines) -> Val:
         key = next(self._memo_keys)
@@ -1907,6 +1940,9 @@ def _global_names(code) -> set[str]:
 
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
+
+_CALLS_RULES = re.compile(r"\b_(d[0-9]+|can|cov)\(")
+"""A call, in generated code, of a definition's function, ``can`` or a coverage counter."""
 
 
 def _size(node) -> int:
