@@ -282,3 +282,17 @@ def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, mon
     assert results[1] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)]
     assert results[0] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)
                           if x == 0 or 6 // x + y > 3]
+
+
+def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
+    # Trumps' power guards (`power(1)` ...) are one line each: the pass runs them itself,
+    # calling the definition, instead of calling each guard's function
+    game = trickkit.load_game("trumps")
+    step = _turn_steps(game)[-1]
+    source = game.rules.generated_source
+    for fn in step.passes[:2]:
+        text = source.split(f"def {fn.__name__}(")[1].split("\ndef ")[0]
+        for kind in step.kinds:
+            if kind.name in ("magician", "wheel", "tower"):
+                assert f"{kind.guard.fn.__name__}(s, ())" not in text, kind.name
+        assert text.count("(s, ())") < len(step.kinds)  # most rules inlined, none dropped

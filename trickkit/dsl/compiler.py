@@ -295,6 +295,7 @@ class Compiler:
         self.definition_where: dict[str, str] = {}
         """Definition name -> ``file:line:col: $.path`` of its text, for comments in generated code."""
         self._sources: list[str] = []
+        self._inline_parts: dict[str, tuple] = {}  # rule function name -> (lines, code), see `_inline`
         self.body: _Body | None = None
         self.memoise = True
         # rule coverage (trickkit.dsl.coverage): counters compiled in only when asked for
@@ -463,6 +464,17 @@ class Compiler:
                 raise DSLCompileError(f"not a generated function: {fname!r}")
             return fname
 
+        base = [1000]  # inlined rules' locals are renumbered from here: no clash with the pass's own
+
+        def call(fn, target: str) -> list:
+            """Lines computing ``fn(s, ())`` into the test or assignment ``target`` (``"if {}:"``,
+            ``"v0 = {}"``): the rule's own statements inlined, or else a call of it."""
+            inlined = self._inline(ref(fn), base)
+            if inlined is None:
+                return [target.format(f"{ref(fn)}(s, ())")]
+            lines, code = inlined
+            return lines + [target.format(code)]
+
         found = "return True" if first_only else None
         for kind in kinds:
             body: list = []
@@ -472,13 +484,13 @@ class Compiler:
             charge = ["s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
                       "if s.budget < 0:", ["_over_budget()"]]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                test = [f"if {ref(kind['allowed'])}(s, ()):", [found or "out.append([()])"]]
+                test = call(kind["allowed"], "if {}:") + [[found or "out.append([()])"]]
                 if not first_only:
                     test += ["else:", ["out.append(())"]]
                 if kind["guard"] is None:
                     body = charge + test
                 else:
-                    body = [f"t0 = {ref(kind['guard'])}(s, ())",
+                    body = call(kind["guard"], "t0 = {}") + [
                             "if t0 is True:", [found or "out.append([()])"],
                             "elif t0:", charge + test]
                     if not first_only:
@@ -486,7 +498,7 @@ class Compiler:
             else:
                 inner = []
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"])):
-                    inner.append(f"v{i} = {ref(fn)}(s, ())")
+                    inner += call(fn, f"v{i} = {{}}")
                     if card and texts_code is not None:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
                 inner += charge
@@ -504,12 +516,34 @@ class Compiler:
                 if kind["guard"] is None:
                     body = inner
                 else:
-                    body = [f"if {ref(kind['guard'])}(s, ()):", inner]
+                    body = call(kind["guard"], "if {}:") + [inner]
                     if not first_only:
                         body += ["else:", ["out.append(())"]]
             lines += _flatten(body)
         lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
+
+    def _inline(self, name: str, base: list) -> tuple[list, str] | None:
+        """The statements and result of the generated rule ``name`` (a function of the state
+        alone, called with an empty frame), its locals renumbered from ``base[0]`` (moved on
+        past them): ``(lines, code)`` to put in place of a call of it. None when it reads its
+        frame, holds a text literal (renumbering edits names in the code's text) or is long."""
+        parts = self._inline_parts.get(name)
+        if parts is None:
+            return None
+        lines, code = parts
+        if len(lines) > _INLINE_MAX_LINES:  # a long one would cost more to compile than its call does to run
+            return None
+        text = "\n".join(lines) + "\n" + code
+        if "'" in text or '"' in text or _FRAME_NAME.search(text):
+            return None
+        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
+        offset = base[0]
+        base[0] += top + 1
+
+        def renumber(line: str) -> str:
+            return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
+        return [renumber(line) for line in lines], f"({renumber(code)})"
 
     def _loop_test(self, tree, scope, levels=()) -> tuple[Val, _Body, list]:
         """Compile a test that a generated loop runs per candidate: ``(value, body, lines)``,
@@ -562,10 +596,13 @@ class Compiler:
         lines = [f"def {name}(s, fr):"]
         if where:
             lines.append("    " + _location_comment(where))
-        lines += self._unpack(context, scope, used=val.free)
+        unpack = self._unpack(context, scope, used=val.free)
+        lines += unpack
         lines += _flatten(body.lines)
         lines.append(f"    return {self._code(val)}")
         fn = self._define(name, lines)
+        if not unpack:  # a function of the state alone: a generated pass may inline it
+            self._inline_parts[name] = (_flatten(body.lines, 0), self._code(val))
         if val.is_const:
             fn.const_value = val.const
         fn.nullable = val.nullable
@@ -1010,8 +1047,8 @@ class Compiler:
                 return Val(f"s.table_zones[{start + x.const}]" if ok else "None", "zone", NOT_CONST if ok else None,
                            nullable=not ok, state=True)
             xs = self._simple(x)
-            return Val(f"(s.table_zones[{start} + {xs.code}] if {xs.code} is not None and 0 <= {xs.code} < {count} "
-                       f"else None)", "zone", state=True, free=x.free)
+            test = f"{xs.code} is not None and 0 <= {xs.code} < {count}" if x.nullable else f"0 <= {xs.code} < {count}"
+            return Val(f"(s.table_zones[{start} + {xs.code}] if {test} else None)", "zone", state=True, free=x.free)
         b = self._expr(base, scope, defs)
         if x.type not in ("int", "any", "null"):
             raise _err(idx, f"an index must be an int, got {x.type}")
@@ -1940,6 +1977,17 @@ def _global_names(code) -> set[str]:
 
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
+
+_INLINE_MAX_LINES = 4
+"""Longest rule (in generated lines) a generated pass inlines instead of calling."""
+
+_TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
+"""A local the generator makes for a rule's own values (see `allowlist.LOCAL_NAME`), in code."""
+
+_TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
+
+_FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
+"""The frame, a context value, or a return: code that is not inlined as it stands."""
 
 _CALLS_RULES = re.compile(r"\b_(d[0-9]+|can|cov)\(")
 """A call, in generated code, of a definition's function, ``can`` or a coverage counter."""
