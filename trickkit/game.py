@@ -52,7 +52,7 @@ class Game:
         self._turn_kind_actions: dict[int, tuple] = {}
         """Per turns step (by id; the step is kept with it): its plans for `trickkit.turns.legal_turns`."""
         self._variable_resets: dict[str, tuple] = {}
-        """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial),
+        """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial, is a list),
         see `State._reset_variables`."""
         self._turn_kind_names: dict[int, tuple] = {}
         """Per kinds tuple of a turns step (by id; the tuple is kept with it): kind by name."""

@@ -136,23 +136,24 @@ def _passes(game, s, kind, combo) -> bool:
     if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
         key = ("lookahead", id(kind), combo)
         known = memo.get(key)
-        if known is None:
-            known = memo[key] = look is not True and not _look(look, s, combo) or _trial_passes(game, s, kind, combo)
-        return known
-    if look is not True and not _look(look, s, combo):  # an expression: no check for this combination
-        return True
-    return _trial_passes(game, s, kind, combo)
-
-
-def _look(look, s, combo) -> bool:
-    """The lookahead expression for ``combo``: the bare generated function (its frame is the
-    combination), or through its hook when that fails (which reports the error, located)."""
-    if look.size == len(combo):
-        try:
-            return look.fn(s, combo)
-        except Exception:
-            pass
-    return look(s, *combo)
+        if known is not None:
+            return known
+    if look is not True:  # an expression: where it is false, no check for this combination
+        if look.size == len(combo):  # its bare function (its frame is the combination) ...
+            try:
+                asked = look.fn(s, combo)
+            except Exception:  # ... or the hook, which reports the error, located
+                asked = look(s, *combo)
+        else:
+            asked = look(s, *combo)
+        if not asked:
+            if memo is not None:
+                memo[key] = True
+            return True
+    known = _trial_passes(game, s, kind, combo)
+    if memo is not None:
+        memo[key] = known
+    return known
 
 
 _RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
