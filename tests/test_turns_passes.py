@@ -296,3 +296,20 @@ def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
             if kind.name in ("magician", "wheel", "tower"):
                 assert f"{kind.guard.fn.__name__}(s, ())" not in text, kind.name
         assert text.count("(s, ())") < len(step.kinds)  # most rules inlined, none dropped
+
+
+@pytest.mark.parametrize("until, message", [
+    ("if 1 // zero == 0 then flag else flag", r"until: ZeroDivisionError: integer division or modulo by zero in"),
+    ("if zero == 0 then null else flag", r"until: expected true or false, got None in"),
+])
+def test_a_checked_until_called_bare_still_fails_located(tmp_path, until, message):
+    # `until` may be null (a variable), so its result is checked; the check calls the rule's
+    # generated function itself, and on a failure its hook, which names the rule
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace("  zero: {initial: 0}", "  zero: {initial: 0}\n  flag: {initial: false}")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text.replace("until: all(len(h) == 0 for h in hand)", f"until: {until}"), "utf-8")
+    game = trickkit.load_game(path)
+    assert _turn_steps(game)[0].until.checks == "bool"
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: \$\.round\[1\]\.turns\." + message):
+        game.new_initial_state(seed=1)

@@ -301,7 +301,9 @@ def legal_turns(game, step, s) -> list[Action]:
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
     try:
-        kinds, legal, rows = _plan(game, step, s.window)
+        plans = game._turn_kind_actions.get(id(step))  # `_plan`, its lookup inlined: this runs per decision
+        plan = plans[1][s.window + 1] if plans is not None else None
+        kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
         found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
             out = []
