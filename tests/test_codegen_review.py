@@ -199,3 +199,57 @@ def test_a_context_name_hides_a_global_of_that_name_in_a_definition_compiled_bef
     direct, _, _ = c.expression(text, (("seat", "int"),))
     assert without(FakeState(), [None]) == 100
     assert within(FakeState(), [7]) == direct(FakeState(), [7]) == 7
+
+
+HOISTED = """\
+format: 1
+name: hoisted
+title: Hoisted
+players: {min: 3, max: 3}
+deck:
+  - rank: {from: 1, to: 9}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+seat_variables:
+  below: {initial: 0}
+  pairs: {initial: 0}
+round:
+  - deal: {count: 3, rest: stock}
+  - turns:
+      first: "0"
+      until: "false"
+      actions:
+        go:
+          text: "go"
+          effect: |
+            for s in seats {
+              below[s] = sum(v for v in range(0, 10) if v < hand[s][0].rank)
+              pairs[s] = sum(count(c for c in hand[t] if c.rank < hand[s][-1].rank and len(hand[t]) > 0) for t in seats)
+            }
+game_over: "true"
+score: "0"
+"""
+
+
+def test_a_loop_invariant_naming_a_for_statement_variable_is_computed_once_per_loop(tmp_path):
+    # hand[s][0].rank names `s` (the for statement's) but not `v`: computed once per sum; a part
+    # naming an aggregate's own variable (hand[t], c) is computed per item, as before
+    path = tmp_path / "hoisted.yaml"
+    path.write_text(HOISTED, "utf-8")
+    game = trickkit.load_game(path)
+    state = game.new_initial_state(seed=4)
+    hands = [[game.rules.deck.texts[c] for c in state.seat_zones[0][s]] for s in range(3)]
+    state.apply_action("go")
+    ranks = [[int(t) for t in h] for h in hands]
+    assert state.seat_vars[0] == [sum(v for v in range(10) if v < r[0]) for r in ranks]
+    assert state.seat_vars[1] == [sum(sum(1 for c in ranks[t] if c < r[-1]) for t in range(3)) for r in ranks]
+    effect = next(st for st in game.rules.steps if st.kind == "turns").kinds[0].effect
+    source = game.rules.generated_source.split(f"def {effect.fn.__name__}(")[1].split("\ndef ")[0]
+    import re
+    hoisted = re.findall(r"\bh\d+ = (?!_MISS)(.*)", source)
+    # hand[s], hand[s][0], its rank; hand[s], hand[s][-1], its rank: each computed once per sum
+    assert len(hoisted) == 6 and sum("s.seat_zones[0][v" in h for h in hoisted) == 2, source
+    loop_vars = set(re.findall(r"for (v\d+) in t\d+:", source))  # the two sums' and count's
+    assert len(loop_vars) == 3 and not any(v in h for h in hoisted for v in loop_vars), source

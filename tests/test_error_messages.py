@@ -187,3 +187,18 @@ def test_distinct_problems_are_all_kept():
                 Problem("f.yaml", 5, 4, "$.b", "bad"), Problem("f.yaml", 0, 0, "$.c", "bad"),
                 Problem("f.yaml", 0, 0, "$.d", "bad")]
     assert RulesetError(problems).problems == problems
+
+
+@pytest.mark.parametrize("seat", ["current_player - 2", "current_player + 2", "0 - 1"])
+def test_assigning_a_seat_variable_of_no_seat_is_an_error_not_another_seats(tmp_path, seat):
+    # Python would write score[-1] into the last seat's variable; the rules must say no such seat
+    text = STUCK.replace("ALLOWED", "true").replace(
+        "effect: move(hand[current_player][0], hand[current_player], stock)",
+        f"effect: got[{seat}] = 1").replace("round:\n", "seat_variables:\n  got: {initial: 0}\nround:\n")
+    state = trickkit.load_game(_write(tmp_path, text)).new_initial_state(seed=0)
+    before = state.to_json()
+    with pytest.raises(trickkit.DSLRuntimeError, match=r"g\.yaml:\d+:\d+: .*actions\.go\.effect: ValueError: "
+                                                         r"got\[-?\d+\] = \.\.\.: -?\d+ is not a seat \(seats are 0\.\.1\)"):
+        state.apply_action("go")
+    assert state.to_json() == before
+    assert state.seat_vars[0] == [0, 0]

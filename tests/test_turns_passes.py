@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import textwrap
 
+import attrs
 import pytest
 
 import trickkit
@@ -167,3 +168,148 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
         if any(a.verb == "place" for a in legal) and len(state.seat_zones[0][state.current]) >= 5:
             asked_can += 1
     assert asked_can > 0
+
+
+def _everything(s):
+    """Every field of a state, by value (lists copied deeply, the generator by its state), and
+    the identity of each zone and variable list."""
+    from trickkit.state import State
+
+    def value(v):
+        if isinstance(v, list):
+            return [value(x) for x in v]
+        if isinstance(v, dict):
+            return {k: value(x) for k, x in v.items()}
+        return v
+    out = {}
+    for name in State.__slots__:
+        v = getattr(s, name)
+        out[name] = v.getstate() if isinstance(v, random.Random) else value(v)
+    lists = [s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, *s.seat_zones, *s.table_zones, *s.seat_vars]
+    lists += [z for zones in s.seat_zones for z in zones]
+    out["identities"] = [id(x) for x in lists]
+    return out
+
+
+@pytest.mark.parametrize("name", TURNS_GAMES)
+def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
+    # Every allowed combination of every kind, at random decisions of every turns game, tried
+    # on the state itself: afterwards every field is as before (the generator, budget and the
+    # very list objects included), and the answer is the one a trial on a copy gives.
+    tried = drawing = 0
+    for game, state in _decisions(name, 2 if name != "trumps" else 1, seed=13):
+        step = game.rules.steps[state.step]
+        for kind in turns._kinds_now(state, step):
+            if turns._draws(kind.effect):
+                drawing += 1
+                continue
+            state.memo = {}  # as while the legal actions are found
+            combos = turns._combinations(state, kind)
+            state.memo = None
+            for combo in combos[:6]:
+                before = _everything(state)
+                on_copy = turns._trial_after(game, state._trial(), kind, combo)
+                assert _everything(state)["identities"] == before["identities"]
+                before = _everything(state)  # the copy took a snapshot of the generator: same draws
+                assert turns._trial_in_place(game, state, kind, combo) == on_copy, (kind.name, combo)
+                assert _everything(state) == before, (kind.name, combo)
+                tried += 1
+    assert tried > 30
+    if name == "trumps":
+        assert drawing > 0  # the High Priestess draws a random card: tried on a copy
+
+
+def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
+    game, state = next((g, s) for g, s in _decisions("saqqara", 1, seed=3)
+                       if any(a.verb == "place" for a in s.legal_actions()))
+    kind = next(k for k in game.rules.steps[state.step].kinds if k.name == "place")
+    combo = next(a.choices for a in state.legal_actions() if a.verb == "place")
+    before = _everything(state)
+
+    def failing(s, *choices):
+        s.table_zones[0].append(99)
+        s.turn_over = True
+        raise ValueError("boom")
+    kind = attrs.evolve(kind, effect=failing)  # a kind like place whose effect fails half-way
+    with pytest.raises(ValueError):
+        turns._trial_in_place(game, state, kind, combo)
+    assert _everything(state) == before
+
+
+def test_an_effect_failing_in_a_lookahead_trial_is_a_located_error(tmp_path):
+    # the trial in place runs the effect's bare function; when it fails, the state is put back
+    # and the trial runs again on a copy through the hook, which names the rule
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace("            end_turn()\n", "            zero = 1 // zero\n            end_turn()\n")
+    text = text.replace("          effect: |\n", "          lookahead: true\n          effect: |\n")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, "utf-8")
+    state = trickkit.load_game(path).new_initial_state(seed=1)
+    before = state.to_json(), state.seat_zones, state.table_zones, state.table_vars
+    copies = [[*z] for z in state.seat_zones[0]], [*state.table_vars]
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*actions\.play\.effect.*ZeroDivisionError"):
+        state.legal_actions()
+    assert (state.to_json(), state.seat_zones, state.table_zones, state.table_vars) == before
+    assert state.seat_zones is before[1] and state.table_vars is before[3]
+    assert ([[*z] for z in state.seat_zones[0]], [*state.table_vars]) == copies
+
+
+def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, monkeypatch):
+    # `6 // x` names only the first choice: the filter computes it once per x, before the loop
+    # over y. Computed there it fails for x == 0 (which `x == 0 or` guards): the engine's
+    # general path then decides, with the same answer as testing each combination
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace('choices: {card: "hand[current_player]"}',
+                        'choices: {card: "hand[current_player]", x: "range(0, 3)", y: "range(0, 2)"}')
+    text = text.replace('text: "play {card}"', 'text: "play {card} {x} {y}"')
+    text = text.replace("allowed: true and true", "allowed: card.rank > 0 and (x == 0 or 6 // x + y > ZERO)")
+    results = []
+    for zero in ("3", "0"):
+        path = tmp_path / f"tiny{zero}.yaml"
+        path.write_text(text.replace("ZERO", zero), "utf-8")
+        game = trickkit.load_game(path)
+        kind = _turn_steps(game)[0].kinds[0]
+        source = game.rules.generated_source.split(f"def {kind.combo_filter.__name__}(")[1].split("\ndef ")[0]
+        assert "for a1 in domains[1]:\n            h" in source and "(6 // a1)" in source.split("for a2")[0], source
+        state = game.new_initial_state(seed=1)
+        fast = [a.text for a in state.legal_actions()]
+        with monkeypatch.context() as m:
+            _general(m)
+            slow = [a.text for a in game.new_initial_state(seed=1).legal_actions()]
+        assert fast == slow
+        results.append(fast)
+    hand = sorted({a.split()[1] for a in results[1]})
+    assert results[1] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)]
+    assert results[0] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)
+                          if x == 0 or 6 // x + y > 3]
+
+
+def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
+    # Trumps' power guards (`power(1)` ...) are one line each: the pass runs them itself,
+    # calling the definition, instead of calling each guard's function
+    game = trickkit.load_game("trumps")
+    step = _turn_steps(game)[-1]
+    source = game.rules.generated_source
+    for fn in step.passes[:2]:
+        text = source.split(f"def {fn.__name__}(")[1].split("\ndef ")[0]
+        for kind in step.kinds:
+            if kind.name in ("magician", "wheel", "tower"):
+                assert f"{kind.guard.fn.__name__}(s, ())" not in text, kind.name
+        assert text.count("(s, ())") < len(step.kinds)  # most rules inlined, none dropped
+
+
+@pytest.mark.parametrize("until, message", [
+    ("if 1 // zero == 0 then flag else flag", r"until: ZeroDivisionError: integer division or modulo by zero in"),
+    ("if zero == 0 then null else flag", r"until: expected true or false, got None in"),
+])
+def test_a_checked_until_called_bare_still_fails_located(tmp_path, until, message):
+    # `until` may be null (a variable), so its result is checked; the check calls the rule's
+    # generated function itself, and on a failure its hook, which names the rule
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace("  zero: {initial: 0}", "  zero: {initial: 0}\n  flag: {initial: false}")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text.replace("until: all(len(h) == 0 for h in hand)", f"until: {until}"), "utf-8")
+    game = trickkit.load_game(path)
+    assert _turn_steps(game)[0].until.checks == "bool"
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: \$\.round\[1\]\.turns\." + message):
+        game.new_initial_state(seed=1)

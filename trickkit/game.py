@@ -52,10 +52,13 @@ class Game:
         self._turn_kind_actions: dict[int, tuple] = {}
         """Per turns step (by id; the step is kept with it): its plans for `trickkit.turns.legal_turns`."""
         self._variable_resets: dict[str, tuple] = {}
-        """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial),
+        """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial, is a list),
         see `State._reset_variables`."""
         self._turn_kind_names: dict[int, tuple] = {}
         """Per kinds tuple of a turns step (by id; the tuple is kept with it): kind by name."""
+        self._effect_draws: dict[int, tuple] = {}
+        """Per action kind of a turns step (by id; the kind is kept with it): whether its effect
+        may draw randomness (its lookahead trial then runs on a copy, see `trickkit.turns`)."""
         self._choose_actions: dict[str, tuple] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.choose`)."""
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""

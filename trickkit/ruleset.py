@@ -1143,10 +1143,18 @@ def _checked(hook: Hook, want: str) -> Hook:
     """Wrap a hook so a result of the wrong type (possible when the static type is ``any``,
     or ``null`` from an aggregate over nothing) fails as a located DSLRuntimeError."""
     test, what = _RESULT_CHECKS[want]
+    fn = hook.fn if getattr(hook, "size", None) == 0 else None  # a rule of the state alone (`until`)
+    is_bool = want == "bool"
 
     def checked(state, *ctx):
-        v = hook(state, *ctx)
-        if not test(v):
+        if fn is not None and not ctx:  # its generated function itself: one call less per step
+            try:
+                v = fn(state, ())
+            except Exception:  # the hook runs it again and reports the error, located
+                v = hook(state)
+        else:
+            v = hook(state, *ctx)
+        if not (v.__class__ is bool if is_bool else test(v)):
             raise DSLRuntimeError(f"{hook.where}: expected {what}, got {v!r} in {' '.join(hook.text.split())!r}")
         return v
     checked.__dict__.update(hook.__dict__)  # where, text, elem_type, fn, size

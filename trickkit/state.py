@@ -453,15 +453,14 @@ class State:
         if resets is None:  # which variables, found once per Game (this runs at every turn)
             rules = self.rules
             resets = self.game._variable_resets[scope] = (
-                tuple((v.index, v.initial) for v in rules.seat_vars if getattr(v, scope)),
-                tuple((v.index, v.initial) for v in rules.table_vars if getattr(v, scope)))
+                tuple((v.index, v.initial, v.initial.__class__ is list) for v in rules.seat_vars if getattr(v, scope)),
+                tuple((v.index, v.initial, v.initial.__class__ is list) for v in rules.table_vars if getattr(v, scope)))
         seat, table = resets
-        for index, initial in seat:
-            # a value that holds no list (a number, a text ...) is shared by the seats: it cannot change in place
-            self.seat_vars[index] = [initial] * self._n if initial.__class__ is not list else \
-                [fresh(initial) for _ in range(self._n)]
-        for index, initial in table:
-            self.table_vars[index] = fresh(initial)
+        for index, initial, copied in seat:  # only a list needs copying (`fresh`); other values are shared
+            self.seat_vars[index] = [fresh(initial) for _ in range(self._n)] if copied else [initial] * self._n
+        table_vars = self.table_vars
+        for index, initial, copied in table:
+            table_vars[index] = fresh(initial) if copied else initial
 
     def _no_legal_action(self):
         from .ruleset import step_where

@@ -136,30 +136,104 @@ def _passes(game, s, kind, combo) -> bool:
     if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
         key = ("lookahead", id(kind), combo)
         known = memo.get(key)
-        if known is None:
-            known = memo[key] = look is not True and not look(s, *combo) or _trial_passes(game, s, kind, combo)
-        return known
-    if look is not True and not look(s, *combo):  # an expression: no check for this combination
-        return True
-    return _trial_passes(game, s, kind, combo)
+        if known is not None:
+            return known
+    if look is not True:  # an expression: where it is false, no check for this combination
+        if look.size == len(combo):  # its bare function (its frame is the combination) ...
+            try:
+                asked = look.fn(s, combo)
+            except Exception:  # ... or the hook, which reports the error, located
+                asked = look(s, *combo)
+        else:
+            asked = look(s, *combo)
+        if not asked:
+            if memo is not None:
+                memo[key] = True
+            return True
+    known = _trial_passes(game, s, kind, combo)
+    if memo is not None:
+        memo[key] = known
+    return known
+
+
+_RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
+"""Generated helpers that draw from the state's generator (see `trickkit.dsl.runtime`)."""
+
+
+def _draws(effect) -> bool:
+    """True if the effect hook may draw randomness: its trial runs on a copy, so the state's
+    generator (shared lazily with copies) is never touched by a lookahead."""
+    fn = getattr(effect, "fn", None)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return True  # not a generated rule: the copy is always safe
+    return not _RANDOM_HELPERS.isdisjoint(code.co_names)
+
+
+class _Unlocated(Exception):
+    """The bare effect function of a trial failed: the trial runs again through its hook."""
 
 
 def _trial_passes(game, s, kind, combo) -> bool:
-    """Try ``combo`` on a throw-away copy: True if afterwards the turn is over (or the game,
-    or a reaction window opens) or the seat has some allowed action."""
-    trial = s._trial()
+    """Try ``combo`` and throw its effect away: True if afterwards the turn is over (or the
+    game, or a reaction window opens) or the seat has some allowed action.
+
+    An effect that draws no randomness runs on ``s`` itself (`_trial_in_place`), saving the
+    copy of a whole state; one that draws runs on a copy (`State._trial`)."""
+    plan = game._effect_draws.get(id(kind))
+    if plan is None:
+        effect = kind.effect
+        fn = getattr(effect, "fn", None)
+        bare = fn if fn is not None and getattr(effect, "size", -1) == len(kind.domains) else None
+        plan = game._effect_draws[id(kind)] = (kind, _draws(effect), bare)
+    if not plan[1]:
+        return _trial_in_place(game, s, kind, combo, plan[2])
+    return _trial_after(game, s._trial(), kind, combo)
+
+
+def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
+    """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
+    effect and the check run, then everything an effect or a check may change (those four
+    parts, ``turn_over``, ``next_turn``, ``memo``, ``budget``, ``_depth``) is put back, so the
+    state is exactly as before, the very same list objects included (tests/test_turns_passes.py).
+    ``fn``: the effect's bare generated function (frame: the combination), or None."""
+    saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
+             s.turn_over, s.next_turn, s.memo, s.budget, s._depth)
+    s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
+    s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
+    s._depth += 1
+    try:
+        return _trial_after(game, s, kind, combo, fn)
+    except _Unlocated:
+        pass
+    finally:
+        (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
+         s.turn_over, s.next_turn, s.memo, s.budget, s._depth) = saved
+    return _trial_after(game, s._trial(), kind, combo)  # on a copy, through the hook: the error, located
+
+
+def _trial_after(game, trial, kind, combo, fn=None) -> bool:
+    """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it.
+    ``fn``: the effect's bare generated function; when it fails, `_Unlocated` is raised."""
     turn = trial.turn_no
     try:
-        kind.effect(trial, *combo)
+        if fn is None:
+            kind.effect(trial, *combo)
+        else:
+            fn(trial, combo)
     except GameEnded:
         return True
+    except Exception as e:
+        if fn is None:
+            raise
+        raise _Unlocated() from e
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
     passes = step.passes
     if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
         # no lookahead is checked from the trial: the generated pass answers
-        trial.memo = {}
+        trial.memo = None  # each rule is asked once here: storing its parts in a memo would only cost
         budget = trial.budget
         try:
             return passes[1](trial, ())
@@ -227,7 +301,9 @@ def legal_turns(game, step, s) -> list[Action]:
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
     try:
-        kinds, legal, rows = _plan(game, step, s.window)
+        plans = game._turn_kind_actions.get(id(step))  # `_plan`, its lookup inlined: this runs per decision
+        plan = plans[1][s.window + 1] if plans is not None else None
+        kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
         found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
             out = []

@@ -232,6 +232,10 @@ class _Body:
         self.hoist: list | None = None  # where the current outermost loop's invariants start
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
         self.hoisted: dict[str, str] = {}  # code of an eagerly hoisted part -> its local
+        self.inner: set = set()  # loop variables of the aggregates within the outermost one
+        # a combination filter's loops but the innermost: (choices bound there, lines run there
+        # before the next choice's loop, hoisted code -> its local)
+        self.levels: list[tuple[frozenset, list, dict]] = []
 
     def temp(self, prefix: str = "t") -> str:
         return f"{prefix}{next(self.counter)}"
@@ -291,6 +295,7 @@ class Compiler:
         self.definition_where: dict[str, str] = {}
         """Definition name -> ``file:line:col: $.path`` of its text, for comments in generated code."""
         self._sources: list[str] = []
+        self._inline_parts: dict[str, tuple] = {}  # rule function name -> (lines, code), see `_inline`
         self.body: _Body | None = None
         self.memoise = True
         # rule coverage (trickkit.dsl.coverage): counters compiled in only when asked for
@@ -413,14 +418,17 @@ class Compiler:
         # choice values are taken as never null: where one is, the generated code raises
         # and the engine tests that kind's combinations one by one, with the null checks
         scope = _Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
-        val, body, inner = self._loop_test(tree, scope)
-        name = f"_g{next(self._ids)}"
         n = len(context)
+        levels = [(frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)]
+        val, body, inner = self._loop_test(tree, scope, levels)
+        name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
         lines += _flatten(body.hoist.lines)
         lines.append("    out = []")
         for i in range(n):
             lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
+            if i < n - 1:  # the parts that name only the choices so far
+                lines += _flatten(levels[i][1], depth=i + 2)
         pad = "    " * (n + 1)
         lines += _flatten(inner, depth=n + 1)
         combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
@@ -456,6 +464,17 @@ class Compiler:
                 raise DSLCompileError(f"not a generated function: {fname!r}")
             return fname
 
+        base = [1000]  # inlined rules' locals are renumbered from here: no clash with the pass's own
+
+        def call(fn, target: str) -> list:
+            """Lines computing ``fn(s, ())`` into the test or assignment ``target`` (``"if {}:"``,
+            ``"v0 = {}"``): the rule's own statements inlined, or else a call of it."""
+            inlined = self._inline(ref(fn), base)
+            if inlined is None:
+                return [target.format(f"{ref(fn)}(s, ())")]
+            lines, code = inlined
+            return lines + [target.format(code)]
+
         found = "return True" if first_only else None
         for kind in kinds:
             body: list = []
@@ -465,13 +484,13 @@ class Compiler:
             charge = ["s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
                       "if s.budget < 0:", ["_over_budget()"]]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                test = [f"if {ref(kind['allowed'])}(s, ()):", [found or "out.append([()])"]]
+                test = call(kind["allowed"], "if {}:") + [[found or "out.append([()])"]]
                 if not first_only:
                     test += ["else:", ["out.append(())"]]
                 if kind["guard"] is None:
                     body = charge + test
                 else:
-                    body = [f"t0 = {ref(kind['guard'])}(s, ())",
+                    body = call(kind["guard"], "t0 = {}") + [
                             "if t0 is True:", [found or "out.append([()])"],
                             "elif t0:", charge + test]
                     if not first_only:
@@ -479,7 +498,7 @@ class Compiler:
             else:
                 inner = []
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"])):
-                    inner.append(f"v{i} = {ref(fn)}(s, ())")
+                    inner += call(fn, f"v{i} = {{}}")
                     if card and texts_code is not None:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
                 inner += charge
@@ -497,21 +516,45 @@ class Compiler:
                 if kind["guard"] is None:
                     body = inner
                 else:
-                    body = [f"if {ref(kind['guard'])}(s, ()):", inner]
+                    body = call(kind["guard"], "if {}:") + [inner]
                     if not first_only:
                         body += ["else:", ["out.append(())"]]
             lines += _flatten(body)
         lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
 
-    def _loop_test(self, tree, scope) -> tuple[Val, _Body, list]:
+    def _inline(self, name: str, base: list) -> tuple[list, str] | None:
+        """The statements and result of the generated rule ``name`` (a function of the state
+        alone, called with an empty frame), its locals renumbered from ``base[0]`` (moved on
+        past them): ``(lines, code)`` to put in place of a call of it. None when it reads its
+        frame, holds a text literal (renumbering edits names in the code's text) or is long."""
+        parts = self._inline_parts.get(name)
+        if parts is None:
+            return None
+        lines, code = parts
+        if len(lines) > _INLINE_MAX_LINES:  # a long one would cost more to compile than its call does to run
+            return None
+        text = "\n".join(lines) + "\n" + code
+        if "'" in text or '"' in text or _FRAME_NAME.search(text):
+            return None
+        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
+        offset = base[0]
+        base[0] += top + 1
+
+        def renumber(line: str) -> str:
+            return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
+        return [renumber(line) for line in lines], f"({renumber(code)})"
+
+    def _loop_test(self, tree, scope, levels=()) -> tuple[Val, _Body, list]:
         """Compile a test that a generated loop runs per candidate: ``(value, body, lines)``,
-        with the state-only parts in ``body.hoist``, computed before the loop."""
+        with the state-only parts in ``body.hoist``, computed before the loop (and ``levels``:
+        see `_Body.levels`)."""
         if isinstance(tree, str):
             tree = parse(tree, "expr")
         saved, self.body = self.body, _Body()
         try:
             body = self.body
+            body.levels = list(levels)
             body.loops = 1
             body.hoist = _Hoist()
             body.eager = True
@@ -553,10 +596,13 @@ class Compiler:
         lines = [f"def {name}(s, fr):"]
         if where:
             lines.append("    " + _location_comment(where))
-        lines += self._unpack(context, scope, used=val.free)
+        unpack = self._unpack(context, scope, used=val.free)
+        lines += unpack
         lines += _flatten(body.lines)
         lines.append(f"    return {self._code(val)}")
         fn = self._define(name, lines)
+        if not unpack:  # a function of the state alone: a generated pass may inline it
+            self._inline_parts[name] = (_flatten(body.lines, 0), self._code(val))
         if val.is_const:
             fn.const_value = val.const
         fn.nullable = val.nullable
@@ -653,6 +699,15 @@ class Compiler:
                 return self._hoisted(val, lines)
             if self.memoise and (kind == "aggregate" or _size(node) >= _MEMO_MIN_NODES):
                 return self._memoised(val, lines)
+        elif val.state and self.body.loops and not self.body.eager and kind != "name" \
+                and val.free.isdisjoint(self.body.inner):
+            # invariant too: it names only locals bound outside the loops (a `for` statement's
+            # variable, the rule's context), which hold still while the expression runs
+            return self._hoisted(val, lines)
+        elif self.body.levels and val.free and kind not in _LITERALS:
+            leveled = self._leveled(val, lines)
+            if leveled is not None:
+                return leveled
         self.body.lines.extend(lines)
         return val
 
@@ -686,6 +741,27 @@ class Compiler:
         self._emit(f"if {h} is _MISS:")
         self.body.lines.append(list(lines) + [f"{h} = {val.code}"])
         return attrs.evolve(val, code=h)
+
+    def _leveled(self, val: Val, lines) -> Val | None:
+        """In a combination filter, a part naming only the first choices (``rows[row - 1]``
+        in ``place {artifact} {row} {end}``) is computed in the loop of the last one it names,
+        once per value of it, not once per combination. Only parts that charge no budget and
+        call no rule (plain reads and arithmetic) move: computed early, they cost nothing more
+        than the combinations would, and one that fails sends the engine to its general path,
+        as every failure inside a filter does."""
+        flat = "\n".join(_flatten(lines, 0)) + "\n" + val.code
+        if "s.budget" in flat or _CALLS_RULES.search(flat):
+            return None
+        for bound, out, seen in self.body.levels:
+            if val.free <= bound:
+                if not lines and val.code in seen:
+                    return attrs.evolve(val, code=seen[val.code])
+                h = self.body.temp("h")
+                out.extend(list(lines) + [f"{h} = {val.code}"])
+                if not lines:
+                    seen[val.code] = h
+                return attrs.evolve(val, code=h)
+        return None
 
     def _memoised(self, val: Val, lines) -> Val:
         key = next(self._memo_keys)
@@ -971,8 +1047,8 @@ class Compiler:
                 return Val(f"s.table_zones[{start + x.const}]" if ok else "None", "zone", NOT_CONST if ok else None,
                            nullable=not ok, state=True)
             xs = self._simple(x)
-            return Val(f"(s.table_zones[{start} + {xs.code}] if {xs.code} is not None and 0 <= {xs.code} < {count} "
-                       f"else None)", "zone", state=True, free=x.free)
+            test = f"{xs.code} is not None and 0 <= {xs.code} < {count}" if x.nullable else f"0 <= {xs.code} < {count}"
+            return Val(f"(s.table_zones[{start} + {xs.code}] if {test} else None)", "zone", state=True, free=x.free)
         b = self._expr(base, scope, defs)
         if x.type not in ("int", "any", "null"):
             raise _err(idx, f"an index must be an int, got {x.type}")
@@ -992,8 +1068,11 @@ class Compiler:
         if x.code in _SEAT_NOW and _SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
-            bs, xs = self._simple(b), self._simple(x)
-            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < _len({bs.code}) else _index({bs.code}, {xs.code}))",
+            # a seat list holds one item per seat: its length is the seat count, known here
+            size = str(self.ns.num_players) if _SEAT_LISTS.match(b.code) else None
+            bs, xs = b if size else self._simple(b), self._simple(x)  # `s.seat_vars[0]` is read only once
+            size = size or f"_len({bs.code})"
+            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < {size} else _index({bs.code}, {xs.code}))",
                        et, state=state, free=free)
         return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
@@ -1141,8 +1220,10 @@ class Compiler:
         if outermost:
             hoist = body.hoist = _Hoist()
             self.body.lines.append(hoist)
+            body.inner = set()
         items = self._collection(coll, coll_node)
         var = body.temp("v")
+        body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
         item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
@@ -1699,6 +1780,13 @@ class Compiler:
             x = self._expr(target.children[1], scope, ())
             vs = self._simple(v)
             store = "seat_vars" if sym.kind == "seat_var" else "table_vars"
+            if sym.kind == "seat_var" and x.code not in _SEAT_NOW:
+                # a seat out of 0..n-1 is an error, never a write to another seat (Python's
+                # negative index would write `score[-1]` into the last seat's)
+                xs = self._simple(x)
+                self._emit(f"if not (0 <= {xs.code} < {self.ns.num_players}):")
+                self.body.lines.append([f"_bad_seat({xs.code}, {name!r}, {self.ns.num_players})"])
+                x = xs
             self._emit(f"s.{store}[{sym.value}][{self._code(x)}] {op} {self._code(vs)}")
             return
         if sym is None or sym.kind != "table_var":
@@ -1900,6 +1988,20 @@ def _global_names(code) -> set[str]:
 
 
 _LITERALS = {"int_lit", "str_lit", "true_lit", "false_lit", "null_lit", "name"}
+
+_INLINE_MAX_LINES = 4
+"""Longest rule (in generated lines) a generated pass inlines instead of calling."""
+
+_TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
+"""A local the generator makes for a rule's own values (see `allowlist.LOCAL_NAME`), in code."""
+
+_TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
+
+_FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
+"""The frame, a context value, or a return: code that is not inlined as it stands."""
+
+_CALLS_RULES = re.compile(r"\b_(d[0-9]+|can|cov)\(")
+"""A call, in generated code, of a definition's function, ``can`` or a coverage counter."""
 
 
 def _size(node) -> int:

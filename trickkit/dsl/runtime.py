@@ -196,6 +196,11 @@ def end_turn(s, seat) -> None:
     s.next_turn = seat
 
 
+def bad_seat(seat, name: str, n: int):
+    """An assignment ``name[seat] = ...`` to a seat variable with no such seat (of ``n``)."""
+    raise ValueError(f"{name}[{seat!r}] = ...: {seat!r} is not a seat (seats are 0..{n - 1})")
+
+
 def can(s, kind: str) -> bool:
     return s.can(kind)
 
@@ -231,7 +236,7 @@ HELPERS = {
     "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
     "_move_all": move_all, "_swap": swap, "_sort_zone": sort_zone, "_draw_random": draw_random, "_put": put,
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
-    "_end_turn": end_turn, "_distinct_cards": distinct_cards, "_product": product,
+    "_end_turn": end_turn, "_bad_seat": bad_seat, "_distinct_cards": distinct_cards, "_product": product,
     "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
     "_no_winner": no_winner, "_fromkeys": dict.fromkeys,
 }
