@@ -1703,6 +1703,8 @@ class Compiler:
             if op == "=" and v.type == "any" and sym.type != "any":  # known only now: checked as it is stored
                 nullable = name in self.ns.variable_nullable
                 v = attrs.evolve(v, code=f"_kept({self._code(v)}, {sym.type!r}, {nullable!r})", const=NOT_CONST)
+            if op == "=" and v.type in ("zone", "list[zone]"):
+                v = attrs.evolve(v, code=self._cards_now(v), const=NOT_CONST)
         if target.data == "target_index":
             if sym is None or sym.kind not in ("seat_var", "team_var"):
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
@@ -1761,6 +1763,15 @@ class Compiler:
         once per evaluation (the engine falls back on the rule when a filter is missing)."""
         if self.coverage is not None:
             raise DSLCompileError("no generated filter while counting coverage")
+    def _cards_now(self, v: Val) -> str:
+        """Code for a copy of the cards a zone (or a list of zones) holds now: a variable keeps
+        what it was given, not the zone itself, which later moves change (and which a clone
+        copies apart from its variables)."""
+        if v.type == "zone":
+            return f"[*{self._code(v)}]"
+        z = self.body.temp("v")
+        return f"[[*{z}] for {z} in {self._code(v)}]"
+
     def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
         name = str(name_tok)
         if local.declared is None:
