@@ -1057,7 +1057,10 @@ class Compiler:
         self._check_arity(node, name, b.params, vals)
         result = vals[0].type if b.result == "arg0" else b.result
         if b.result == "concat":
-            result = elem_type(vals[0].type) if is_list(elem_type(vals[0].type)) else "list[any]"
+            inner = elem_type(vals[0].type)
+            if inner not in ("any", "null") and not is_list(inner):
+                raise _err(args[0], f"concat() joins a list of lists (e.g. concat(court)), got a list of {inner}")
+            result = inner if is_list(inner) else "list[any]"
             if result == "zone":
                 result = "list[card]"
         nullable = name in ("index_of", "seat_holding") or result == "any"
@@ -1108,6 +1111,8 @@ class Compiler:
                 raise _err(a, f"{name}() expects a list, got {t}")
             if p == "int" and t not in ("int", "any", "null", "bool"):
                 raise _err(a, f"{name}() expects an int, got {t}")
+            if p == "int" and t == "null" and name not in _TEAM_FUNCTIONS:  # those give null for null
+                raise _err(a, f"{name}() expects an int, got null (always null here)")
             if p == "card" and t not in ("card", "any", "null"):
                 hint = " (name a card by a card value, e.g. a loop variable over a zone)" if t == "str" else ""
                 raise _err(a, f"{name}() expects a card, got {_describe_type(t)}{hint}")
@@ -1998,7 +2003,9 @@ def _is_named(node) -> bool:
 
 
 def _need_number(node, t, op):
-    if t not in ("int", "any", "bool", "null"):
+    if t == "null":  # a null that is always null (a literal): the arithmetic could never run
+        raise _err(node, f"{op!r} needs numbers, got null")
+    if t not in ("int", "any", "bool"):
         raise _err(node, f"{op!r} needs numbers, got {t}")
 
 
