@@ -5,6 +5,7 @@ a seat nothing to do; and a rule failing half-way leaves the state, generator in
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 from pathlib import Path
 
@@ -140,3 +141,57 @@ def test_a_failed_action_leaves_the_generator_as_the_caller_left_it(tmp_path):
         state.apply_action(legal[0])
     assert state.rng.getstate() == before_rng
     assert (state.to_json(), state.observation_all()) == before
+
+
+def effect_variant(tmp_path: Path, block: str) -> Path:
+    """Skull King with ``block`` run as an effect before the first round, and table variables
+    ``x`` (0), ``l`` (a list) and ``t`` (a text) to work with."""
+    body = "\n".join("              " + line for line in block.splitlines())
+    path = tmp_path / "v.yaml"
+    path.write_text("extends: skull_king\nname: v\n"
+                    "table_variables:\n  x: 0\n  l: {initial: [], type: list}\n  t: ''\n"
+                    "round:\n  $insert_before:\n    0:\n      - effect: |\n" + body + "\n", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("test", [
+    "-1 in l", "-1 not in l", "l == [x]", "index_of(l, -1) == 0", "len(distinct(l)) == 0",
+    "str(l) == 'x'", "len(concat([l, l])) == 0", "len(l + l) == 0", "t + t == 'x'",
+])
+def test_operations_that_walk_a_long_list_are_charged(tmp_path, test):
+    """One `in` (or ==, index_of, str, ...) over a list of 50,000 numbers costs 50,000 items of
+    the budget, as a loop over it does: 200 of them exceed it (not charged, 40,000 of them took
+    minutes). Joining two texts costs their length."""
+    block = ("l = range(0, 50000)\nt = str(range(0, 8000))\n"
+             f"for i in range(0, 200) {{\n  if {test} {{ x = 1 }}\n}}")
+    game = trickkit.load_game(effect_variant(tmp_path, block))
+    with pytest.raises(DSLRuntimeError, match=r"v.yaml:\d+:\d+: .*budget"):
+        game.new_initial_state(seed=1)
+
+
+def test_a_list_of_one_long_list_many_times_is_charged_by_all_its_items(tmp_path):
+    """A list holding the same long list 60 times costs 60 items to build but 6,000,000 to
+    write as text: str() charges the items of the lists inside too."""
+    block = "l = list(range(0, 100000) for i in range(0, 60))\nt = str(l)"
+    game = trickkit.load_game(effect_variant(tmp_path, block))
+    with pytest.raises(DSLRuntimeError, match=r"v.yaml:\d+:\d+: .*budget"):
+        game.new_initial_state(seed=1)
+
+
+def test_the_same_walks_over_short_lists_run(tmp_path):
+    """The charge is a count, not a refusal: the operations above over a short list run."""
+    block = ("l = range(0, 10)\nfor i in range(0, 100) {\n"
+             "  if -1 in l or l == [x] or index_of(l, 3) == 0 or str(l) == 'x' or len(concat([l, l])) == 0 "
+             "{ x = 1 }\n}\nx = index_of(l, 3)")
+    game = trickkit.load_game(effect_variant(tmp_path, block))
+    x = [v.name for v in game.rules.table_vars].index("x")
+    assert game.new_initial_state(seed=1).table_vars[x] == 3
+
+
+@pytest.mark.parametrize("value, shown", [("'x'", "'x' (str)"), ("true", "true (bool)"), ("[1]", "[1] (list)")])
+def test_a_variable_keeps_its_type_when_the_value_is_known_only_at_play(tmp_path, value, shown):
+    """`x` holds numbers; an if whose branches differ in type has no static type, so the value
+    is checked as it is stored, and the error names the assignment, not a later reader."""
+    game = trickkit.load_game(effect_variant(tmp_path, f"x = if round > 0 then {value} else 0"))
+    with pytest.raises(DSLRuntimeError, match=r"v.yaml:\d+:\d+: .*int values cannot be set to " + re.escape(shown)):
+        game.new_initial_state(seed=1)

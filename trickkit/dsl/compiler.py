@@ -1136,13 +1136,19 @@ class Compiler:
         self._check_arity(node, name, b.params, vals)
         result = vals[0].type if b.result == "arg0" else b.result
         if b.result == "concat":
-            result = elem_type(vals[0].type) if is_list(elem_type(vals[0].type)) else "list[any]"
+            inner = elem_type(vals[0].type)
+            if inner not in ("any", "null") and not is_list(inner):
+                raise _err(args[0], f"concat() joins a list of lists (e.g. concat(court)), got a list of {inner}")
+            result = inner if is_list(inner) else "list[any]"
             if result == "zone":
                 result = "list[card]"
         nullable = name in ("index_of", "seat_holding") or result == "any"
         code = self._text_code if name == "str" else self._code  # str(card) is its text
-        return Val(f"_fn_{name}({', '.join(code(v) for v in vals)})", result, nullable=nullable,
-                   state=state, free=free)
+        args = ", ".join(code(v) for v in vals)
+        if name in _WALKING and any(_may_be_long(v) for v in vals):
+            # the built-in walks a list: charged by its items, as a loop over it would be
+            return Val(f"_charged(s, _fn_{name}, {args})", result, nullable=nullable, state=state, free=free)
+        return Val(f"_fn_{name}({args})", result, nullable=nullable, state=state, free=free)
 
     _TEXTED = ("card", "play", "list[card]", "list[play]", "zone")
 
@@ -1184,6 +1190,8 @@ class Compiler:
                 raise _err(a, f"{name}() expects a list, got {t}")
             if p == "int" and t not in ("int", "any", "null", "bool"):
                 raise _err(a, f"{name}() expects an int, got {t}")
+            if p == "int" and t == "null" and name not in _TEAM_FUNCTIONS:  # those give null for null
+                raise _err(a, f"{name}() expects an int, got null (always null here)")
             if p == "card" and t not in ("card", "any", "null"):
                 hint = " (name a card by a card value, e.g. a loop variable over a zone)" if t == "str" else ""
                 raise _err(a, f"{name}() expects a card, got {_describe_type(t)}{hint}")
@@ -1484,6 +1492,10 @@ class Compiler:
             if a.is_const and b.is_const:
                 v = (a.const == b.const) == (op == "==")
                 return Val(repr(v), "bool", v, False)
+            if (is_list(a.type) or a.type == "any") and (is_list(b.type) or b.type == "any") \
+                    and (is_list(a.type) or is_list(b.type)):  # two lists: charged by their items
+                test = f"_eq(s, {self._code(a)}, {self._code(b)})"
+                return Val(test if op == "==" else f"(not {test})", "bool", nullable=False, state=state, free=free)
             return Val(f"({self._code(a)} {op} {self._code(b)})", "bool", nullable=False, state=state, free=free)
         for t, side in ((a.type, left), (b.type, right)):
             if t not in ("int", "any", "null", "str"):
@@ -1525,11 +1537,17 @@ class Compiler:
                 if _is_text_literal(item_node):
                     self._check_literal(node, a, str(item_node.children[0])[1:-1])
         state, free = a.state or b.state, a.free | b.free
+        # a zone holds at most the deck, and a short constant list is short: plain `in`; any
+        # other list may be long, so the test is charged to the budget like a loop over it
+        plain = b.type == "zone" or b.is_const and isinstance(b.const, list) and len(b.const) <= 64 \
+            and not is_list(a.type) and a.type != "any"
         if not b.nullable:
-            return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
+            if plain:
+                return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
+            return Val(f"_in(s, {self._code(a)}, {self._code(b)})", "bool", nullable=False, state=state, free=free)
         y = self._simple(b)
-        return Val(f"({y.code} is not None and {self._code(a)} in {y.code})", "bool", nullable=False,
-                   state=state, free=free)
+        test = f"{self._code(a)} in {y.code}" if plain else f"_in(s, {self._code(a)}, {y.code})"
+        return Val(f"({y.code} is not None and {test})", "bool", nullable=False, state=state, free=free)
 
     def _e_not_contains(self, node, scope, defs):
         v = self._e_contains(node, scope, defs)
@@ -1541,11 +1559,11 @@ class Compiler:
         op = str(op_tok)
         state, free = a.state or b.state, a.free | b.free
         if op == "+" and (a.type == "str" or b.type == "str"):  # a card joins a text as its text ('C10')
-            return Val(f"_cat({self._text_code(a)}, {self._text_code(b)})", "str", nullable=False, state=state,
+            return Val(f"_cat(s, {self._text_code(a)}, {self._text_code(b)})", "str", nullable=False, state=state,
                        free=free)
         if op == "+" and is_list(a.type) and is_list(b.type) and "any" not in (a.type, b.type):
             typ = "list[card]" if a.type == "zone" else a.type
-            return Val(f"_join({self._code(a)}, {self._code(b)})", typ, nullable=False, state=state, free=free)
+            return Val(f"_join(s, {self._code(a)}, {self._code(b)})", typ, nullable=False, state=state, free=free)
         _need_number(left, a.type, op)
         _need_number(right, b.type, op)
         if a.is_const and b.is_const and isinstance(a.const, int) and isinstance(b.const, int):
@@ -1774,6 +1792,11 @@ class Compiler:
             _need_number(value, v.type, op)
         if sym is not None and sym.kind in ("seat_var", "table_var", "team_var"):
             self._check_assignment(value, name, sym, v, op)
+            if op == "=" and v.type == "any" and sym.type != "any":  # known only now: checked as it is stored
+                nullable = name in self.ns.variable_nullable
+                v = attrs.evolve(v, code=f"_kept({self._code(v)}, {sym.type!r}, {nullable!r})", const=NOT_CONST)
+            if op == "=" and v.type in ("zone", "list[zone]"):
+                v = attrs.evolve(v, code=self._cards_now(v), const=NOT_CONST)
         if target.data == "target_index":
             if sym is None or sym.kind not in ("seat_var", "team_var"):
                 raise _err(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")
@@ -1839,6 +1862,15 @@ class Compiler:
         once per evaluation (the engine falls back on the rule when a filter is missing)."""
         if self.coverage is not None:
             raise DSLCompileError("no generated filter while counting coverage")
+    def _cards_now(self, v: Val) -> str:
+        """Code for a copy of the cards a zone (or a list of zones) holds now: a variable keeps
+        what it was given, not the zone itself, which later moves change (and which a clone
+        copies apart from its variables)."""
+        if v.type == "zone":
+            return f"[*{self._code(v)}]"
+        z = self.body.temp("v")
+        return f"[[*{z}] for {z} in {self._code(v)}]"
+
     def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
         name = str(name_tok)
         if local.declared is None:
@@ -1855,7 +1887,10 @@ class Compiler:
                   or {want, t} == {"zone", "list[card]"}):
             raise _err(value, f"{name!r} holds {want} values (the type its let gave it, at "
                               f"{_where(local.declared)}), not {t}")
-        self._emit(f"{local.name} {op} {self._code(v)}")
+        code = self._code(v)
+        if op == "=" and t == "any" and want not in ("any", "null"):  # known only now: checked as it is stored
+            code = f"_kept({code}, {want!r}, True)"
+        self._emit(f"{local.name} {op} {code}")
 
 
 
@@ -2096,7 +2131,9 @@ def _small_factor(a: Val, b: Val) -> tuple[str, Val] | None:
 
 
 def _need_number(node, t, op):
-    if t not in ("int", "any", "bool", "null"):
+    if t == "null":  # a null that is always null (a literal): the arithmetic could never run
+        raise _err(node, f"{op!r} needs numbers, got null")
+    if t not in ("int", "any", "bool"):
         raise _err(node, f"{op!r} needs numbers, got {t}")
 
 
@@ -2129,6 +2166,18 @@ def _assignable(t: str, want: str) -> bool:
 
 
 _TEAM_FUNCTIONS = ("partner", "team_of", "team_members")
+
+_WALKING = frozenset({"str", "distinct", "concat", "index_of", "seat_holding"})
+"""Built-ins whose work grows with the items of a list argument: charged to the budget."""
+
+
+def _may_be_long(v: Val) -> bool:
+    """Can the list ``v`` hold more than the deck? A zone, or the game's own zones of each seat,
+    hold at most the deck's cards; any other list (a rule built it) may be long."""
+    return (is_list(v.type) or v.type == "any") and v.type != "zone" and _SEAT_ZONES.match(v.code) is None
+
+
+_SEAT_ZONES = re.compile(r"^s\.seat_zones\[[0-9]+\]$")
 
 
 def _team_table(name: str, team_of, n: int) -> tuple:

@@ -75,14 +75,85 @@ def index(seq, i):
     return seq[i]
 
 
-def join_text(a, b) -> str:
-    text = f"{a}{b}"
+def charge_items(s, xs) -> None:
+    """Charge the items of list ``xs`` to the evaluation budget, lists within it counted too
+    (an explicit stack: a rule can nest lists deeply). Work that walks a list inside one
+    operation (``in``, ``==``, ``index_of``, ``str`` ...) costs its length like a loop does, so
+    repeating it cannot run away."""
+    s.budget -= len(xs)
+    if s.budget < 0:
+        over_budget()
+    if list in map(type, xs):  # lists of lists (of zones, say): each found in C, then walked
+        stack = [x for x in xs if x.__class__ is list]
+        while stack:
+            v = stack.pop()
+            s.budget -= len(v)
+            if s.budget < 0:
+                over_budget()
+            if list in map(type, v):
+                stack.extend(x for x in v if x.__class__ is list)
+
+
+def contains(s, x, xs) -> bool:
+    """``x in xs``, charged: the items of ``xs`` (and, when ``x`` is a list, theirs too)."""
+    s.budget -= len(xs)
+    if s.budget < 0:
+        over_budget()
+    if x.__class__ is list:
+        charge_items(s, xs)
+    return x in xs
+
+
+def equal(s, a, b) -> bool:
+    """``a == b``, charged by the items of ``a`` when both are lists."""
+    if a.__class__ is list and b.__class__ is list:
+        charge_items(s, a)
+    return a == b
+
+
+def charged_call(s, function, *args):
+    """``function(*args)``, a built-in that walks its list arguments, charged by their items first."""
+    for a in args:
+        if a.__class__ is list:
+            charge_items(s, a)
+    return function(*args)
+
+
+_KEPT = {"int": int, "bool": bool, "str": str, "card": int, "play": tuple}
+
+
+def kept_as(v, want: str, nullable: bool):
+    """``v`` stored in a variable of type ``want``: checked when the value's type was known only
+    at play (an ``if`` whose branches differ, say), so a variable keeps its type. A number is
+    never a bool here, nor a bool a number."""
+    if v is None:
+        if nullable:
+            return v
+        raise TypeError(f"a variable of {want} values cannot be set to null")
+    cls = _KEPT.get(want)
+    if cls is None and want.startswith("list") or want == "zone":
+        cls = list
+    if cls is not None and v.__class__ is not cls:
+        shown = repr(v) if v.__class__ is str else dsl_str(v)
+        raise TypeError(f"a variable of {want} values cannot be set to {shown} ({type(v).__name__})")
+    return v
+
+
+def join_text(s, a, b) -> str:
+    text = f"{a}{b}"  # each side is at most MAX_VALUE_LENGTH long: built, then charged
+    if len(text) > 256:  # a short text costs about one item, like the rule's step that joins it
+        s.budget -= len(text)
+        if s.budget < 0:
+            over_budget()
     if len(text) > MAX_VALUE_LENGTH:
         raise EvaluationLimit(f"a text of {len(text)} characters (limit {MAX_VALUE_LENGTH})")
     return text
 
 
-def join_lists(a, b) -> list:
+def join_lists(s, a, b) -> list:
+    s.budget -= len(a) + len(b)
+    if s.budget < 0:
+        over_budget()
     if len(a) + len(b) > MAX_VALUE_LENGTH:
         raise EvaluationLimit(f"a list of {len(a) + len(b)} items (limit {MAX_VALUE_LENGTH})")
     return list(a) + list(b)
@@ -238,7 +309,8 @@ HELPERS = {
     "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
     "_end_turn": end_turn, "_bad_seat": bad_seat, "_distinct_cards": distinct_cards, "_product": product,
     "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
-    "_no_winner": no_winner, "_fromkeys": dict.fromkeys,
+    "_no_winner": no_winner, "_fromkeys": dict.fromkeys, "_in": contains, "_eq": equal,
+    "_charged": charged_call, "_kept": kept_as,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""
