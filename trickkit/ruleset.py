@@ -1133,7 +1133,7 @@ _INT_ONLY = frozenset({int})
 _RESULT_CHECKS = {
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "list[int]": (_distinct_ints, "a list of different numbers"),
-    "int": (lambda v: isinstance(v, int), "an int"),
+    "int": (lambda v: v.__class__ is int, "an int"),  # a bool is no number here: `score: true` is refused at load too
     "list": (lambda v: isinstance(v, list), "a list"),
     "play": (lambda v: v is None or isinstance(v, tuple), "a play or null"),
 }

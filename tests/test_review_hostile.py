@@ -1,0 +1,70 @@
+"""Hostile-input review (reviewer branch ``hostile``): one minimal test per finding.
+
+Each test builds the smallest ruleset (a copy of a shipped game with one rule changed) or
+call that shows a broken promise of docs/robustness.md. Tests of problems not fixed yet are
+``xfail(strict=True)``: they fail today for the reason given and turn the suite red once fixed,
+so the fixer removes the mark.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+import yaml
+
+import trickkit
+from trickkit import DSLRuntimeError, RulesetError, TrickkitError
+
+RULESETS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rulesets")
+
+
+def shipped(name: str) -> dict:
+    with open(os.path.join(RULESETS, f"{name}.yaml"), encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def write(tmp_path, doc, name="case.yaml"):
+    p = tmp_path / name
+    p.write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return str(p)
+
+
+def sarkophag_with(tmp_path, **rules):
+    """Sarkophag with some of its rules replaced: ``score=...``, ``after_trick=...``, ``leader=...``."""
+    d = shipped("sarkophag")
+    tricks = d["round"][1]["tricks"]
+    for key, text in rules.items():
+        if key in ("score", "game_over"):
+            d[key] = text
+        else:
+            tricks[key] = text
+    return trickkit.load_game(write(tmp_path, d))
+
+
+def play_randomly(state, rng, steps=10_000):
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+# -- a rule of type int that gives a bool at play --------------------------------------------
+
+def test_score_that_is_a_bool_at_play_is_refused(tmp_path):
+    """`score: true` is refused at load ("must be a number"), but a score whose static type is
+    `any` (an if whose branches are int and bool) returned True to `scores()`: the run-time
+    result check of ruleset.py (`_RESULT_CHECKS["int"]`, isinstance(v, int)) let bools through."""
+    game = sarkophag_with(tmp_path, score="if heads[seat] >= 0 then true else 1")
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(DSLRuntimeError, match=r"\$\.score: expected an int, got True"):
+        state.scores()
+
+
+def test_leader_that_is_a_bool_at_play_is_refused(tmp_path):
+    """The same for a seat: `leader: true` is refused at load, `if ... then true else 0` led
+    from seat True (seat 1)."""
+    game = sarkophag_with(tmp_path, leader="if dealer >= 0 then true else 0")
+    with pytest.raises(DSLRuntimeError, match=r"leader: expected an int, got True"):
+        game.new_initial_state(seed=1).legal_actions()
