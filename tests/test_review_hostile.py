@@ -99,3 +99,32 @@ def test_variable_set_to_a_bool_at_play_is_refused(tmp_path):
     except DSLRuntimeError:
         return  # refused where it happened: fine
     assert all(v.__class__ is int for v in state.seat_vars[0]), state.seat_vars[0]  # heads
+
+
+# -- built-ins whose arguments type-check but fail as Python errors at play ---------------------
+
+def test_distinct_of_a_list_of_lists(tmp_path):
+    """`distinct(l)` type-checks for any list, but a list of lists (zones, `[[1], [1]]`) failed at
+    play with "TypeError: unhashable type: 'list'" (builtins.py: dict.fromkeys)."""
+    game = sarkophag_with(tmp_path, must_play_if_able="len(distinct([[1], [2], [1]])) == 2 and "
+                          "len(distinct(list(hand[s] for s in seats))) == num_players")
+    state = game.new_initial_state(seed=1)
+    play_randomly(state, random.Random(0))
+    assert state.is_terminal()
+
+
+@pytest.mark.xfail(strict=True, reason="concat() of a list of numbers type-checks (result list[any], compiler.py "
+                   "_call) and fails at play with \"TypeError: 'int' object is not iterable\"")
+def test_concat_of_a_list_of_numbers_is_a_load_error(tmp_path):
+    """Promise: a built-in argument of the wrong type is a located RulesetError at load."""
+    with pytest.raises(RulesetError, match=r"must_play_if_able: .*concat"):
+        sarkophag_with(tmp_path, must_play_if_able="len(concat([1, 2])) > 0")
+
+
+@pytest.mark.xfail(strict=True, reason="arithmetic and built-ins on a literal null type-check (null counts as any "
+                   "type) and fail at play with Python's TypeError text")
+@pytest.mark.parametrize("rule", ["abs(null) == 0", "min(card.rank, null) == 0", "-null == 0", "null + 1 == 2",
+                                  "left_of(null) == 0"])
+def test_arithmetic_on_a_literal_null_is_a_load_error(tmp_path, rule):
+    with pytest.raises(RulesetError, match=r"must_play_if_able"):
+        sarkophag_with(tmp_path, must_play_if_able=rule)

@@ -48,6 +48,23 @@ class Aggregate:
 from .runtime import dsl_range as _range, dsl_str as _str
 
 
+def _frozen(x):
+    """A hashable stand-in for a DSL value: lists (a list of zones, of lists) become tuples."""
+    return tuple(map(_frozen, x)) if x.__class__ is list else x
+
+
+def _distinct(xs: list) -> list:
+    """``distinct``: the items of ``xs`` without repeats, in first-seen order, in linear time;
+    items that are lists themselves (``distinct(list(hand[s] for s in seats))``) compare by content."""
+    try:
+        return list(dict.fromkeys(xs))
+    except TypeError:  # unhashable items (lists)
+        seen: dict = {}
+        for x in xs:
+            seen.setdefault(_frozen(x), x)
+        return list(seen.values())
+
+
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("abs", ("int",), "int", abs, "absolute value", "abs(tricks[s] - bid[s])"),
     Builtin("min", ("int", "int"), "int", min, "the smaller of two numbers", "min(round, 8)"),
@@ -59,7 +76,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "text of a value, for reasons and messages; a card (or play, or list of them) gives its text, "
             "e.g. 'C10', and joining a card to a text with + does the same (where the value's type is known "
             "only at play time, e.g. a variable without a type, a card shows as its number)", "'must play lower than ' + str(trick[0].rank)"),
-    Builtin("distinct", ("list",), "arg0", lambda xs: list(dict.fromkeys(xs)),
+    Builtin("distinct", ("list",), "arg0", lambda xs: _distinct(xs),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
     Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
             "a list of lists (e.g. every seat's court) joined into one list", "concat(court)"),
