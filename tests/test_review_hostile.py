@@ -128,3 +128,19 @@ def test_concat_of_a_list_of_numbers_is_a_load_error(tmp_path):
 def test_arithmetic_on_a_literal_null_is_a_load_error(tmp_path, rule):
     with pytest.raises(RulesetError, match=r"must_play_if_able"):
         sarkophag_with(tmp_path, must_play_if_able=rule)
+
+
+# -- public API calls with odd arguments ------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="game.py Game.action_seen_by: text.split()[0] of a blank text raises IndexError "
+                   "in a simultaneous step")
+@pytest.mark.parametrize("text", ["", "   "])
+def test_action_seen_by_a_blank_text(text):
+    """`State.action_seen_by` is public (docs/reference/api.md); during Skull King's
+    simultaneous bid a blank action text escaped as a raw IndexError."""
+    state = trickkit.load_game("skull_king").new_initial_state(seed=1)
+    try:
+        seen = state.action_seen_by(text, 0)
+    except (TrickkitError, ValueError):
+        return
+    assert isinstance(seen, str)
