@@ -144,3 +144,40 @@ def test_action_seen_by_a_blank_text(text):
     except (TrickkitError, ValueError):
         return
     assert isinstance(seen, str)
+
+
+# -- ruleset text reaching generated code ---------------------------------------------------
+
+INJECTED = "s.seat_vars[0][0] = 999"
+"""A statement the AST allow-list accepts: it would change a seat variable of the game."""
+
+
+@pytest.mark.parametrize("name", ["sarkophag", "spades", "skull_king", "hearts", "oh_hell", "six_nimmt", "trumps",
+                                  "saqqara", "crazy_eights"])
+@pytest.mark.parametrize("newline", ["\n", "\r", "\r\n"])
+def test_extends_path_never_reaches_generated_code(tmp_path, name, newline):
+    """`extends: "p\\n    s.seat_vars[0][0] = 999\\n#.yaml"` names a parent file in the folder;
+    its rules are located in that file, and fused.py wrote the step's location (`step_where`)
+    raw into a `# ...` comment of the generated legal-plays / card-played / bid functions: the
+    line after the newline was compiled and ran (Sarkophag: seat 0 had 999 heads after the first
+    play). Ruleset text must never reach exec."""
+    parent = f"p{newline}    {INJECTED}{newline}#.yaml"
+    try:
+        (tmp_path / parent).write_text(open(os.path.join(RULESETS, f"{name}.yaml"), encoding="utf-8").read(),
+                                       encoding="utf-8")
+    except OSError:
+        pytest.skip("the file system refuses that file name")
+    child = write(tmp_path, {"extends": parent, "name": "innocent"}, "child.yaml")
+    try:
+        game = trickkit.load_game(child)
+    except RulesetError:
+        return  # refusing such a path is fine too
+    for line in game.rules.generated_source.splitlines():
+        assert line.strip() != INJECTED, f"ruleset text compiled as code: {line!r}"
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(0)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        assert 999 not in [v for var in state.seat_vars for v in var]

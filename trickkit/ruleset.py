@@ -328,13 +328,23 @@ class Rules:
 
 def step_where(step) -> str:
     """``'file.yaml:124:14: $.round[2].turns'``: where a compiled step is written, for errors
-    raised while it runs (found from the position of one of its rules)."""
+    raised while it runs (found from the position of one of its rules).
+
+    One line of printable text: generated code writes it in a ``#`` comment, and the file name
+    (an ``extends`` path is ruleset text) may hold a newline that would end the comment."""
     for name in ("until", "winner", "options", "count", "block", "first", "leader"):
         where = getattr(getattr(step, name, None), "where", None)
         if isinstance(where, str) and ": " in where:
             at, path = where.split(": ", 1)
-            return f"{at}: {path.rsplit('.', 1)[0] if path.endswith('.' + name) else path}"
+            return _printable(f"{at}: {path.rsplit('.', 1)[0] if path.endswith('.' + name) else path}")
     return f"a {getattr(step, 'kind', '?')} step"
+
+
+def _printable(text: str) -> str:
+    """``text`` with every unprintable character (newlines, carriage returns ...) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _expr_where(loc: Locator, path) -> str:
