@@ -202,3 +202,15 @@ def test_linear_operations_on_long_lists_are_charged(tmp_path, test):
     with pytest.raises(DSLRuntimeError, match="EvaluationLimit|budget"):
         for _ in range(4):  # the first trick: after_trick runs once
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+# -- extends merge directives ------------------------------------------------------------------
+
+@pytest.mark.parametrize("keys", ["[[1]]", "[{a: 1}]", "[name, [round]]"])
+@pytest.mark.parametrize("where", ["", "parameters:\n  "])
+def test_remove_of_a_list_or_mapping_is_a_ruleset_error(tmp_path, keys, where):
+    """`$remove: [[1]]` in a mapping escaped as a raw TypeError (unhashable type: 'list') from
+    inherit.py `_Merger._removed_keys` (`k not in parent` on a dict)."""
+    path = write(tmp_path, f"extends: sarkophag\nname: v\n{where}$remove: {keys}\n")
+    with pytest.raises(RulesetError, match=r"\$remove"):
+        trickkit.load_game(path)

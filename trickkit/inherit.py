@@ -196,7 +196,9 @@ class _Merger:
             return set()
         removed = set()
         for i, k in enumerate(keys):
-            if k not in parent:
+            if isinstance(k, (list, dict)):  # unhashable: never a key of the parent
+                self.fail(path + (i,), f"'$remove' takes a list of keys (names), got {_short(k)}")
+            elif k not in parent:
                 self.fail(path + (i,), f"cannot remove {_short(k)}: the parent has no such key"
                           f"{_hint(str(k), [str(x) for x in parent])}")
             elif k in child:
