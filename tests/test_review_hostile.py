@@ -214,3 +214,15 @@ def test_remove_of_a_list_or_mapping_is_a_ruleset_error(tmp_path, keys, where):
     path = write(tmp_path, f"extends: sarkophag\nname: v\n{where}$remove: {keys}\n")
     with pytest.raises(RulesetError, match=r"\$remove"):
         trickkit.load_game(path)
+
+
+# -- a definition that takes a built-in function's name ---------------------------------------
+
+@pytest.mark.parametrize("head", ["len(x)", "abs(x)", "sum", "move(a, b, c)", "any(x)", "left_of(x)", "true", "str(x)"])
+def test_definition_may_not_hide_a_built_in_function(tmp_path, head):
+    """`definitions: {round(x): ...}` or `seats` are refused ("hides a built-in name"), but
+    `len(x): '7'` loaded and silently changed every `len(...)` of the rules (the parent's too:
+    `score: len(trick)` gave 7). ruleset.py checked only the state names and constants."""
+    path = write(tmp_path, f"extends: sarkophag\nname: v\ndefinitions:\n  '{head}': '7'\n")
+    with pytest.raises(RulesetError, match=r"hides"):
+        trickkit.load_game(path)

@@ -419,6 +419,8 @@ class RulesetCompiler:
                 what = ("a built-in name" if sym.kind in ("const", "state") and sym.doc != "parameter"
                         else f"the {sym.doc} {name!r} of this ruleset")
                 self.add(("definitions", key), f"definition {name!r} hides {what}; choose another name")
+            elif name in _DSL_WORDS:  # `len(x): 7` would change every len() of the rules, parent's included
+                self.add(("definitions", key), f"definition {name!r} hides {_DSL_WORDS[name]}; choose another name")
             if head_params:
                 def_params[name] = head_params
             try:
@@ -1117,6 +1119,19 @@ ANY_CONTEXT = (("card", "card"), ("winner", "play"), ("seat", "int"))
 
 
 _HEAD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)?\s*\))?\s*$")
+
+
+def _dsl_words() -> dict[str, str]:
+    from .dsl import builtins as B
+    words = {w: f"the DSL word {w!r}" for w in B.KEYWORDS}
+    for table in (B.FUNCTIONS, B.SEAT_FUNCTIONS, B.AGGREGATES, B.ENGINE_FUNCTIONS):
+        words.update((name, "a built-in function") for name in table)
+    words.update((name, "a built-in effect") for name in B.EFFECTS)
+    return words
+
+
+_DSL_WORDS = _dsl_words()
+"""Names a definition may not take: DSL keywords, built-in functions, aggregates and effects."""
 
 
 def _definition_head(key: str) -> tuple[str, tuple[str, ...]]:
