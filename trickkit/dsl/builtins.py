@@ -45,7 +45,17 @@ class Aggregate:
     """A DSL expression using it."""
 
 
+from .runtime import MAX_VALUE_LENGTH, EvaluationLimit
 from .runtime import dsl_range as _range, dsl_str as _str
+
+
+def _concat(xss: list) -> list:
+    """``concat``: the lists of ``xss`` joined, at most MAX_VALUE_LENGTH items (as ``l + l``):
+    ``concat(list(big for i in range(0, 5000)))`` is charged 5,000 items but would build 500 million."""
+    total = sum(map(len, xss))
+    if total > MAX_VALUE_LENGTH:
+        raise EvaluationLimit(f"a list of {total} items (limit {MAX_VALUE_LENGTH})")
+    return [x for xs in xss for x in xs]
 
 
 def _frozen(x):
@@ -78,7 +88,7 @@ FUNCTIONS: dict[str, Builtin] = {b.name: b for b in [
             "only at play time, e.g. a variable without a type, a card shows as its number)", "'must play lower than ' + str(trick[0].rank)"),
     Builtin("distinct", ("list",), "arg0", lambda xs: _distinct(xs),
             "the list without repeated values, in first-seen order", "sum(v for v in distinct([1, 3, 3]))"),
-    Builtin("concat", ("list",), "concat", lambda xss: [x for xs in xss for x in xs],
+    Builtin("concat", ("list",), "concat", lambda xss: _concat(xss),
             "a list of lists (e.g. every seat's court) joined into one list", "concat(court)"),
     Builtin("index_of", ("list", "any"), "int", lambda xs, x: xs.index(x) if x in xs else None,
             "the position (from 0) of the first item equal to a value, or null", "index_of(['a', 'b'], 'b')"),
