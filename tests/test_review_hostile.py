@@ -240,3 +240,34 @@ def test_concat_is_limited_like_plus(tmp_path):
     with pytest.raises(DSLRuntimeError, match="EvaluationLimit: a list of 300000 items"):
         for _ in range(4):
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+# -- a variable set to a zone ---------------------------------------------------------------
+
+def _saved_hand_game(tmp_path):
+    d = shipped("sarkophag")
+    d["table_variables"] = {"saved": {"initial": []}, "n_saved": {"initial": -1}}
+    d["round"][1]["tricks"]["after_trick"] = ("if n_saved < 0 {\n  saved = hand[0]\n  n_saved = len(hand[0])\n}\n"
+                                              "heads[winner.seat] += 1")
+    return trickkit.load_game(write(tmp_path, d))
+
+
+@pytest.mark.xfail(strict=True, reason="`saved = hand[0]` stores the zone's own list (compiler.py assignment): "
+                   "the variable changes with every later move, and a clone's copy does not")
+def test_variable_set_to_a_zone_keeps_its_value_and_clones_agree(tmp_path):
+    """After the first trick `saved` holds seat 0's 9 cards; moves out of hand[0] later shrank
+    the variable too (no assignment ran), while `clone()` copies zones and variables apart,
+    so the clone kept 9: a clone played with the same actions diverged from its original."""
+    game = _saved_hand_game(tmp_path)
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(0)
+    for _ in range(4):  # the first trick: saved = hand[0] (9 cards)
+        state.apply_action(rng.choice(state.legal_actions()))
+    clone = state.clone()
+    for _ in range(8):
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        clone.apply_action(action.text)
+    saved = state.observation_all()["variables"]["saved"]
+    assert len(saved) == 9, saved
+    assert state.observation_all() == clone.observation_all()
