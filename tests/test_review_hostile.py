@@ -271,3 +271,21 @@ def test_variable_set_to_a_zone_keeps_its_value_and_clones_agree(tmp_path):
     saved = state.observation_all()["variables"]["saved"]
     assert len(saved) == 9, saved
     assert state.observation_all() == clone.observation_all()
+
+
+# -- numbers beyond the float range in observation tensors -------------------------------------
+
+def test_observation_tensor_of_a_number_beyond_the_float_range(tmp_path):
+    """Rules may compute integers of up to MAX_INT_BITS (4,096) bits; a seat variable (and the
+    score) of 2**1100 made `observation_tensor` raise a raw OverflowError (tensor.py float())."""
+    game = sarkophag_with(tmp_path, after_trick="heads[winner.seat] = 1\nfor i in range(0, 1100) {\n"
+                                                "  heads[winner.seat] = heads[winner.seat] * 2\n}")
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(0)
+    for _ in range(4):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert max(state.scores()) == 2 ** 1100
+    for seat in range(game.num_players):
+        tensor = state.observation_tensor(seat)
+        assert len(tensor) == game.observation_tensor_shape()[0]
+        assert max(tensor) == 1.7976931348623157e308

@@ -116,7 +116,7 @@ class ObservationEncoder:
         start = next(at).start
         scores = obs["scores"]
         for k in range(n):
-            out[start + k] = float(scores[(seat + k) % n])
+            out[start + k] = _float(scores[(seat + k) % n])
         zones = obs["zones"]
         index = self.card_index
         for view in self._zone_views(zones, seat):
@@ -151,7 +151,7 @@ class ObservationEncoder:
                     if value is None:
                         out[start + 1] = 1.0
                     elif value.__class__ in (int, bool, float):
-                        out[start] = float(value)
+                        out[start] = _float(value)
                     continue
                 block = var(kind, value)
                 out[start:start + len(block)] = block
@@ -193,7 +193,19 @@ class ObservationEncoder:
 
 
 def _number(value) -> float:
-    return float(value) if isinstance(value, (int, float)) else 0.0
+    return _float(value) if isinstance(value, (int, float)) else 0.0
+
+
+_FLOAT_MAX = 1.7976931348623157e308
+
+
+def _float(value) -> float:
+    """``float(value)``, with an int beyond the float range (rules may compute numbers of up to
+    MAX_INT_BITS bits) clamped to the largest float of its sign instead of OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return _FLOAT_MAX if value > 0 else -_FLOAT_MAX
 
 
 def _var_block(vtype: str, T: int, V: int) -> tuple[str, int, str]:
