@@ -279,13 +279,43 @@ def test_observation_tensor_of_a_number_beyond_the_float_range(tmp_path):
     """Rules may compute integers of up to MAX_INT_BITS (4,096) bits; a seat variable (and the
     score) of 2**1100 made `observation_tensor` raise a raw OverflowError (tensor.py float())."""
     game = sarkophag_with(tmp_path, after_trick="heads[winner.seat] = 1\nfor i in range(0, 1100) {\n"
-                                                "  heads[winner.seat] = heads[winner.seat] * 2\n}")
+                                                "  heads[winner.seat] = heads[winner.seat] * 2\n}", score="0")
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
     for _ in range(4):
         state.apply_action(rng.choice(state.legal_actions()))
-    assert max(state.scores()) == 2 ** 1100
+    assert max(state.seat_vars[0]) == 2 ** 1100  # heads
     for seat in range(game.num_players):
         tensor = state.observation_tensor(seat)
         assert len(tensor) == game.observation_tensor_shape()[0]
         assert max(tensor) == 1.7976931348623157e308
+
+
+BIG_SCORE = "heads[winner.seat] = 1\nfor i in range(0, 1100) {\n  heads[winner.seat] = heads[winner.seat] * 2\n}"
+
+
+def test_a_score_too_large_for_records_is_a_located_error(tmp_path):
+    """A score of 2**1100 (332 digits) made `trickkit simulate` and `compare` end in a raw
+    OverflowError traceback (simulation.summarise, lab/stats.mean_interval: int / int and
+    fsum), and `simulate --out` wrote records that `replay` then refused (JSON integers of at
+    most 100 digits). The score rule now refuses such a value where it is computed."""
+    game = sarkophag_with(tmp_path, after_trick=BIG_SCORE)
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(0)
+    for _ in range(4):
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(DSLRuntimeError, match=r"\$\.score: a score of 332 digits is too large"):
+        state.scores()
+
+
+def test_simulate_cli_with_a_huge_score_has_no_traceback(tmp_path):
+    import subprocess
+    import sys
+    d = shipped("sarkophag")
+    d["round"][1]["tricks"]["after_trick"] = BIG_SCORE
+    path = write(tmp_path, d)
+    for args in (["simulate", path, "--games", "2", "--no-progress"],
+                 ["compare", path, "sarkophag", "--games", "2", "--no-progress"]):
+        run = subprocess.run([sys.executable, "-m", "trickkit.cli", *args], capture_output=True, text=True, timeout=600)
+        assert "Traceback" not in run.stderr, run.stderr[-2000:]
+        assert run.returncode == 2 and "DSLRuntimeError" in run.stderr

@@ -449,8 +449,8 @@ class RulesetCompiler:
         self.repeat_slots = 0
         steps = tuple(self._flat_steps(("round",), doc["round"], [], 0))
         game_over = self.expr(("game_over",), (), "bool")
-        score = self.expr(("score",), (("seat", "int"),), "int")
-        team_score = self.expr(("team_score",), (("team", "int"),), "int") if "team_score" in doc else None
+        score = _bounded_score(self.expr(("score",), (("seat", "int"),), "int"))
+        team_score = _bounded_score(self.expr(("team_score",), (("team", "int"),), "int")) if "team_score" in doc else None
         if "team_score" in doc and "teams" not in doc:
             self.add(("team_score",), "team_score needs teams: (without them every seat is its own team "
                                       "and score is the team's score)")
@@ -1162,6 +1162,25 @@ _RESULT_CHECKS = {
     "list": (lambda v: isinstance(v, list), "a list"),
     "play": (lambda v: v is None or isinstance(v, tuple), "a play or null"),
 }
+
+
+def _bounded_score(hook: Hook | None) -> Hook | None:
+    """Wrap the score rule so a score beyond what game records keep (`trickkit.jsonsafe`: at
+    most MAX_JSON_INT_DIGITS digits; rules may compute 4,096-bit numbers) fails as a located
+    DSLRuntimeError, instead of a record that replay refuses and statistics that overflow floats."""
+    if hook is None:
+        return None
+    from .jsonsafe import MAX_JSON_INT_DIGITS
+    limit = 10 ** MAX_JSON_INT_DIGITS
+
+    def bounded(state, *ctx):
+        v = hook(state, *ctx)
+        if v.__class__ is int and not -limit < v < limit:
+            raise DSLRuntimeError(f"{hook.where}: a score of {len(str(abs(v)))} digits is too large (at most "
+                                  f"{MAX_JSON_INT_DIGITS}, as game records keep it) in {' '.join(hook.text.split())!r}")
+        return v
+    bounded.__dict__.update(hook.__dict__)  # where, text, type, checks ...
+    return bounded
 
 
 def _checked(hook: Hook, want: str) -> Hook:
