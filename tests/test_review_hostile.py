@@ -319,3 +319,30 @@ def test_simulate_cli_with_a_huge_score_has_no_traceback(tmp_path):
         run = subprocess.run([sys.executable, "-m", "trickkit.cli", *args], capture_output=True, text=True, timeout=600)
         assert "Traceback" not in run.stderr, run.stderr[-2000:]
         assert run.returncode == 2 and "DSLRuntimeError" in run.stderr
+
+
+# -- choice parameters ----------------------------------------------------------------------
+
+def test_choice_parameter_compared_with_a_number_is_a_type_error(tmp_path):
+    """A choice parameter had type `any` (ruleset.py `_symbols`), so `sequence == 3` (text choices)
+    or Skull King's `round == rounds` after `rounds` became a choice of texts loaded and was
+    always false: the game never ended (max_actions, or a deal error at round 17)."""
+    path = write(tmp_path, "extends: oh_hell\nname: v\ndefinitions:\n"
+                           "  hands: \"if sequence == 3 then 2 * most - 1 else most\"\n")
+    with pytest.raises(RulesetError, match="comparing str with int"):
+        trickkit.load_game(path)
+    path = write(tmp_path, "extends: skull_king\nname: v\nparameters:\n"
+                           "  rounds: {type: choice, choices: ['1', '2'], default: '1'}\n", "sk.yaml")
+    with pytest.raises(RulesetError, match=r"game_over: comparing int with str"):
+        trickkit.load_game(path)
+
+
+@pytest.mark.xfail(strict=True, reason="a text literal compared with a choice parameter is not checked against "
+                   "its choices (the comparison is folded to false at load; compiler.py)")
+def test_choice_parameter_compared_with_a_text_it_never_takes(tmp_path):
+    """`sequence == 'updown'` (the choices are up_down, up, down) is always false: the same
+    mistake with a card attribute gets "did you mean"."""
+    path = write(tmp_path, "extends: oh_hell\nname: v\ndefinitions:\n"
+                           "  hands: \"if sequence == 'updown' then 2 * most - 1 else most\"\n")
+    with pytest.raises(RulesetError, match="up_down"):
+        trickkit.load_game(path)

@@ -650,6 +650,12 @@ class RulesetCompiler:
         for name, value in params.items():
             declared = specs.get(name, {}).get("type")  # the declared type, even if a bad value was given
             t = {"int": "int", "bool": "bool", "str": "str"}.get(declared, "any")
+            if declared == "choice":  # the type its choices share: `sequence == 3` is then a type error
+                choices = specs[name].get("choices")
+                kinds = {c.__class__ for c in choices} if isinstance(choices, list) and choices else set()
+                t = {frozenset({str}): "str", frozenset({int}): "int", frozenset({bool}): "bool"}.get(frozenset(kinds), "any")
+                if t != "any" and value.__class__ not in kinds:
+                    t = "any"  # a bad value (reported elsewhere) must not be typed by its choices
             put(name, Symbol("const", t, value, "parameter"), ("parameters", name))
         for z in zones:
             if z.count:
