@@ -366,3 +366,25 @@ def test_winner_must_be_a_play_of_the_trick(tmp_path):
     with pytest.raises(DSLRuntimeError, match="winner"):
         for _ in range(8):  # the second trick is won by a play of the first
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+# -- the size of observation tensors ---------------------------------------------------------
+
+def test_observation_tensor_size_is_limited(tmp_path):
+    """Each zone (a family member, a seat zone per seat) takes a float per card text: a
+    20-line ruleset with a 9,000-card deck and two families of 1,000 piles asked for 18 million
+    floats per `observation_tensor` call (ten such families: most of a gigabyte per call, and
+    nothing limited it). Now a located refusal, like the action space's MAX_DISTINCT_ACTIONS."""
+    from trickkit.tensor import MAX_TENSOR_SIZE
+    d = shipped("sarkophag")
+    d["deck"][0]["rank"] = {"from": 1, "to": 9000}
+    d["deck"][0]["attributes"]["heads"] = {"by": "rank", "default": 1, "groups": {0: [1]}}
+    d["zones"]["piles"] = {"owner": "table", "count": 1000, "visibility": "public"}
+    d["zones"]["piles2"] = {"owner": "table", "count": 1000, "visibility": "public"}
+    game = trickkit.load_game(write(tmp_path, d))
+    state = game.new_initial_state(seed=1)
+    state.apply_action(state.legal_actions()[0])  # play goes on: only the tensor is refused
+    with pytest.raises(TrickkitError, match=r"observation tensor would hold 18,\d{3},\d{3} floats"):
+        state.observation_tensor(0)
+    with pytest.raises(ValueError, match=f"limit {MAX_TENSOR_SIZE:,}"):
+        game.observation_tensor_shape()

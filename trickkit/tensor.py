@@ -34,6 +34,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .errors import TrickkitError
+
+MAX_TENSOR_SIZE = 10_000_000
+"""Most floats in one observation tensor. A small ruleset can ask for far more (each zone of a
+family of 1,000 holds a count per card text of a deck of 10,000): one tensor of 100 million
+floats takes most of a gigabyte, every call."""
+
+
+class ObservationSpaceError(TrickkitError, ValueError):
+    """The ruleset's observation tensor would exceed `MAX_TENSOR_SIZE` floats."""
+
 
 class Segment(NamedTuple):
     """One named part of an observation tensor: ``tensor[start:start + size]``."""
@@ -87,6 +98,11 @@ class ObservationEncoder:
             self._var_kinds.append(kind)
             add(f"var {v.name}", size, f"table variable ({v.type}): {desc}")
         self.size = sum(s.size for s in self.segments)
+        if self.size > MAX_TENSOR_SIZE:
+            raise ObservationSpaceError(
+                f"{game.name}: the observation tensor would hold {self.size:,} floats (limit {MAX_TENSOR_SIZE:,}): "
+                f"{sum(s.name.startswith('zone ') for s in self.segments):,} zones (seat zones once per seat, "
+                f"families once per member) of {2 + T:,} floats each (a count per card text)")
 
     def _add(self, name, size, description):
         start = self.segments[-1].start + self.segments[-1].size if self.segments else 0
