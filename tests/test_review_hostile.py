@@ -388,3 +388,17 @@ def test_observation_tensor_size_is_limited(tmp_path):
         state.observation_tensor(0)
     with pytest.raises(ValueError, match=f"limit {MAX_TENSOR_SIZE:,}"):
         game.observation_tensor_shape()
+
+
+# -- validate checks every seat count ---------------------------------------------------------
+
+def test_validate_finds_problems_of_other_seat_counts(tmp_path, capsys):
+    """`players: {min: 2, max: 4}` over Spades (teams [[0, 2], [1, 3]]) validated "ok" (only
+    the default 4 seats were loaded: loader.validate, cli validate), and
+    `load_game(path, players=3)` then raised a RulesetError that validate never reported."""
+    from trickkit.cli import main
+    path = write(tmp_path, "extends: spades\nname: v\nplayers: {min: 2, max: 4, default: 4}\n")
+    problems = trickkit.validate(path)
+    assert any("got 3 (with 3 players)" in str(p) for p in problems), problems
+    assert main(["validate", path]) == 1
+    assert "(with 2 players)" in capsys.readouterr().out

@@ -119,7 +119,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     failed = 0
     for file in args.files:
         try:
-            _api().load_game(file)
+            game = _api().load_game(file)
+            from trickkit.loader import other_seat_count_problems
+            others = other_seat_count_problems(file, game, _api().load_game)  # the players range's other counts
+            if others:
+                raise RulesetError(others)
         except RulesetError as exc:
             failed += 1
             if _looks_like_scenarios(file):

@@ -208,9 +208,33 @@ def _header(name_or_path) -> dict | None:
 
 
 def validate(name_or_path: str | os.PathLike) -> list[Problem]:
-    """All problems of a ruleset (empty when it loads), without raising."""
+    """All problems of a ruleset (empty when it loads), without raising: at its default seat
+    count, then (when that loads) at every other seat count of its ``players`` range, each such
+    problem saying ``(with N players)``."""
     try:
-        load_game(name_or_path)
+        game = load_game(name_or_path)
     except RulesetError as e:
         return e.problems
-    return []
+    return other_seat_count_problems(name_or_path, game)
+
+
+def other_seat_count_problems(name_or_path: str | os.PathLike, game: Game, load=None) -> list[Problem]:
+    """The problems of the ruleset ``game`` was loaded from at the seat counts of its ``players``
+    range other than ``game``'s (teams that name seat 3 of a 3-seat game ...), each once.
+    ``load``: the loading function (default `load_game`)."""
+    load = load or load_game
+    problems, seen = [], set()
+    low, high = getattr(game, "players_min", None), getattr(game, "players_max", None)
+    if not isinstance(low, int) or not isinstance(high, int):
+        return []
+    for n in range(low, high + 1):
+        if n == game.num_players:
+            continue
+        try:
+            load(name_or_path, players=n)
+        except RulesetError as e:
+            for p in e.problems:
+                if (p.file, p.line, p.column, p.path, p.message) not in seen:
+                    seen.add((p.file, p.line, p.column, p.path, p.message))
+                    problems.append(attrs.evolve(p, message=f"{p.message} (with {n} players)"))
+    return problems
