@@ -421,3 +421,25 @@ def test_sarkophag_declared_hand_sizes_can_be_played(players, hand_size):
     state = game.new_initial_state(seed=1)
     play_randomly(state, random.Random(0))
     assert state.is_terminal()
+
+
+# -- names with a final newline ----------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["action kind", "zone", "name"])
+def test_a_name_may_not_end_with_a_newline(tmp_path, where):
+    """The schema's name pattern `^[A-Za-z_][A-Za-z0-9_]*$` was run with Python's `re.search`,
+    whose `$` also matches before a final newline: an action kind `"draw\\n"` loaded, and its
+    action text `draw\\n` could not be typed (`apply_action("draw")` is refused)."""
+    if where == "action kind":
+        d = shipped("crazy_eights")
+        acts = next(s["turns"]["actions"] for s in d["round"] if "turns" in s)
+        acts["draw\n"] = acts.pop("draw")
+    elif where == "zone":
+        d = shipped("sarkophag")
+        d["zones"]["stock\n"] = d["zones"].pop("stock")
+        d["round"][0]["deal"]["rest"] = "stock\n"
+    else:
+        d = shipped("sarkophag")
+        d["name"] = "sarkophag\n"
+    with pytest.raises(RulesetError, match=r"does not match"):
+        trickkit.load_game(write(tmp_path, d))

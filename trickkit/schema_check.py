@@ -93,14 +93,32 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
 
 
 @functools.lru_cache(maxsize=8)
-def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+def _validator(schema_text: str):
     """A validator for a schema (given as JSON text), checked and built once per process: checking
     a schema against its meta-schema costs more than validating a ruleset (about 150 ms), so the
     shipped schema, which tests/test_schema_file.py checks, is not checked again at every start."""
     schema = json.loads(schema_text)
     if schema_text != json.dumps(load_schema("ruleset")):  # the shipped schema is checked by the tests
         jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return _Validator(schema)
+
+
+@functools.lru_cache(maxsize=256)
+def _ecma_regex(pattern: str) -> re.Pattern:
+    """``pattern`` as JSON Schema (ECMA-262) reads it: a final ``$`` is the end of the text.
+    Python's ``$`` also matches before a final newline, so ``^[A-Za-z_][A-Za-z0-9_]*$`` let
+    ``"draw\\n"`` through as a name (an action kind, a zone ...)."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not _ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
 
 
 def _json_keys(data: Any) -> Any:
@@ -182,7 +200,7 @@ def _unexpected_keys(error: ValidationError, validator) -> list:
     instance, schema = error.instance, error.schema
     if error.validator == "additionalProperties":
         properties = schema.get("properties", {})
-        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        patterns = [_ecma_regex(p) for p in schema.get("patternProperties", {})]
         return [
             key
             for key in instance
