@@ -443,3 +443,12 @@ def test_a_name_may_not_end_with_a_newline(tmp_path, where):
         d["name"] = "sarkophag\n"
     with pytest.raises(RulesetError, match=r"does not match"):
         trickkit.load_game(write(tmp_path, d))
+
+
+@pytest.mark.xfail(strict=True, reason="game.py Game.replay iterates `actions` unchecked: None or an int escape as "
+                   "a raw TypeError ('NoneType' object is not iterable)")
+@pytest.mark.parametrize("actions", [None, 5])
+def test_game_replay_with_actions_that_are_not_a_list(actions):
+    game = trickkit.load_game("sarkophag")
+    with pytest.raises((TrickkitError, ValueError)):
+        game.replay(1, None, actions)
