@@ -452,3 +452,21 @@ def test_game_replay_with_actions_that_are_not_a_list(actions):
     game = trickkit.load_game("sarkophag")
     with pytest.raises((TrickkitError, ValueError)):
         game.replay(1, None, actions)
+
+
+@pytest.mark.xfail(strict=True, reason="state.py State.rng setter accepts any object; the next draw or clone fails "
+                   "with a raw AttributeError ('NoneType' object has no attribute 'getstate')")
+@pytest.mark.parametrize("value", [None, "x", 5])
+def test_setting_rng_to_a_non_generator(value):
+    state = trickkit.load_game("crazy_eights").new_initial_state(seed=1)
+    try:
+        state.rng = value
+    except (TrickkitError, TypeError, ValueError):
+        return  # refused at once: fine
+    rng = random.Random(0)
+    with pytest.raises((TrickkitError, TypeError, ValueError)):
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        state.clone()
