@@ -470,3 +470,47 @@ def test_setting_rng_to_a_non_generator(value):
                 break
             state.apply_action(rng.choice(state.legal_actions()))
         state.clone()
+
+
+# -- lookahead trials spend the budget again ---------------------------------------------------
+
+LOOKAHEAD_GAME = """\
+format: 1
+name: look
+title: Look
+players: {min: 2, max: 2, default: 2}
+parameters:
+  n: {type: int, default: 2000}
+deck:
+  - {text: x}
+zones:
+  box: {owner: table, visibility: public}
+table_variables:
+  count: {initial: 0}
+round:
+  - turns:
+      first: "0"
+      until: count >= 6
+      actions:
+        pick:
+          text: "pick {k}"
+          choices: {k: "range(0, n)"}
+          allowed: "count == 0 or sum(j for j in range(0, 3)) > 0 and k == n - 1"
+          lookahead: true
+          effect: count += 1
+game_over: "true"
+score: count
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="turns.py _trial_passes: each lookahead trial is a copy that spends its own "
+                   "copy of the remaining budget, never charged back to the state: n actions x n trials run unbounded")
+def test_lookahead_trials_share_the_evaluation_budget(tmp_path):
+    """Each of the n `pick` actions is checked on a copy, whose own legal check tries up to n
+    combinations (about 4 items each): 2000 choices cost 16 million items, over the 5 million
+    budget of one engine call, and ran (1.5 s; 6,000 choices: 10 s; 60,000, inside the action
+    space limit: about 15 minutes for one legal_actions())."""
+    game = trickkit.load_game(write(tmp_path, LOOKAHEAD_GAME))
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(DSLRuntimeError, match="budget"):
+        state.legal_actions()
