@@ -514,3 +514,14 @@ def test_lookahead_trials_share_the_evaluation_budget(tmp_path):
     state = game.new_initial_state(seed=1)
     with pytest.raises(DSLRuntimeError, match="budget"):
         state.legal_actions()
+
+
+# -- a ruleset's own action limit --------------------------------------------------------------
+
+def test_max_actions_is_bounded(tmp_path):
+    """`max_actions` is the counted limit that stops a game that never ends, but the ruleset
+    set it without bound: `max_actions: 1000000000000` with `game_over: "false"` made
+    `trickkit simulate` run for days (and keep every action in the history)."""
+    path = write(tmp_path, 'extends: sarkophag\nname: v\nmax_actions: 1000000000000\ngame_over: "false"\n')
+    with pytest.raises(RulesetError, match=r"max_actions: 1000000000000 is greater than the maximum"):
+        trickkit.load_game(path)
