@@ -492,8 +492,6 @@ score: count
 """
 
 
-@pytest.mark.xfail(strict=True, reason="turns.py _trial_passes: each lookahead trial is a copy that spends its own "
-                   "copy of the remaining budget, never charged back to the state: n actions x n trials run unbounded")
 def test_lookahead_trials_share_the_evaluation_budget(tmp_path):
     """Each of the n `pick` actions is checked on a copy, whose own legal check tries up to n
     combinations (about 4 items each): 2000 choices cost 16 million items, over the 5 million

@@ -194,8 +194,9 @@ def _everything(s):
 @pytest.mark.parametrize("name", TURNS_GAMES)
 def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
     # Every allowed combination of every kind, at random decisions of every turns game, tried
-    # on the state itself: afterwards every field is as before (the generator, budget and the
-    # very list objects included), and the answer is the one a trial on a copy gives.
+    # on the state itself: afterwards every field is as before (the generator and the very list
+    # objects included) but the budget, which is charged what the trial spent, as a trial on a
+    # copy charges it; and the answer is the one a trial on a copy gives.
     tried = drawing = 0
     for game, state in _decisions(name, 2 if name != "trumps" else 1, seed=13):
         step = game.rules.steps[state.step]
@@ -208,11 +209,16 @@ def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
             state.memo = None
             for combo in combos[:6]:
                 before = _everything(state)
-                on_copy = turns._trial_after(game, state._trial(), kind, combo)
+                budget = state.budget
+                on_copy = turns._trial_on_copy(game, state, kind, combo)
+                spent = budget - state.budget
                 assert _everything(state)["identities"] == before["identities"]
                 before = _everything(state)  # the copy took a snapshot of the generator: same draws
                 assert turns._trial_in_place(game, state, kind, combo) == on_copy, (kind.name, combo)
-                assert _everything(state) == before, (kind.name, combo)
+                after = _everything(state)
+                assert before.pop("budget") - after.pop("budget") == spent >= 0, (kind.name, combo)
+                assert after == before, (kind.name, combo)
+                state.budget = budget
                 tried += 1
     assert tried > 30
     if name == "trumps":

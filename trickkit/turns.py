@@ -188,17 +188,29 @@ def _trial_passes(game, s, kind, combo) -> bool:
         plan = game._effect_draws[id(kind)] = (kind, _draws(effect), bare)
     if not plan[1]:
         return _trial_in_place(game, s, kind, combo, plan[2])
-    return _trial_after(game, s._trial(), kind, combo)
+    return _trial_on_copy(game, s, kind, combo)
+
+
+def _trial_on_copy(game, s, kind, combo) -> bool:
+    """`_trial_passes` on a copy of ``s``; what the trial spent of the evaluation budget is
+    charged to ``s`` (the lookahead is part of the engine call that asked for it, so n trials
+    of n combinations each cannot run unbounded)."""
+    trial = s._trial()
+    try:
+        return _trial_after(game, trial, kind, combo)
+    finally:
+        s.budget = trial.budget
 
 
 def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
     """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
     effect and the check run, then everything an effect or a check may change (those four
-    parts, ``turn_over``, ``next_turn``, ``memo``, ``budget``, ``_depth``) is put back, so the
-    state is exactly as before, the very same list objects included (tests/test_turns_passes.py).
+    parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``) is put back, so the state is
+    exactly as before, the very same list objects included (tests/test_turns_passes.py); only
+    the evaluation budget stays spent, as after a trial on a copy (`_trial_on_copy`).
     ``fn``: the effect's bare generated function (frame: the combination), or None."""
     saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
-             s.turn_over, s.next_turn, s.memo, s.budget, s._depth)
+             s.turn_over, s.next_turn, s.memo, s._depth)
     s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
     s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
     s._depth += 1
@@ -208,8 +220,8 @@ def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
         pass
     finally:
         (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars,
-         s.turn_over, s.next_turn, s.memo, s.budget, s._depth) = saved
-    return _trial_after(game, s._trial(), kind, combo)  # on a copy, through the hook: the error, located
+         s.turn_over, s.next_turn, s.memo, s._depth) = saved
+    return _trial_on_copy(game, s, kind, combo)  # through the hook: the error, located
 
 
 def _trial_after(game, trial, kind, combo, fn=None) -> bool:
