@@ -469,7 +469,7 @@ name: look
 title: Look
 players: {min: 2, max: 2, default: 2}
 parameters:
-  n: {type: int, default: 2000}
+  n: {type: int, default: 3000}
 deck:
   - {text: x}
 zones:
@@ -493,10 +493,11 @@ score: count
 
 
 def test_lookahead_trials_share_the_evaluation_budget(tmp_path):
-    """Each of the n `pick` actions is checked on a copy, whose own legal check tries up to n
-    combinations (about 4 items each): 2000 choices cost 16 million items, over the 5 million
-    budget of one engine call, and ran (1.5 s; 6,000 choices: 10 s; 60,000, inside the action
-    space limit: about 15 minutes for one legal_actions())."""
+    """Each of the n `pick` actions is checked by a trial whose own legal check tries all n
+    combinations: 3,000 choices cost 9 million items, over the 5 million budget of one engine
+    call. Before the trials were charged to the call that asked for them, this ran (6,000
+    choices: 10 s; 60,000, inside the action space limit: about 15 minutes for one
+    legal_actions())."""
     game = trickkit.load_game(write(tmp_path, LOOKAHEAD_GAME))
     state = game.new_initial_state(seed=1)
     with pytest.raises(DSLRuntimeError, match="budget"):
