@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
 import random
 from typing import Any, Sequence
 
@@ -214,7 +215,10 @@ class Game:
 
         Raises:
             IllegalActionError: an action does not apply.
+            TypeError: ``actions`` is not a list (or tuple) of actions.
         """
+        if not isinstance(actions, (list, tuple)):
+            raise TypeError(f"actions must be a list of action texts, got {type(actions).__name__}")
         state = self.new_initial_state(seed=seed, deals=deals)
         for a in actions:
             state.apply_action(a)
@@ -397,6 +401,15 @@ class Game:
     # -- observation ----------------------------------------------------------------------
     def action_seen_by(self, state: State, text: str, seat: int) -> str:
         """See `State.action_seen_by`."""
+        if not isinstance(text, str) or not text.split():
+            raise ValueError(f"an action text is a non-blank str, got {text!r}")
+        if seat.__class__ is not int:
+            try:
+                seat = operator.index(seat)  # a numpy integer, say
+            except TypeError:
+                raise ValueError(f"no seat {seat!r}: seats are 0..{self.num_players - 1}") from None
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat!r}: seats are 0..{self.num_players - 1}")
         if state.is_terminal() or seat == state.current:
             return text
         step = self._steps[state.step]

@@ -289,6 +289,9 @@ class State:
 
         A simultaneous bid by another seat shows as ``'bid ?'`` (nobody sees another's bid
         until all have bid); everything else shows its canonical text.
+
+        Raises:
+            ValueError: a blank ``action`` text, or ``seat`` is not a seat of the game.
         """
         text = action.text if isinstance(action, Action) else str(action)
         return self.game.action_seen_by(self, text, seat)
@@ -335,6 +338,13 @@ class State:
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
+        """Replace the generator (a `random.Random`, or a subclass of it).
+
+        Raises:
+            TypeError: ``value`` is not a `random.Random`; the state keeps its generator.
+        """
+        if not isinstance(value, random.Random):
+            raise TypeError(f"state.rng must be a random.Random, got {type(value).__name__}")
         self._rng, self._rng_state, self._rng_lent = value, None, True
 
     def _generator(self) -> random.Random:
