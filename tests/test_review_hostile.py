@@ -337,8 +337,6 @@ def test_choice_parameter_compared_with_a_text_it_never_takes(tmp_path):
 
 # -- a trick won by a play that is not in it ---------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="the winner is checked to be a play (or null), never to be a play of this "
-                   "trick (steps.py / fused.py take winner.seat as it is)")
 def test_winner_must_be_a_play_of_the_trick(tmp_path):
     """`winner: old[0]` (a play kept from the previous trick in a variable) has the static
     type play and loaded; every later trick went to the seat of that old play, silently. The
@@ -350,7 +348,7 @@ def test_winner_must_be_a_play_of_the_trick(tmp_path):
     game = trickkit.load_game(write(tmp_path, d))
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
-    with pytest.raises(DSLRuntimeError, match="winner"):
+    with pytest.raises(DSLRuntimeError, match=r"\$\.round\[1\]\.tricks\.winner: the winner must be a play of this trick"):
         for _ in range(8):  # the second trick is won by a play of the first
             state.apply_action(rng.choice(state.legal_actions()))
 

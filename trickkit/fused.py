@@ -203,6 +203,8 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
     nobody = step.no_winner_to is not None and val.nullable  # a trick may be won by nobody
     if not nobody:
         lines += [f"if {w} is None:", ["_no_winner()"]]  # the general path says why
+    # a play kept from another trick cannot win this one: the general path says so, located
+    lines += [f"if {w} is not None and {w} not in {trick}:", ["_no_winner()"]]
     winner = {"winner": (w, "play", nobody)}
     if step.after_trick is not None:
         lines += [_where(step.after_trick)] + sp.block(_tree(step.after_trick, "block"), winner)

@@ -253,12 +253,23 @@ def apply_tricks(game, step: TrickStep, s, action: Action) -> bool:
     return _end_trick(game, s, step)
 
 
+def _play_text(s, play) -> str:
+    """A play as a reader knows it: the card's text and the seat that played it."""
+    try:
+        return f"{s.rules.deck.texts[play[1]]} played by seat {play[0]}"
+    except (TypeError, IndexError, KeyError):
+        return repr(play)
+
+
 def _end_trick(game, s, step: TrickStep) -> bool:
     """Every seat has played: the winner takes the trick and leads next. True when the step ends."""
     winner = step.winner(s)
     if winner is None and step.no_winner_to is None:
         raise DSLRuntimeError(f"{step.winner.where}: the trick has no winner (give the step a "
                               f"'no_winner_to' zone if a trick may be won by nobody)")
+    if winner is not None and winner not in s.trick:
+        raise DSLRuntimeError(f"{step.winner.where}: the winner must be a play of this trick, got "
+                              f"{_play_text(s, winner)}")
     if step.after_trick is not None:
         step.after_trick(s, winner)
     if step.next_leader is not None:
