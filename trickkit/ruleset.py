@@ -656,7 +656,10 @@ class RulesetCompiler:
                 t = {frozenset({str}): "str", frozenset({int}): "int", frozenset({bool}): "bool"}.get(frozenset(kinds), "any")
                 if t != "any" and value.__class__ not in kinds:
                     t = "any"  # a bad value (reported elsewhere) must not be typed by its choices
-            put(name, Symbol("const", t, value, "parameter"), ("parameters", name))
+                texts = tuple(choices) if t == "str" else None  # a text compared with it must be a choice
+            else:
+                texts = None
+            put(name, Symbol("const", t, value, "parameter", choices=texts), ("parameters", name))
         for z in zones:
             if z.count:
                 put(z.name, Symbol("zone_family", "list[zone]", (z.index, z.count), "zone family"), ("zones", z.name))

@@ -62,6 +62,9 @@ class Symbol:
     value: Any
     doc: str = ""
     code: str | None = None
+    choices: tuple | None = None
+    """For a parameter of type ``choice``: the values it may take (a text compared with it
+    must be one of them)."""
 
 
 @attrs.frozen
@@ -165,7 +168,8 @@ class Val:
     nullable: bool = True
     state: bool = False  # reads the game state
     free: frozenset = frozenset()  # locals it reads that it does not bind itself
-    values: tuple | None = None  # (attribute, its text values) when it reads a card attribute
+    values: tuple | None = None  # (attribute, its text values) when it reads a card attribute, or
+    # (("parameter", name), its choices) for a parameter of type choice
 
     @property
     def is_const(self) -> bool:
@@ -824,7 +828,8 @@ class Compiler:
             known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
-            return Val(self._const_code(sym.value), sym.type, sym.value, sym.value is None)
+            values = (("parameter", name), frozenset(sym.choices)) if sym.choices else None
+            return Val(self._const_code(sym.value), sym.type, sym.value, sym.value is None, values=values)
         if sym.kind == "state":
             if sym.code is not None:
                 return Val(sym.code, sym.type, nullable=False, state=True)
@@ -1031,6 +1036,10 @@ class Compiler:
         attr, values = attr_val.values
         if lit in values:
             return
+        if isinstance(attr, tuple):  # a parameter of type choice
+            shown = ", ".join(repr(v) for v in sorted(values))
+            raise _err(node, f"parameter {attr[1]!r} is never {lit!r}{did_you_mean(lit, sorted(values))}; "
+                             f"its choices are {shown}")
         alias = self.ns.attr_aliases.get(attr, {}).get(lit)
         hint = f" (did you mean {alias!r}?)" if alias in values else did_you_mean(lit, sorted(values))
         shown = ", ".join(repr(v) for v in sorted(values)[:12]) + (" ..." if len(values) > 12 else "")
