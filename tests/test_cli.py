@@ -486,3 +486,17 @@ def test_simulation_summary_text_never_reads_markup():
     summary = trickkit.simulate(trickkit.load_game("sarkophag"), 2, seed=1)
     odd = attrs.evolve(summary, params={"x": "[bold]y[/bold] :100:"})
     assert "x='[bold]y[/bold] :100:'" in odd.to_text()
+
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_test_max_actions_below_one_is_a_usage_error(capsys, limit):
+    code, out, err = run(capsys, "test", "sarkophag", "--max-actions", limit, "--examples", "1")
+    assert code == 2
+    assert f"--max-actions must be >= 1, got {limit}" in err
+
+
+def test_team_of_a_negative_seat_is_an_index_error():
+    game = trickkit.load_game("spades")
+    assert [game.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    with pytest.raises(IndexError, match="no seat -1"):
+        game.team_of(-1)

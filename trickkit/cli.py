@@ -470,6 +470,8 @@ def _cmd_test(args: argparse.Namespace) -> int:
             raise _UsageError(f"--check {check!r}: unknown (checks: {', '.join(testing.CHECKS)})")
     if args.examples < 1:
         raise _UsageError(f"--examples must be >= 1, got {args.examples}")
+    if args.max_actions is not None and args.max_actions < 1:
+        raise _UsageError(f"--max-actions must be >= 1, got {args.max_actions}")
     out = _console()
     if args.replay is not None:
         text = args.replay

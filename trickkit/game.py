@@ -122,7 +122,10 @@ class Game:
         return self.rules.teams
 
     def team_of(self, seat: int) -> int:
-        """The team number of ``seat`` (an int in ``0..num_players-1``; IndexError otherwise)."""
+        """The team number of ``seat`` (an int in ``0..num_players-1``; IndexError otherwise,
+        negative seats included)."""
+        if not 0 <= seat < len(self.rules.team_of):
+            raise IndexError(f"no seat {seat!r}: seats are 0..{len(self.rules.team_of) - 1}")
         return self.rules.team_of[seat]
 
     @property
