@@ -503,3 +503,27 @@ def test_max_actions_is_bounded(tmp_path):
     path = write(tmp_path, 'extends: sarkophag\nname: v\nmax_actions: 1000000000000\ngame_over: "false"\n')
     with pytest.raises(RulesetError, match=r"max_actions: 1000000000000 is greater than the maximum"):
         trickkit.load_game(path)
+
+
+# -- a reason rule that gives null ---------------------------------------------------------------
+
+def test_a_null_reason_gives_the_default_refusal(tmp_path):
+    """`reason` gives a text for a refused card; where it gives null the refusal said 'None: you
+    hold ...'. Now the engine's own words stand instead."""
+    d = shipped("sarkophag")
+    d["round"][1]["tricks"]["reason"] = "if len(trick) == 0 then 'a card with 5 heads may not lead' else null"
+    game = trickkit.load_game(write(tmp_path, d))
+    for seed in range(50):
+        state = game.new_initial_state(seed=seed)
+        state.apply_action(state.legal_actions()[0])
+        state.apply_action(state.legal_actions()[0])  # from the third card on, the direction decides
+        legal = {a.text for a in state.legal_actions()}
+        seat = state.current_player()
+        hand = state.observation(seat)["zones"]["hand"][seat]["cards"]
+        refused = [f"play {c}" for c in hand if f"play {c}" not in legal]
+        if refused:
+            with pytest.raises(trickkit.IllegalActionError, match="the follow rules forbid it: you hold") as info:
+                state.apply_action(refused[0])
+            assert "None" not in str(info.value)
+            return
+    pytest.fail("no refused card in 50 deals")

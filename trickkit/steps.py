@@ -10,6 +10,7 @@ first two once per step with `functools.partial`.
 from __future__ import annotations
 
 from .actions import Action
+from .dsl.runtime import dsl_str
 from .errors import DSLRuntimeError, did_you_mean
 from .randomness import shuffle
 from .ruleset import BidStep, DealStep, EffectStep, TrickStep
@@ -116,7 +117,7 @@ def explain_bid(game, s, step: BidStep, text: str) -> str:
     if step.reason is not None and _is_int_text(arg):  # the ruleset says why this number is refused
         why = step.reason(s, int(arg))
         if why is not None:
-            return f"{why} (a bid must be one of {_span(options)})"
+            return f"{dsl_str(why)} (a bid must be one of {_span(options)})"
     return f"a bid must be one of {_span(options)}"
 
 
@@ -315,7 +316,8 @@ def explain_tricks(game, s, step: TrickStep, text: str) -> str:
         if able:
             break
         able = [c for c in hand if test(s, c)]
-    why = str(step.reason(s, card)) if step.reason is not None else "the follow rules forbid it"
+    why = step.reason(s, card) if step.reason is not None else None
+    why = "the follow rules forbid it" if why is None else dsl_str(why)  # null: the rules say nothing more
     return f"{why}: you hold {', '.join(deck.texts[c] for c in able)}"
 
 

@@ -13,6 +13,7 @@ import itertools
 
 from .actions import Action
 from .dsl.compiler import EVALUATION_BUDGET, GameEnded
+from .dsl.runtime import dsl_str
 from .errors import DSLRuntimeError, did_you_mean
 from .ruleset import ALL_COMBINATIONS
 from .state import MAX_STEPS_WITHOUT_DECISION
@@ -478,8 +479,9 @@ def explain_turns(game, s, step, text: str) -> str:
         if _text(s, kind, combo) == text:
             if kind.allowed(s, *combo):
                 return "it would leave no way to finish the turn"
-            if kind.reason is not None:
-                return str(kind.reason(s, *combo))
+            why = kind.reason(s, *combo) if kind.reason is not None else None
+            if why is not None:  # a reason rule that gives null says nothing: the default below
+                return dsl_str(why)
             return f"{verb!r} is not allowed now"
     forms = " or ".join(repr(k.template) for k in sharing)
     return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
