@@ -221,3 +221,109 @@ def test_read_header_reads_only_as_far_as_it_needs():
                  "name: x\nname: y\nplayers: 2\n",  # a duplicate key is the whole read's to report
                  "- a list\n", "name: [x\n", "1: x\nname: x\nplayers: 2\n", "name: x\n"):
         assert read_header(text, keys) is None, text
+
+
+# -- libyaml's events (FAST_YAML) against the pure-Python parser ------------------------------
+
+from trickkit import source  # noqa: E402
+
+# texts where libyaml and PyYAML could disagree: each is read exactly as the pure-Python parser
+# reads it (most by falling back to it)
+PROBLEM_INPUTS = [
+    "a: 1\n\tb: 2\n", "a:\t1\nb: [1,\t2]\n", "a: 1\r\nb: 2\r\n", "a: 1\rb: 2\r", "\ufeffa: 1\n",
+    "a: x\x07y\n", "a: 1\u2028b: 2\n", "a: 1\x85b: 2\n", "a: '\U0001F600'\nb: 1\n", "a: \"\\U0001F600\"\n",
+    "a: \"\\ud800\"\n", "a: !!str 3\nb: !!int '4'\n", "a: !x 1\n", "a: ! 1\n", "a: !!map {b: 1}\n",
+    "a:\nb: ~\nc: ''\n", "a: {b: , c: d}\n", "a: [b:c, d]\n", "a: [b: c, d]\n", "a: {b:c}\n",
+    "a: [-x, -1, -]\n", "a: [?x, x?]\n", "a: [x#y, z]\n", "? a\n: 1\n", "? [a, b]\n: 1\n",
+    "%YAML 1.1\n---\na: 1\n", "%TAG !e! tag:e.com,2000:\n---\na: !e!x 1\n", "--- \na: 1\n...\n",
+    "a: 1\n---\nb: 2\n", "a: &x [1, 2]\nb: *x\nc: *y\n", "a: &x 1\nb:\n  <<: *x\n", "a: \"x\\ty\\n\\/\\e\"\n",
+    "a: \"line\\\n  cont\"\n", "a: \"q \\\" and \\\\\"\n", "a: |2\n   x\n  y\n", "a: >-\n  x\n\n  y\n",
+    "a: |+\n  x\n\n", "k" * 1100 + ": 1\n", "a: b\n  c\n  d\n", "a: x # c\nb: y#z\n", "a: b: c\n",
+    "a: [1, 2\nb: 3\n", "- a\n- b\n", "just text\n", "", "# nothing\n", "a: 0x1F\nb: .inf\nc: 1e3\n",
+    "a: {0: x, 00: y}\n", "a: 1\na: 2\n", "a:\n  - [1, {b: [2, {c: 3}]}]\n", "a: \u00e9t\u00e9\nb: \u00e9\n",
+    "a: 'it''s'\nb: \"x\"\n", "a: [a, b, ]\n", "a: {a: 1, }\n", "a: [,]\n", "a: -\n", "- - -\n",
+    "a: \ue000\ufffd\n", "a: \ufffe\n", "a: x\n b: y\n", "a:\n- 1\n- 2\n", "a: [\n  1,\n  2\n]\n",
+    "a: '\n  multi\n\n  line'\n", "a: \"\n  multi\n\n  line\"\n", "t: " + "[" * 150 + "]" * 150 + "\n",
+]
+
+
+def _outcome(text: str, fast: bool, monkeypatch):
+    monkeypatch.setattr(source, "FAST_YAML", fast)
+    try:
+        data, loc = load_yaml(text, "r.yaml")
+    except RulesetError as e:
+        return ("error", [str(p) for p in e.problems])
+    return ("ok", repr(data), loc._values, loc._keys)
+
+
+def _fast_reads(text: str) -> bool:
+    """Whether libyaml's events are used for ``text`` (not refused, no error)."""
+    if not source._fast_parser_ok(text):
+        return False
+    try:
+        source._build(source._compose_fast(text), "r.yaml", lambda *a: RulesetError([]))
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+@pytest.mark.parametrize("text", PROBLEM_INPUTS)
+def test_problem_inputs_read_alike(text, monkeypatch):
+    assert _outcome(text, True, monkeypatch) == _outcome(text, False, monkeypatch)
+
+
+def test_shipped_rulesets_use_libyaml_events_and_read_alike(monkeypatch):
+    from trickkit.loader import list_games, ruleset_text
+    for name in list_games():
+        text = ruleset_text(name)
+        assert _fast_reads(text), name  # else loading is several times slower again
+        assert _outcome(text, True, monkeypatch) == _outcome(text, False, monkeypatch), name
+
+
+def test_fast_path_refuses_what_it_should():
+    for text in ("a: 1\n\tb: 2\n", "a: 1\r\n", "\ufeffa: 1\n", "a: !!str 3\n", "a:\nb: 1\n", "a: [b:c]\n",
+                 "a: \"\\t\"\n", "%YAML 1.1\n---\na: 1\n", "a: '\U0001F600'\n"):
+        assert not _fast_reads(text), text
+    assert _fast_reads("a: [1, -2, x]\nb: \"q \\\" \\\\\"\nc: {d: e}\n")
+
+
+_MUTATION_PIECES = list(":-#[]{},'\"&*!|>?%@` \n\n  .0129aZ_=\\") + [
+    "\t", "\r", "- ", ": ", " #", "&a ", "*a", "!!str ", "? ", "---\n", "...\n", "|\n", ">-\n", "\"\\u00e9\"",
+    "\u00e9", "\U0001F600", "\u2028", "\x85", "\ufeff", "[a: b]", "{a, b}", "[a:b]", "{? a}", "- -", ":x", "-x",
+    "~", "''"]
+
+
+def _mutated(text: str, rng) -> str:
+    for _ in range(rng.randint(1, 3)):
+        op, i = rng.randrange(7), rng.randrange(len(text) + 1)
+        if op <= 1:
+            text = text[:i] + rng.choice(_MUTATION_PIECES) + text[i:]
+        elif op == 2:
+            text = text[:i] + text[i + rng.randint(1, 3):]
+        elif op == 3 and i + 1 < len(text):
+            text = text[:i] + text[i + 1] + text[i] + text[i + 2:]
+        else:
+            lines = text.split("\n")
+            j = rng.randrange(len(lines))
+            if op == 4:
+                lines.insert(j, lines[rng.randrange(len(lines))])
+            elif op == 5:
+                del lines[j]
+            else:
+                lines[j] = " " * rng.randint(1, 2) + lines[j] if rng.random() < 0.5 else lines[j][1:]
+            text = "\n".join(lines)
+    return text
+
+
+def test_mutated_rulesets_read_alike(monkeypatch):
+    import random
+
+    from trickkit.loader import list_games, ruleset_text
+    texts = [ruleset_text(name) for name in list_games()]
+    rng = random.Random(12)
+    fast = 0
+    for _ in range(400):
+        text = _mutated(rng.choice(texts), rng)
+        fast += _fast_reads(text)
+        assert _outcome(text, True, monkeypatch) == _outcome(text, False, monkeypatch), text
+    assert fast > 100  # most mutations keep the text plain enough for libyaml's events

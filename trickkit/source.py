@@ -142,13 +142,11 @@ class Locator:
         return Problem(self.filename, line, column, format_path(tuple(path)), message)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with the restricted implicit typing and a nesting cap."""
+class _Limits:
+    """The restricted implicit typing and the nesting and node caps, for either event source."""
 
-    def __init__(self, stream: str):
-        super().__init__(stream)
-        self._depth = 0
-        self._nodes = 0  # nodes composed so far (aliases not expanded)
+    _depth = 0
+    _nodes = 0  # nodes composed so far (aliases not expanded)
 
     def resolve(self, kind, value, implicit):  # noqa: D102 - overrides BaseResolver
         if kind is yaml.ScalarNode:
@@ -171,6 +169,40 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+
+class _Loader(_Limits, yaml.SafeLoader):
+    """SafeLoader (PyYAML's pure-Python reader, scanner and parser) with `_Limits`."""
+
+
+class _EventLoader(_Limits, yaml.composer.Composer):
+    """PyYAML's (pure-Python) composer with `_Limits`, fed a list of events made by libyaml."""
+
+    def __init__(self, events: list):
+        super().__init__()
+        self._events = events
+        self._next = 0
+
+    def check_event(self, *choices):  # noqa: D102 - the Parser interface the Composer uses
+        event = self._events[self._next]
+        return not choices or isinstance(event, choices)
+
+    def peek_event(self):  # noqa: D102
+        return self._events[self._next]
+
+    def get_event(self):  # noqa: D102
+        event = self._events[self._next]
+        self._next += 1
+        return event
+
+    def dispose(self) -> None:  # noqa: D102
+        self._events = []
+
+    def descend_resolver(self, parent, index) -> None:  # noqa: D102 - no path resolvers (as SafeLoader)
+        pass
+
+    def ascend_resolver(self) -> None:  # noqa: D102
+        pass
 
 
 class _Fail(Exception):
@@ -216,6 +248,71 @@ def _pos(mark) -> Position:
     return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
 
 
+FAST_YAML = True
+"""Read YAML with libyaml's event parser (C) when PyYAML has it and the text is plain (see
+`_fast_parser_ok`); the events feed the same composer and builder as the pure-Python parser's,
+and anything unusual, any error included, is read again by the pure-Python parser, whose
+result and messages stay the reference. False: always the pure-Python parser."""
+
+_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)
+
+# Where libyaml and PyYAML may not agree (line breaks other than LF, tabs, a BOM, control,
+# surrogate, astral or non-characters, backslash escapes other than \" and \\, directives),
+# only PyYAML reads the text.
+_FAST_UNSAFE_RE = re.compile(
+    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|\\[^\"\\]|^%", re.MULTILINE)
+# plain scalars inside flow collections that the two parsers have treated differently
+_FLOW_PLAIN_UNSAFE_RE = re.compile(r"[:#?\[\]{},]|^-(?![0-9])")
+
+
+class _Unusual(Exception):
+    """Internal: the libyaml events hold something only the pure-Python parser should read."""
+
+
+def _fast_parser_ok(text: str) -> bool:
+    """Whether libyaml's events may be used for ``text`` (they are then checked one by one)."""
+    return _CParser is not None and _FAST_UNSAFE_RE.search(text) is None
+
+
+def _compose_fast(text: str):
+    """The document's root node, composed from libyaml's events (see `FAST_YAML`).
+
+    Raises _Unusual (or anything else) where the pure-Python parser must read the text: an
+    explicit tag, an empty plain scalar, an unusual plain scalar in a flow collection, too
+    many nodes, any error."""
+    parser = _CParser(text)
+    events: list = []
+    flow: list[bool] = [False]  # per open collection: inside a flow collection?
+    nodes = 0
+    scalar, ends = yaml.ScalarEvent, (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+    starts = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    while True:
+        event = parser.get_event()
+        kind = event.__class__
+        if kind is scalar:
+            if event.tag is not None:
+                raise _Unusual()
+            if event.style == "":  # libyaml's plain style; PyYAML's is None
+                event.style = None
+                if not event.value or (flow[-1] and _FLOW_PLAIN_UNSAFE_RE.search(event.value)):
+                    raise _Unusual()
+            nodes += 1
+        elif kind in starts:
+            if event.tag is not None:
+                raise _Unusual()
+            flow.append(flow[-1] or bool(event.flow_style))
+            nodes += 1
+        elif kind in ends:
+            flow.pop()
+        elif kind is yaml.StreamEndEvent:
+            events.append(event)
+            break
+        if nodes > MAX_SOURCE_NODES:
+            raise _Unusual()
+        events.append(event)
+    return _compose_single(_EventLoader(events))
+
+
 def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
     """Parse one YAML document whose top level is a mapping.
 
@@ -240,6 +337,18 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
 
     if len(text) > MAX_TEXT_SIZE:
         raise fail(0, 0, (), f"ruleset too large ({len(text):,} characters, limit {MAX_TEXT_SIZE:,})")
+    if FAST_YAML and _fast_parser_ok(text):
+        try:
+            result = _build(_compose_fast(text), filename, fail)
+        except Exception:  # noqa: BLE001 - anything unusual: the pure-Python parser decides, as before
+            result = None
+        if result is not None:
+            return result
+    return _build(_compose_slow(text, fail), filename, fail)
+
+
+def _compose_slow(text: str, fail):
+    """The document's root node, composed from PyYAML's pure-Python parser's events."""
     loader = None
     try:
         try:
@@ -269,6 +378,11 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
         if loader is not None:
             loader.dispose()
 
+    return node
+
+
+def _build(node, filename: str, fail) -> tuple[Any, "Locator"]:
+    """Plain data and positions from the composed root node (see `load_yaml`)."""
     if node is None or (
         isinstance(node, yaml.ScalarNode) and node.tag == _NULL
     ):
