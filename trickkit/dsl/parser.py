@@ -86,6 +86,27 @@ def _parser() -> lark.Lark:
     return stored_parser() or build_parser()
 
 
+LALR_DRIVER = True
+"""Parse with `trickkit.dsl.lalr` (a lean driver over the stored tables, several times faster
+than lark's parser, same trees); lark's parser then only parses texts the driver refuses, so
+every syntax error is still lark's. False: always lark's parser."""
+
+
+@functools.lru_cache(maxsize=1)
+def _driver():
+    """The lean driver over the stored tables, or None when they were made from another grammar
+    or by another lark version (the same conditions as `stored_parser`)."""
+    try:
+        from . import parser_tables
+    except ImportError:
+        return None
+    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+        return None
+    from . import lalr
+
+    return lalr.driver(parser_tables.TABLES, _decoded)
+
+
 def table_source(parser: lark.Lark) -> str:
     """Python source of ``parser_tables.py``: lark's serialisation of ``parser`` as a JSON text
     (tuples and non-text keys tagged, see `_encoded`), cut into lines of 100 characters."""
@@ -125,6 +146,11 @@ def parse(text: str, start: str = "expr") -> lark.Tree:
 def _parse_cached(text: str, start: str) -> lark.Tree:
     """Parse once per text: a ruleset names the same text in several places, and every game
     loaded in a process shares the cache. Trees are never changed after parsing."""
+    lean = _driver() if LALR_DRIVER else None
+    if lean is not None:
+        tree = lean.parse(text, start)
+        if tree is not None:
+            return tree
     try:
         return _parser().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:

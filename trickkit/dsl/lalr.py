@@ -1,0 +1,285 @@
+"""A lean LALR driver over the stored tables (``parser_tables.py``): the same trees as lark's.
+
+lark's parser spends most of a parse in its general machinery (a lexer generator, a chain of
+wrappers per reduction). This module runs the very tables lark serialised, with lark's
+contextual lexing (terminal order, keywords, ignored terminals, line counting) and lark's
+tree building (``?rule`` inlining, ``_rule`` splicing, filtered tokens, ``[x]`` placeholders,
+propagated positions) written out once, and builds the same ``lark.Tree``/``lark.Token``
+objects. It only parses texts that parse: at the first fault it gives up (`parse` returns
+None) and lark parses the text again, so syntax errors are lark's, word for word.
+
+tests/test_parser_tables.py checks it against lark on every DSL text of the shipped rulesets
+and thousands of mutations of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from lark import Token, Tree
+from lark.tree import Meta
+
+__all__ = ["Driver", "driver"]
+
+
+class _Fault(Exception):
+    """Internal: the text does not parse here; lark parses it again and reports why."""
+
+
+def _regexp(pattern: dict) -> str:
+    return re.escape(pattern["value"]) if pattern["__type__"] == "PatternStr" else pattern["value"]
+
+
+def _max_width(pattern: dict) -> int:
+    return len(pattern["value"]) if pattern["__type__"] == "PatternStr" else pattern["_width"][1]
+
+
+def _has_newline(r: str) -> bool:
+    # lark's test for terminals whose matches may hold line breaks (lexer._regexp_has_newline)
+    return "\n" in r or "\\n" in r or "\\s" in r or "[^" in r or ("(?s" in r and "." in r)
+
+
+class _Lexer:
+    """lark's BasicLexer for one set of terminals (those a parser state accepts)."""
+
+    __slots__ = ("match", "keywords")
+
+    def __init__(self, terminals: list):
+        terminals = sorted(terminals, key=lambda t: (-t["priority"], -_max_width(t["pattern"]),
+                                                     -len(t["pattern"]["value"]), t["name"]))
+        strings = [t for t in terminals if t["pattern"]["__type__"] == "PatternStr"]
+        embedded: set[str] = set()
+        self.keywords: dict[str, dict[str, str]] = {}  # regexp terminal -> {its text: string terminal}
+        for ret in terminals:
+            if ret["pattern"]["__type__"] != "PatternRE":
+                continue
+            unless = {}
+            for st in strings:
+                if st["priority"] != ret["priority"]:
+                    continue
+                text = st["pattern"]["value"]
+                m = re.match(_regexp(ret["pattern"]), text)
+                if m and m.group(0) == text:
+                    unless.setdefault(text, st["name"])
+                    embedded.add(st["name"])
+            if unless:
+                self.keywords[ret["name"]] = unless
+        kept = [t for t in terminals if t["name"] not in embedded]
+        self.match = re.compile("|".join(f"(?P<{t['name']}>{_regexp(t['pattern'])})" for t in kept)).match
+
+
+class Driver:
+    """Parses with lark's stored LALR tables; `parse` returns lark's tree, or None on any fault."""
+
+    def __init__(self, data: dict, memo: dict):
+        terminals = {}
+        for item in memo.values():
+            if item.get("__type__") == "TerminalDef":
+                if item["pattern"]["flags"]:
+                    raise ValueError("terminal flags are not supported")  # then lark parses
+                terminals[item["name"]] = item
+        self._terminals = terminals
+        lexer_conf = data["parser"]["lexer_conf"]
+        options = data["options"]
+        if lexer_conf["lexer_type"] != "contextual" or lexer_conf["g_regex_flags"] or options["postlex"] \
+                or not options["propagate_positions"] or not options["maybe_placeholders"] \
+                or options["keep_all_tokens"] or options["lexer_callbacks"] or options["tree_class"]:
+            raise ValueError("lark options the driver does not follow")
+        self._ignore = frozenset(lexer_conf["ignore"])
+        self._newline = frozenset(name for name, t in terminals.items() if _has_newline(_regexp(t["pattern"])))
+        table = data["parser"]["parser"]
+        names = table["tokens"]
+        self._rules: dict[int, tuple] = {}
+        self._states: dict[int, dict] = {}
+        for state, actions in table["states"].items():
+            row = {}
+            for token, (action, arg) in actions.items():
+                if action == 1:
+                    key = arg["@"]
+                    if key not in self._rules:
+                        self._rules[key] = self._reducer(memo[key])
+                    row[names[token]] = (False, self._rules[key])
+                else:
+                    row[names[token]] = (True, arg)
+            self._states[state] = row
+        self._start = table["start_states"]
+        self._end = table["end_states"]
+        self._lexers: dict[int, _Lexer] = {}
+        self._by_accepts: dict[frozenset, _Lexer] = {}
+
+    def _lexer(self, state: int) -> _Lexer:
+        accepts = frozenset(n for n in self._states[state] if n in self._terminals) | self._ignore
+        lexer = self._by_accepts.get(accepts)
+        if lexer is None:
+            lexer = self._by_accepts[accepts] = _Lexer([self._terminals[n] for n in accepts])
+        self._lexers[state] = lexer
+        return lexer
+
+    @staticmethod
+    def _reducer(rule: dict):
+        """The reduction of one rule: (size, origin, build), build(children) -> value."""
+        expansion = rule["expansion"]
+        opts = rule["options"]
+        keep = opts["keep_all_tokens"]
+        empty = opts["empty_indices"]
+        if empty:
+            ones = "".join(str(int(b)) for b in empty).split("0")
+            nones = [len(x) for x in ones]
+        else:
+            nones = [0] * (len(expansion) + 1)
+        include = []  # (index, splice its children?, Nones before it)
+        pending = 0
+        for i, sym in enumerate(expansion):
+            pending += nones[i]
+            is_term = sym["__type__"] == "Terminal"
+            if keep or not (is_term and sym["filter_out"]):
+                include.append((i, not is_term and sym["name"].startswith("_"), pending))
+                pending = 0
+        trailing = pending + nones[len(expansion)]
+        expand1 = opts["expand1"] and not rule["alias"]
+        name = rule["alias"] or opts["template_source"] or rule["origin"]["name"]
+
+        def build(children: list):
+            filtered: list = []
+            for i, splice, add in include:
+                if add:
+                    filtered += [None] * add
+                if splice:
+                    filtered += children[i].children
+                else:
+                    filtered.append(children[i])
+            if trailing:
+                filtered += [None] * trailing
+            if expand1 and len(filtered) == 1:
+                res = filtered[0]
+                if res.__class__ is not Tree:
+                    return res
+                meta = res.meta
+            else:
+                meta = Meta()
+                res = Tree(name, filtered, meta)
+            _propagate(meta, children)
+            return res
+
+        return len(expansion), rule["origin"]["name"], build
+
+    def parse(self, text: str, start: str):
+        """lark's tree of ``text`` from rule ``start``, or None when it does not parse."""
+        try:
+            return self._parse(text, start)
+        except (_Fault, KeyError, IndexError):
+            return None
+
+    def _parse(self, text: str, start: str):
+        states, lexers, ignore, newline = self._states, self._lexers, self._ignore, self._newline
+        state_stack = [self._start[start]]
+        value_stack: list = []
+        end_state = self._end[start]
+        pos, line, line_start, size = 0, 1, 0, len(text)
+        token = None
+        while True:
+            # -- the next token, lexed for the current state (lark's contextual lexer)
+            while pos < size:
+                state = state_stack[-1]
+                lexer = lexers.get(state) or self._lexer(state)
+                m = lexer.match(text, pos)
+                if m is None:
+                    raise _Fault()
+                value, kind = m.group(0), m.lastgroup
+                start_pos, start_line, column = pos, line, pos - line_start + 1
+                if kind in newline:
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                if kind in ignore:
+                    continue
+                token = Token(kind, value, start_pos, start_line, column, line, pos - line_start + 1, pos)
+                keywords = lexer.keywords.get(kind)
+                if keywords is not None:
+                    keyword = keywords.get(value)
+                    if keyword is not None:
+                        token.type = keyword
+                break
+            else:
+                break
+            # -- feed it (reduce as often as needed, then shift)
+            kind = token.type
+            while True:
+                shift, arg = states[state_stack[-1]][kind]
+                if shift:
+                    state_stack.append(arg)
+                    value_stack.append(token)
+                    break
+                value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
+        # -- the end: reduce until the end state
+        end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+        while True:
+            shift, arg = states[state_stack[-1]]["$END"]
+            if shift:
+                raise _Fault()
+            value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
+            if state_stack[-1] == end_state:
+                return value_stack[-1]
+        return None  # pragma: no cover
+
+    def _reduce(self, rule, state_stack, value_stack):
+        size, origin, build = rule
+        if size:
+            children = value_stack[-size:]
+            del state_stack[-size:]
+            del value_stack[-size:]
+        else:
+            children = []
+        value = build(children)
+        shift, new_state = self._states[state_stack[-1]][origin]
+        if not shift:
+            raise _Fault()
+        state_stack.append(new_state)
+        value_stack.append(value)
+        return value_stack, state_stack
+
+
+def _first(children):
+    for c in children:
+        cls = c.__class__
+        if cls is Tree:
+            if not c.meta.empty:
+                return c.meta
+        elif cls is Token:
+            return c
+    return None
+
+
+def _propagate(meta, children) -> None:
+    """lark's PropagatePositions: a node spans from its first child's container to its last's."""
+    first = _first(children)
+    if first is not None:
+        line = getattr(first, "container_line", first.line)
+        column = getattr(first, "container_column", first.column)
+        start_pos = getattr(first, "container_start_pos", first.start_pos)
+        if not hasattr(meta, "line"):
+            meta.line, meta.column, meta.start_pos = line, column, start_pos
+            meta.empty = False
+        meta.container_line, meta.container_column, meta.container_start_pos = line, column, start_pos
+    last = _first(reversed(children))
+    if last is not None:
+        end_line = getattr(last, "container_end_line", last.end_line)
+        end_column = getattr(last, "container_end_column", last.end_column)
+        end_pos = getattr(last, "container_end_pos", last.end_pos)
+        if not hasattr(meta, "end_line"):
+            meta.end_line, meta.end_column, meta.end_pos = end_line, end_column, end_pos
+            meta.empty = False
+        meta.container_end_line, meta.container_end_column, meta.container_end_pos = end_line, end_column, end_pos
+
+
+def driver(tables: str, decoded) -> Driver | None:
+    """A driver over lark's serialised tables (``parser_tables.TABLES``, decoded by ``decoded``,
+    the JSON object hook); None when they hold anything the driver does not follow."""
+    try:
+        data, memo = json.loads(tables, object_hook=decoded)
+        return Driver(data, memo)
+    except (ValueError, KeyError, TypeError):
+        return None
