@@ -40,33 +40,80 @@ def _has_newline(r: str) -> bool:
     return "\n" in r or "\\n" in r or "\\s" in r or "[^" in r or ("(?s" in r and "." in r)
 
 
-class _Lexer:
-    """lark's BasicLexer for one set of terminals (those a parser state accepts)."""
+class _Vocabulary:
+    """All terminals, in lark's lexer order, and which string terminals each regexp one
+    matches whole (keywords that NAME also matches); `root` lexes with all of them at once."""
 
-    __slots__ = ("match", "keywords")
-
-    def __init__(self, terminals: list):
-        terminals = sorted(terminals, key=lambda t: (-t["priority"], -_max_width(t["pattern"]),
-                                                     -len(t["pattern"]["value"]), t["name"]))
-        strings = [t for t in terminals if t["pattern"]["__type__"] == "PatternStr"]
-        embedded: set[str] = set()
-        self.keywords: dict[str, dict[str, str]] = {}  # regexp terminal -> {its text: string terminal}
-        for ret in terminals:
+    def __init__(self, terminals: dict):
+        self.terminals = terminals
+        order = sorted(terminals.values(), key=lambda t: (-t["priority"], -_max_width(t["pattern"]),
+                                                         -len(t["pattern"]["value"]), t["name"]))
+        self.rank = {t["name"]: i for i, t in enumerate(order)}
+        strings = [t for t in order if t["pattern"]["__type__"] == "PatternStr"]
+        self.whole: dict[str, list] = {}  # regexp terminal -> [(text, string terminal)] it matches whole
+        for ret in order:
             if ret["pattern"]["__type__"] != "PatternRE":
                 continue
-            unless = {}
+            regexp = re.compile(_regexp(ret["pattern"]))
             for st in strings:
-                if st["priority"] != ret["priority"]:
-                    continue
                 text = st["pattern"]["value"]
-                m = re.match(_regexp(ret["pattern"]), text)
+                m = regexp.match(text) if st["priority"] == ret["priority"] else None
                 if m and m.group(0) == text:
-                    unless.setdefault(text, st["name"])
-                    embedded.add(st["name"])
+                    self.whole.setdefault(ret["name"], []).append((text, st["name"]))
+        self.matchers: dict[str, object] = {}
+        self.root = _Lexer(self, frozenset(terminals))
+        self.root_match = re.compile("|".join(f"(?P<{n}>{_regexp(terminals[n]['pattern'])})"
+                                              for n in self.root.kept)).match
+
+    def matcher(self, name: str):
+        """The match function of one terminal's regexp, compiled on first use."""
+        match = self.matchers.get(name)
+        if match is None:
+            match = self.matchers[name] = re.compile(_regexp(self.terminals[name]["pattern"])).match
+        return match
+
+
+class _Lexer:
+    """lark's BasicLexer for one set of terminals (those a parser state accepts, and the
+    ignored ones): the first of them in lark's order that matches, with keywords taken from
+    NAME. The root lexer's one regexp finds the same terminal whenever it finds one of this
+    set and no keyword is a terminal of its own here (`exact`); else the terminals are tried
+    one by one, in order, as lark's alternation does."""
+
+    __slots__ = ("kept", "kept_set", "keywords", "exact", "tries", "vocabulary")
+
+    def __init__(self, vocabulary: _Vocabulary, names: frozenset):
+        self.vocabulary = vocabulary
+        ordered = sorted(names, key=vocabulary.rank.__getitem__)
+        embedded: set[str] = set()
+        self.keywords: dict[str, dict[str, str]] = {}  # regexp terminal -> {its text: string terminal}
+        for name in ordered:
+            unless: dict[str, str] = {}
+            for text, string in vocabulary.whole.get(name, ()):
+                if string in names:
+                    unless.setdefault(text, string)
+                    embedded.add(string)
             if unless:
-                self.keywords[ret["name"]] = unless
-        kept = [t for t in terminals if t["name"] not in embedded]
-        self.match = re.compile("|".join(f"(?P<{t['name']}>{_regexp(t['pattern'])})" for t in kept)).match
+                self.keywords[name] = unless
+        self.kept = [n for n in ordered if n not in embedded]
+        self.kept_set = frozenset(self.kept)
+        root = getattr(vocabulary, "root", None)
+        self.exact = root is None or all(n in root.kept_set for n in self.kept)
+        self.tries = None
+
+    def next(self, text: str, pos: int):
+        """(terminal, text) of the token at ``pos``, or None."""
+        m = self.vocabulary.root_match(text, pos)
+        if m is not None and self.exact and m.lastgroup in self.kept_set:
+            return m.lastgroup, m.group(0)
+        tries = self.tries
+        if tries is None:
+            tries = self.tries = [(n, self.vocabulary.matcher(n)) for n in self.kept]
+        for name, match in tries:
+            m = match(text, pos)
+            if m is not None:
+                return name, m.group(0)
+        return None
 
 
 class Driver:
@@ -80,6 +127,7 @@ class Driver:
                     raise ValueError("terminal flags are not supported")  # then lark parses
                 terminals[item["name"]] = item
         self._terminals = terminals
+        self._vocabulary = _Vocabulary(terminals)
         lexer_conf = data["parser"]["lexer_conf"]
         options = data["options"]
         if lexer_conf["lexer_type"] != "contextual" or lexer_conf["g_regex_flags"] or options["postlex"] \
@@ -112,7 +160,7 @@ class Driver:
         accepts = frozenset(n for n in self._states[state] if n in self._terminals) | self._ignore
         lexer = self._by_accepts.get(accepts)
         if lexer is None:
-            lexer = self._by_accepts[accepts] = _Lexer([self._terminals[n] for n in accepts])
+            lexer = self._by_accepts[accepts] = _Lexer(self._vocabulary, accepts)
         self._lexers[state] = lexer
         return lexer
 
@@ -183,10 +231,10 @@ class Driver:
             while pos < size:
                 state = state_stack[-1]
                 lexer = lexers.get(state) or self._lexer(state)
-                m = lexer.match(text, pos)
-                if m is None:
+                found = lexer.next(text, pos)
+                if found is None:
                     raise _Fault()
-                value, kind = m.group(0), m.lastgroup
+                kind, value = found
                 start_pos, start_line, column = pos, line, pos - line_start + 1
                 if kind in newline:
                     count = value.count("\n")
