@@ -176,3 +176,22 @@ def test_a_small_constant_times_a_number_is_inline_and_equals_the_bounded_produc
     for k in (0, 1, -1, 65535, -65535):  # the inline product and the bounded one agree on both sides of the bound
         for x in (0, 5, -5, _SMALL_FACTOR_BOUND - 1, _SMALL_FACTOR_BOUND, -_SMALL_FACTOR_BOUND, 1 << 4000):
             assert (k * x if -_SMALL_FACTOR_BOUND < x < _SMALL_FACTOR_BOUND else runtime.multiply(k, x)) == runtime.multiply(k, x)
+
+
+def _memo_blocks(source: str) -> list:
+    """The ``if mN is not None and KEY in mN:`` tests of memoised parts, as AST nodes."""
+    return [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.If)
+            and isinstance(node.test, ast.BoolOp) and isinstance(node.test.values[0], ast.Compare)
+            and isinstance(node.test.values[0].left, ast.Name) and re.fullmatch(r"m\d+", node.test.values[0].left.id)]
+
+
+@pytest.mark.parametrize("name", ["trumps", "saqqara", "hearts"])
+def test_no_memoised_part_inside_another(name):
+    """A part memoised inside a larger memoised part would be cached twice per state: the outer
+    entry already makes it run at most once, so inner parts are generated plain."""
+    source = trickkit.load_game(name).rules.generated_source
+    blocks = _memo_blocks(source)
+    assert blocks or name == "hearts"
+    for block in blocks:
+        for inner in block.body + block.orelse:
+            assert not any(b is not block for b in _memo_blocks(ast.unparse(inner))), ast.unparse(block)[:400]

@@ -252,9 +252,41 @@ def _flatten(lines, depth=1, out=None) -> list[str]:
             out.append("    " * depth + line)
         elif isinstance(line, _Hoist):
             _flatten(line.lines, depth, out)
+        elif isinstance(line, _Memo):
+            _flatten(line.render(), depth, out)
         else:
             _flatten(line, depth + 1, out)
     return out
+
+
+class _Memo:
+    """A part memoised in the state's cache (`Compiler._memoised`), rendered when flattened:
+    inside a larger memoised part it is plain (its lines, then its value), as the outer part's
+    cache already computes it at most once per state held still."""
+
+    __slots__ = ("m", "key", "t", "lines", "code", "plain")
+
+    def __init__(self, m: str, key: int, t: str, lines: list, code: str):
+        self.m, self.key, self.t, self.lines, self.code, self.plain = m, key, t, lines, code, False
+
+    def render(self) -> list:
+        m, key, t = self.m, self.key, self.t
+        if self.plain:
+            return list(self.lines) + [f"{t} = {self.code}"]
+        return [f"{m} = s.memo", f"if {m} is not None and {key} in {m}:", [f"{t} = {m}[{key}]"], "else:",
+                list(self.lines) + [f"{t} = {self.code}", f"if {m} is not None:", [f"{m}[{key}] = {t}"]]]
+
+
+def _plain_memos(lines) -> None:
+    """Make every memoised part in ``lines`` plain (they are about to be memoised as a whole)."""
+    for line in lines:
+        if isinstance(line, _Memo):
+            line.plain = True
+            _plain_memos(line.lines)
+        elif isinstance(line, _Hoist):
+            _plain_memos(line.lines)
+        elif isinstance(line, list):
+            _plain_memos(line)
 
 
 class _Hoist:
@@ -770,11 +802,8 @@ class Compiler:
     def _memoised(self, val: Val, lines) -> Val:
         key = next(self._memo_keys)
         m, t = self.body.temp("m"), self.body.temp()
-        self._emit(f"{m} = s.memo")
-        self._emit(f"if {m} is not None and {key} in {m}:")
-        self.body.lines.append([f"{t} = {m}[{key}]"])
-        self._emit("else:")
-        self.body.lines.append(list(lines) + [f"{t} = {val.code}", f"if {m} is not None:", [f"{m}[{key}] = {t}"]])
+        _plain_memos(lines)  # this part's cache entry covers the parts inside it
+        self.body.lines.append(_Memo(m, key, t, list(lines), val.code))
         return attrs.evolve(val, code=t)
 
     def _e_int_lit(self, node, scope, defs):
