@@ -361,6 +361,7 @@ class RulesetCompiler:
         self.problems: list[Problem] = []
         self.players = players
         self.overrides = overrides
+        self._splits: dict = {}  # (allowed, choices) -> its split: each action kind asks four times
 
     def problem(self, path, message) -> _Located:
         return _Located(path, message)
@@ -1032,6 +1033,16 @@ class RulesetCompiler:
         them (directly or through a definition); a global that merely shares a choice's
         name does not make a term choice-free. Returns None if ``allowed`` does not parse.
         """
+        try:
+            key = (type(text), text, context)
+            return self._splits[key]
+        except TypeError:  # an unhashable value (a wrong type, reported elsewhere): not cached
+            return self._split_terms(text, context)
+        except KeyError:
+            split = self._splits[key] = self._split_terms(text, context)
+            return split
+
+    def _split_terms(self, text, context):
         terms = self._and_terms(text) if text is not None else None
         if terms is None:
             return None

@@ -318,6 +318,7 @@ class Compiler:
     def __init__(self, namespace: Namespace):
         self.ns = namespace
         self._def_trees: dict[str, lark.Tree] = dict(namespace.definitions)
+        self._def_names: dict[str, tuple[str, ...]] = {}  # see _names_in_definition
         self.env: dict[str, Any] = {"__builtins__": {}}
         self.env.update(HELPERS)
         for name, b in B.FUNCTIONS.items():
@@ -943,11 +944,20 @@ class Compiler:
             if d in seen or d not in self._def_trees:
                 continue
             seen.add(d)
-            for tok in self._def_trees[d].scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME"):
-                if str(tok) in names and str(tok) not in self.ns.definition_params.get(d, ()):
+            params = self.ns.definition_params.get(d, ())
+            for word in self._names_in_definition(d):
+                if word in names and word not in params:
                     return True
-                stack.append(str(tok))
+                stack.append(word)
         return False
+
+    def _names_in_definition(self, name) -> tuple[str, ...]:
+        """The distinct NAME tokens of definition ``name``'s text, in order (scanned once)."""
+        words = self._def_names.get(name)
+        if words is None:
+            tokens = self._def_trees[name].scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME")
+            words = self._def_names[name] = tuple(dict.fromkeys(str(tok) for tok in tokens))
+        return words
 
     def _expanded_size(self, name: str, active: tuple = ()) -> int:
         """Tree nodes of a definition with every definition it uses inlined (capped)."""
