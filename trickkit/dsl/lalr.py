@@ -203,14 +203,17 @@ class Driver:
                 res = filtered[0]
                 if res.__class__ is not Tree:
                     return res
-                meta = res.meta
+                meta = res._meta
             else:
                 meta = Meta()
                 res = Tree(name, filtered, meta)
             _propagate(meta, children)
             return res
 
-        return len(expansion), rule["origin"]["name"], build
+        # a unit rule that hands its one child up (``?sum: term``) changes nothing: a tree's
+        # positions were propagated when it was built, and a token has no meta
+        unit = expand1 and len(expansion) == 1 and include == [(0, False, 0)] and not trailing
+        return len(expansion), rule["origin"]["name"], None if unit else build
 
     def parse(self, text: str, start: str):
         """lark's tree of ``text`` from rule ``start``, or None when it does not parse."""
@@ -261,6 +264,13 @@ class Driver:
                     state_stack.append(arg)
                     value_stack.append(token)
                     break
+                if arg[2] is None:  # a unit rule: the value stays, only the state changes
+                    del state_stack[-1]
+                    shift, state = states[state_stack[-1]][arg[1]]
+                    if not shift:
+                        raise _Fault()
+                    state_stack.append(state)
+                    continue
                 value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
         # -- the end: reduce until the end state
         end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
@@ -281,7 +291,7 @@ class Driver:
             del value_stack[-size:]
         else:
             children = []
-        value = build(children)
+        value = children[0] if build is None else build(children)
         shift, new_state = self._states[state_stack[-1]][origin]
         if not shift:
             raise _Fault()
@@ -290,37 +300,43 @@ class Driver:
         return value_stack, state_stack
 
 
-def _first(children):
+def _propagate(meta, children) -> None:
+    """lark's PropagatePositions: a node spans from its first child's container to its last's.
+
+    (A tree's meta is never empty once it has a position, and then has its container's too;
+    a token is its own container. Its start and end are found together or not at all.)"""
     for c in children:
         cls = c.__class__
         if cls is Tree:
-            if not c.meta.empty:
-                return c.meta
+            m = c._meta
+            if m.empty:
+                continue
+            line, column, start = m.container_line, m.container_column, m.container_start_pos
         elif cls is Token:
-            return c
-    return None
-
-
-def _propagate(meta, children) -> None:
-    """lark's PropagatePositions: a node spans from its first child's container to its last's."""
-    first = _first(children)
-    if first is not None:
-        line = getattr(first, "container_line", first.line)
-        column = getattr(first, "container_column", first.column)
-        start_pos = getattr(first, "container_start_pos", first.start_pos)
-        if not hasattr(meta, "line"):
-            meta.line, meta.column, meta.start_pos = line, column, start_pos
-            meta.empty = False
-        meta.container_line, meta.container_column, meta.container_start_pos = line, column, start_pos
-    last = _first(reversed(children))
-    if last is not None:
-        end_line = getattr(last, "container_end_line", last.end_line)
-        end_column = getattr(last, "container_end_column", last.end_column)
-        end_pos = getattr(last, "container_end_pos", last.end_pos)
-        if not hasattr(meta, "end_line"):
-            meta.end_line, meta.end_column, meta.end_pos = end_line, end_column, end_pos
-            meta.empty = False
-        meta.container_end_line, meta.container_end_column, meta.container_end_pos = end_line, end_column, end_pos
+            line, column, start = c.line, c.column, c.start_pos
+        else:
+            continue
+        break
+    else:
+        return
+    for c in reversed(children):
+        cls = c.__class__
+        if cls is Tree:
+            m = c._meta
+            if m.empty:
+                continue
+            end_line, end_column, end = m.container_end_line, m.container_end_column, m.container_end_pos
+        elif cls is Token:
+            end_line, end_column, end = c.end_line, c.end_column, c.end_pos
+        else:
+            continue
+        break
+    if meta.empty:
+        meta.line, meta.column, meta.start_pos = line, column, start
+        meta.end_line, meta.end_column, meta.end_pos = end_line, end_column, end
+        meta.empty = False
+    meta.container_line, meta.container_column, meta.container_start_pos = line, column, start
+    meta.container_end_line, meta.container_end_column, meta.container_end_pos = end_line, end_column, end
 
 
 def driver(tables: str, decoded) -> Driver | None:
