@@ -126,3 +126,10 @@ def test_huge_instance_repr_is_trimmed():
 def test_load_schema_missing_name():
     with pytest.raises(FileNotFoundError, match="no schema named 'no-such-schema'"):
         load_schema("no-such-schema")
+
+
+def test_no_schema_means_the_shipped_ruleset_schema():
+    text = "format: 1\nname: 3\nplayers: {min: 2, mux: 4}\nphases: [x]\nextra: 1\n"
+    data, locator = load_yaml(text, "g.yaml")
+    shipped = [str(p) for p in check_schema(data, locator)]
+    assert shipped and shipped == [str(p) for p in check_schema(data, locator, load_schema("ruleset"))]

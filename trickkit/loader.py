@@ -12,7 +12,7 @@ from .errors import Problem, RulesetError, did_you_mean
 from .game import Game, content_hash
 from .inherit import resolve_extends
 from .ruleset import RulesetCompiler
-from .schema_check import check_schema, load_schema
+from .schema_check import check_schema
 from .source import load_yaml, load_yaml_file, read_header, read_limited
 
 
@@ -92,7 +92,7 @@ def read_document(name_or_path: str | os.PathLike):
         RulesetError: YAML or schema problems, all of them, located.
     """
     doc, loc = _merged_document(name_or_path)
-    problems = mixed_key_problems(doc, loc) + check_schema(doc, loc, load_schema("ruleset"))
+    problems = mixed_key_problems(doc, loc) + check_schema(doc, loc)  # the shipped ruleset schema
     if problems:
         raise RulesetError(problems)
     return doc, loc

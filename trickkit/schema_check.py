@@ -63,13 +63,14 @@ def _schema_text(name: str) -> str:
         raise FileNotFoundError(f"no schema named {name!r} ({filename} not found)") from None
 
 
-def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
+def check_schema(data: Any, locator: Locator, schema: dict | None = None) -> list[Problem]:
     """Validate ``data`` against a JSON Schema (draft 2020-12) and locate every problem.
 
     Args:
         data: plain data as returned by `trickkit.source.load_yaml`.
         locator: positions of ``data``'s nodes.
-        schema: the JSON Schema.
+        schema: the JSON Schema; None: the shipped ruleset schema (``load_schema("ruleset")``),
+            whose validator is built once per process without serialising the schema again.
 
     Returns:
         Every problem found (empty when valid), sorted by (line, column).
@@ -80,7 +81,8 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
     Raises:
         jsonschema.exceptions.SchemaError: when ``schema`` itself is invalid.
     """
-    validator = _validator(json.dumps(schema))  # key order kept: it orders the problems found
+    # key order kept: it orders the problems found
+    validator = _shipped_validator() if schema is None else _validator(json.dumps(schema))
     problems: list[Problem] = []
     seen: set[Problem] = set()
     for error in validator.iter_errors(_json_keys(data)):
@@ -90,6 +92,12 @@ def check_schema(data: Any, locator: Locator, schema: dict) -> list[Problem]:
                 problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return problems
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_validator() -> jsonschema.Draft202012Validator:
+    """The validator of the shipped ruleset schema (which tests/test_schema_file.py checks)."""
+    return jsonschema.Draft202012Validator(load_schema("ruleset"))
 
 
 @functools.lru_cache(maxsize=8)
