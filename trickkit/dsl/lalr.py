@@ -154,6 +154,7 @@ class Driver:
         self._start = table["start_states"]
         self._end = table["end_states"]
         self._lexers: dict[int, _Lexer] = {}
+        self._unit_tops: dict[tuple, int] = {}  # (below, top, token type) -> top after unit reductions
         self._by_accepts: dict[frozenset, _Lexer] = {}
 
     def _lexer(self, state: int) -> _Lexer:
@@ -224,6 +225,7 @@ class Driver:
 
     def _parse(self, text: str, start: str):
         states, lexers, ignore, newline = self._states, self._lexers, self._ignore, self._newline
+        units = self._unit_tops
         state_stack = [self._start[start]]
         value_stack: list = []
         end_state = self._end[start]
@@ -264,12 +266,10 @@ class Driver:
                     state_stack.append(arg)
                     value_stack.append(token)
                     break
-                if arg[2] is None:  # a unit rule: the value stays, only the state changes
-                    del state_stack[-1]
-                    shift, state = states[state_stack[-1]][arg[1]]
-                    if not shift:
-                        raise _Fault()
-                    state_stack.append(state)
+                if arg[2] is None:  # unit rules: the value stays, only the top state changes
+                    key = (state_stack[-2], state_stack[-1], kind)
+                    top = units.get(key)
+                    state_stack[-1] = top if top is not None else self._units(*key)
                     continue
                 value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
         # -- the end: reduce until the end state
@@ -282,6 +282,19 @@ class Driver:
             if state_stack[-1] == end_state:
                 return value_stack[-1]
         return None  # pragma: no cover
+
+    def _units(self, below: int, top: int, kind: str) -> int:
+        """The top state after the unit reductions that ``kind`` makes on ``top`` (over ``below``,
+        which they leave in place: each pops one state and pushes the goto of ``below``)."""
+        start = top
+        while True:
+            action = self._states[top].get(kind)
+            if action is None or action[0] or action[1][2] is not None:
+                self._unit_tops[(below, start, kind)] = top
+                return top
+            shift, top = self._states[below][action[1][1]]
+            if not shift:
+                raise _Fault()
 
     def _reduce(self, rule, state_stack, value_stack):
         size, origin, build = rule
