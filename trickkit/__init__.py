@@ -17,7 +17,6 @@ from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError,
                      TrickkitError)
 from .game import DealError, Game
 from .loader import GameInfo, game_info, list_games, load_game, validate
-from .simulation import SimulationSummary, simulate
 from .spaces import ActionSpaceError
 from .state import TERMINAL, State
 
@@ -26,3 +25,13 @@ __all__ = [
     "RulesetError", "ScenarioError", "SimulationSummary", "State", "StateError", "TERMINAL", "TrickkitError",
     "list_games", "load_game", "simulate", "validate",
 ]
+
+
+def __getattr__(name: str):
+    """`simulate` and `SimulationSummary`, imported on first use: the simulation module (and the
+    agents and process pools it brings) is not needed to load and play a game."""
+    if name in ("simulate", "SimulationSummary"):
+        from . import simulation
+
+        return getattr(simulation, name)
+    raise AttributeError(f"module 'trickkit' has no attribute {name!r}")
