@@ -133,3 +133,61 @@ def test_no_schema_means_the_shipped_ruleset_schema():
     data, locator = load_yaml(text, "g.yaml")
     shipped = [str(p) for p in check_schema(data, locator)]
     assert shipped and shipped == [str(p) for p in check_schema(data, locator, load_schema("ruleset"))]
+
+
+# -- the fast validity check (FAST_SCHEMA_CHECK) gives jsonschema's verdict ---------------------
+
+_ODD_VALUES = [0, -1, 1.0, 2.5, "", "x", "hearts", "Hearts", True, False, None, [], {}, [1, 1], ["a", "a"],
+               {"x": 1}, 100000, "card.suit == 'H'", "1", "not a name!"]
+
+
+def _nodes(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _nodes(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _nodes(v, path + (i,))
+
+
+def _broken(doc, rng):
+    """``doc`` (JSON data) with one to three random changes: a value of another type or kind,
+    a key removed or added, an item doubled or dropped."""
+    import copy
+    doc = copy.deepcopy(doc)
+    for _ in range(rng.randint(1, 3)):
+        path, node = rng.choice(list(_nodes(doc)))
+        if not path:
+            continue
+        parent = doc
+        for step in path[:-1]:
+            parent = parent[step]
+        last, op = path[-1], rng.randrange(5)
+        if op <= 1:
+            parent[last] = copy.deepcopy(rng.choice(_ODD_VALUES))
+        elif op == 2:
+            del parent[last]
+        elif op == 3 and isinstance(parent, dict):
+            parent[rng.choice(["extra", "nmae", str(last) + "s", "0"])] = copy.deepcopy(node)
+        elif isinstance(parent, list):
+            parent.insert(last, copy.deepcopy(node))
+    return doc
+
+
+def test_fast_check_agrees_with_jsonschema():
+    import random
+
+    from trickkit import schema_check
+    from trickkit.loader import _merged_document, list_games
+    fast = schema_check._shipped_fast_check()
+    assert fast is not None  # the shipped schema uses only keywords it knows
+    validator = schema_check._shipped_validator()
+    docs = [schema_check._json_keys(_merged_document(name)[0]) for name in list_games()]
+    rng = random.Random(12)
+    valid = 0
+    for doc in docs + [_broken(rng.choice(docs), rng) for _ in range(1500)]:
+        want = next(iter(validator.iter_errors(doc)), None) is None
+        assert fast(doc) == want, doc
+        valid += want
+    assert len(docs) < valid < 1000  # both verdicts are tested, many times each

@@ -81,6 +81,14 @@ def check_schema(data: Any, locator: Locator, schema: dict | None = None) -> lis
     Raises:
         jsonschema.exceptions.SchemaError: when ``schema`` itself is invalid.
     """
+    if schema is None and FAST_SCHEMA_CHECK:
+        valid = _shipped_fast_check()
+        if valid is not None:
+            try:
+                if valid(_json_keys(data)):
+                    return []  # valid: jsonschema would find nothing either
+            except (_Unsure, RecursionError):
+                pass
     # key order kept: it orders the problems found
     validator = _shipped_validator() if schema is None else _validator(json.dumps(schema))
     problems: list[Problem] = []
@@ -92,6 +100,161 @@ def check_schema(data: Any, locator: Locator, schema: dict | None = None) -> lis
                 problems.append(problem)
     problems.sort(key=lambda p: (p.line, p.column))
     return problems
+
+
+FAST_SCHEMA_CHECK = True
+"""Check a ruleset against the shipped schema with `_fast_check` first (the same verdict as
+jsonschema's, several times faster): jsonschema then only runs for a document that has problems,
+to find and word them. False: always jsonschema."""
+
+
+class _Unsure(Exception):
+    """Internal: `_fast_check` cannot decide; jsonschema does."""
+
+
+_ANNOTATIONS = frozenset({"description", "examples", "default", "title", "$schema", "$id", "$comment", "$defs",
+                          "deprecated", "readOnly", "writeOnly"})
+
+
+def _is_integer(v) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_TYPES = {"object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+          "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool),
+          "null": lambda v: v is None, "integer": _is_integer, "number": _is_number}
+
+
+def _fast_check(root: dict):
+    """A function telling whether a JSON value is valid against ``root`` (a draft 2020-12 schema),
+    as jsonschema's validator decides, for the keywords the shipped schema uses (None when
+    ``root`` uses any other). It only answers yes or no: jsonschema words the problems.
+    tests/test_schema_check.py checks the two verdicts agree on the shipped rulesets and
+    thousands of broken variants of them."""
+    from jsonschema._utils import equal, uniq  # jsonschema's own equality (1 == 1.0, True != 1)
+
+    compiled: dict[int, list] = {}
+
+    def ref(target: str):
+        if target == "#":
+            node = root
+        elif target.startswith("#/$defs/") and target[8:] in root.get("$defs", {}):
+            node = root["$defs"][target[8:]]
+        else:
+            raise _Unsure(target)
+        cell = comp(node)
+        return lambda v: cell[0](v)
+
+    def comp(node) -> list:
+        """A one-element list holding the check of ``node`` (filled in after, for recursive refs)."""
+        key = id(node)
+        if key in compiled:
+            return compiled[key]
+        cell = compiled[key] = [None]
+        if node is True or node == {}:
+            cell[0] = lambda v: True
+            return cell
+        if node is False:
+            cell[0] = lambda v: False
+            return cell
+        if not isinstance(node, dict):
+            raise _Unsure(node)
+        checks = []
+        for word, arg in node.items():
+            if word in _ANNOTATIONS or word in ("then", "else"):
+                continue
+            checks.append(keyword(word, arg, node))
+        cell[0] = lambda v: all(c(v) for c in checks)
+        return cell
+
+    def sub(node):
+        cell = comp(node)
+        return lambda v: cell[0](v)
+
+    def keyword(word, arg, node):
+        if word == "type":
+            tests = [_TYPES[t] for t in ([arg] if isinstance(arg, str) else arg)]
+            return lambda v: any(t(v) for t in tests)
+        if word == "$ref":
+            return ref(arg)
+        if word == "properties":
+            subs = [(k, sub(x)) for k, x in arg.items()]
+            return lambda v: not isinstance(v, dict) or all(k not in v or f(v[k]) for k, f in subs)
+        if word == "patternProperties":
+            subs = [(re.compile(p), sub(x)) for p, x in arg.items()]
+            return lambda v: not isinstance(v, dict) or all(
+                f(x) for r, f in subs for k, x in v.items() if r.search(k))
+        if word == "additionalProperties":
+            named = set(node.get("properties", {}))
+            patterns = [re.compile(p) for p in node.get("patternProperties", {})]
+            f = sub(arg)
+            return lambda v: not isinstance(v, dict) or all(
+                f(x) for k, x in v.items() if k not in named and not any(r.search(k) for r in patterns))
+        if word == "required":
+            return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
+        if word == "propertyNames":
+            f = sub(arg)
+            return lambda v: not isinstance(v, dict) or all(f(k) for k in v)
+        if word == "minProperties":
+            return lambda v: not isinstance(v, dict) or len(v) >= arg
+        if word == "maxProperties":
+            return lambda v: not isinstance(v, dict) or len(v) <= arg
+        if word == "items":
+            if "prefixItems" in node:
+                raise _Unsure(word)
+            f = sub(arg)
+            return lambda v: not isinstance(v, list) or all(f(x) for x in v)
+        if word == "minItems":
+            return lambda v: not isinstance(v, list) or len(v) >= arg
+        if word == "maxItems":
+            return lambda v: not isinstance(v, list) or len(v) <= arg
+        if word == "uniqueItems":
+            return lambda v: not arg or not isinstance(v, list) or uniq(v)
+        if word == "pattern":
+            r = re.compile(arg)
+            return lambda v: not isinstance(v, str) or r.search(v) is not None
+        if word == "minLength":
+            return lambda v: not isinstance(v, str) or len(v) >= arg
+        if word == "maxLength":
+            return lambda v: not isinstance(v, str) or len(v) <= arg
+        if word == "minimum":
+            return lambda v: not _is_number(v) or not v < arg
+        if word == "maximum":
+            return lambda v: not _is_number(v) or not v > arg
+        if word == "enum":
+            return lambda v: any(equal(v, e) for e in arg)
+        if word == "const":
+            return lambda v: equal(v, arg)
+        if word in ("allOf", "anyOf", "oneOf"):
+            subs = [sub(x) for x in arg]
+            if word == "allOf":
+                return lambda v: all(f(v) for f in subs)
+            if word == "anyOf":
+                return lambda v: any(f(v) for f in subs)
+            return lambda v: sum(1 for f in subs if f(v)) == 1
+        if word == "not":
+            f = sub(arg)
+            return lambda v: not f(v)
+        if word == "if":
+            test, then, other = sub(arg), sub(node.get("then", True)), sub(node.get("else", True))
+            return lambda v: then(v) if test(v) else other(v)
+        raise _Unsure(word)
+
+    try:
+        cell = comp(root)
+    except (_Unsure, KeyError, TypeError, re.error):
+        return None
+    return cell[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_fast_check():
+    """`_fast_check` of the shipped ruleset schema (None if it uses a keyword it does not know)."""
+    return _fast_check(load_schema("ruleset"))
 
 
 @functools.lru_cache(maxsize=1)
