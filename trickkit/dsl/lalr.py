@@ -272,8 +272,7 @@ class Driver:
                     state_stack[-1] = top if top is not None else self._units(*key)
                     continue
                 value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
-        # -- the end: reduce until the end state
-        end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+        # -- the end of the text ($END): reduce until the end state
         while True:
             shift, arg = states[state_stack[-1]]["$END"]
             if shift:
@@ -281,7 +280,6 @@ class Driver:
             value_stack, state_stack = self._reduce(arg, state_stack, value_stack)
             if state_stack[-1] == end_state:
                 return value_stack[-1]
-        return None  # pragma: no cover
 
     def _units(self, below: int, top: int, kind: str) -> int:
         """The top state after the unit reductions that ``kind`` makes on ``top`` (over ``below``,
