@@ -138,7 +138,7 @@ def test_no_schema_means_the_shipped_ruleset_schema():
 # -- the fast validity check (FAST_SCHEMA_CHECK) gives jsonschema's verdict ---------------------
 
 _ODD_VALUES = [0, -1, 1.0, 2.5, "", "x", "hearts", "Hearts", True, False, None, [], {}, [1, 1], ["a", "a"],
-               {"x": 1}, 100000, "card.suit == 'H'", "1", "not a name!"]
+               {"x": 1}, 100000, "card.suit == 'H'", "1", "not a name!", "draw\n", "x\n"]
 
 
 def _nodes(value, path=()):

@@ -215,7 +215,7 @@ def _fast_check(root: dict):
         if word == "uniqueItems":
             return lambda v: not arg or not isinstance(v, list) or uniq(v)
         if word == "pattern":
-            r = re.compile(arg)
+            r = _ecma_regex(arg)  # as `_Validator` reads ``pattern``
             return lambda v: not isinstance(v, str) or r.search(v) is not None
         if word == "minLength":
             return lambda v: not isinstance(v, str) or len(v) >= arg
@@ -258,9 +258,9 @@ def _shipped_fast_check():
 
 
 @functools.lru_cache(maxsize=1)
-def _shipped_validator() -> jsonschema.Draft202012Validator:
+def _shipped_validator():
     """The validator of the shipped ruleset schema (which tests/test_schema_file.py checks)."""
-    return jsonschema.Draft202012Validator(load_schema("ruleset"))
+    return _Validator(load_schema("ruleset"))
 
 
 @functools.lru_cache(maxsize=8)
