@@ -389,8 +389,6 @@ def test_validate_finds_problems_of_other_seat_counts(tmp_path, capsys):
 
 # -- shipped games at the edges of their declared parameters -----------------------------------
 
-@pytest.mark.xfail(strict=True, reason="sarkophag.yaml: hand_size allows 1..20 but the deal needs hand_size x seats "
-                   "<= 60; the loaded game fails at its first deal (a DSLRuntimeError from new_initial_state)")
 @pytest.mark.parametrize("players, hand_size", [(4, 16), (5, 13), (6, 11), (6, 20)])
 def test_sarkophag_declared_hand_sizes_can_be_played(players, hand_size):
     """Every value the parameters declare valid either loads into a playable game or is refused

@@ -798,7 +798,13 @@ class RulesetCompiler:
         if kind == "effect":
             return EffectStep(self.block(p, ()))
         if kind == "deal":
-            return DealStep(self.expr(p + ("count",), (), "int"),
+            count = self.expr(p + ("count",), (), "int")
+            fixed = getattr(getattr(count, "fn", None), "const_value", None)  # parameters only: known now
+            seats, deck = self.ns.num_players, len(self.deck_built)
+            if fixed.__class__ is int and not 0 <= fixed * seats <= deck:
+                self.add(p + ("count",), f"cannot deal {fixed} cards to each of {seats} seats from {deck} cards "
+                                         f"(with these parameters and {seats} players)")
+            return DealStep(count,
                             self.zone(p + ("to",), spec.get("to", "hand"), True),
                             self.zone(p + ("rest",), spec.get("rest", "stock"), False))
         if kind == "bid":
