@@ -257,10 +257,12 @@ result and messages stay the reference. False: always the pure-Python parser."""
 _CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)
 
 # Where libyaml and PyYAML may not agree (line breaks other than LF, tabs, a BOM, control,
-# surrogate, astral or non-characters, backslash escapes other than \" and \\, directives),
-# only PyYAML reads the text.
+# surrogate, astral or non-characters, backslash escapes other than \" and \\, directives, a
+# '#' glued to a block scalar header such as ``|#`` or ``>-2#``, which libyaml takes for a
+# comment and PyYAML refuses), only PyYAML reads the text.
 _FAST_UNSAFE_RE = re.compile(
-    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|\\[^\"\\]|^%", re.MULTILINE)
+    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|\\[^\"\\]|^%|[|>][-+0-9]*#",
+    re.MULTILINE)
 # plain scalars inside flow collections that the two parsers have treated differently
 _FLOW_PLAIN_UNSAFE_RE = re.compile(r"[:#?\[\]{},]|^-(?![0-9])")
 
