@@ -22,7 +22,7 @@ import time
 
 import trickkit
 from trickkit.agents import ISMCTSAgent
-from trickkit.simulation import play_game
+from trickkit.lab.simulation import play_game
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -81,16 +81,32 @@ def run(spec: str, games: int, iterations: int, seed: int, rollout_limit: int | 
         base += 0 in play_game(game, seed, i, None)["winners"]
     low, high = wilson(wins, games)
     blow, bhigh = wilson(base, games)
-    return {"game": spec, "players": players, "games": games, "iterations": iterations,
-            "win_rate": wins / games, "ci": (low, high), "random_win_rate": base / games, "random_ci": (blow, bhigh),
-            "decisions": Timed.decisions, "decisions_per_s": Timed.decisions / Timed.seconds if Timed.seconds else 0.0,
-            "tries": tries, "rejected": rejected, "fallbacks": fallbacks}
+    return {
+        "game": spec,
+        "players": players,
+        "games": games,
+        "iterations": iterations,
+        "win_rate": wins / games,
+        "ci": (low, high),
+        "random_win_rate": base / games,
+        "random_ci": (blow, bhigh),
+        "decisions": Timed.decisions,
+        "decisions_per_s": Timed.decisions / Timed.seconds if Timed.seconds else 0.0,
+        "tries": tries,
+        "rejected": rejected,
+        "fallbacks": fallbacks,
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", action="append", default=None, metavar="NAME[:PARAM=VALUE...]",
-                    help="game to measure (repeatable; default sarkophag and skull_king:rounds=5)")
+    ap.add_argument(
+        "--game",
+        action="append",
+        default=None,
+        metavar="NAME[:PARAM=VALUE...]",
+        help="game to measure (repeatable; default sarkophag and skull_king:rounds=5)",
+    )
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--rollout-limit", type=int, default=None)
@@ -100,11 +116,14 @@ def main() -> None:
         r = run(spec, args.games, args.iterations, args.seed, args.rollout_limit)
         lo, hi = r["ci"]
         blo, bhi = r["random_ci"]
-        print(f"{r['game']} ({r['players']} seats), {r['games']} games, ISMCTS {r['iterations']} iterations at seat 0: "
-              f"win rate {r['win_rate']:.1%} (95% CI {lo:.1%}-{hi:.1%}, width {hi - lo:.1%}); "
-              f"random seat 0 on the same deals {r['random_win_rate']:.1%} ({blo:.1%}-{bhi:.1%}); "
-              f"{r['decisions_per_s']:.1f} decisions/s over {r['decisions']} decisions; "
-              f"sampler: {r['tries']} tries, {r['rejected']} rejected, {r['fallbacks']} fallbacks", flush=True)
+        print(
+            f"{r['game']} ({r['players']} seats), {r['games']} games, ISMCTS {r['iterations']} iterations at seat 0: "
+            f"win rate {r['win_rate']:.1%} (95% CI {lo:.1%}-{hi:.1%}, width {hi - lo:.1%}); "
+            f"random seat 0 on the same deals {r['random_win_rate']:.1%} ({blo:.1%}-{bhi:.1%}); "
+            f"{r['decisions_per_s']:.1f} decisions/s over {r['decisions']} decisions; "
+            f"sampler: {r['tries']} tries, {r['rejected']} rejected, {r['fallbacks']} fallbacks",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

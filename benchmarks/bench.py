@@ -29,9 +29,14 @@ import trickkit
 
 REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "reference"
 # game -> (reference script, games to time); each runs with the game's default seat count
-BASELINES = {"sarkophag": ("sarkophag.py", 5000), "skull_king": ("skull_king.py", 600),
-             "saqqara": ("saqqara.py", 400), "crazy_eights": ("crazy_eights.py", 100),
-             "six_nimmt": ("six_nimmt.py", 300), "hearts": ("hearts.py", 100)}
+BASELINES = {
+    "sarkophag": ("sarkophag.py", 5000),
+    "skull_king": ("skull_king.py", 600),
+    "saqqara": ("saqqara.py", 400),
+    "crazy_eights": ("crazy_eights.py", 100),
+    "six_nimmt": ("six_nimmt.py", 300),
+    "hearts": ("hearts.py", 100),
+}
 
 
 def time_play(game, seconds: float, first_seed: int = 0) -> tuple[int, int, float, object]:
@@ -67,25 +72,41 @@ def bench_game(name: str, seconds: float) -> dict:
         state.apply_action(rng.choice(state.legal_actions()))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed,
-            "us_per_step": 1e6 * elapsed / max(actions, 1), "clones_per_s": clones_per_s,
-            "peak_kib": peak / 1024, "games": games, "players": game.num_players}
+    return {
+        "games_per_s": games / elapsed,
+        "actions_per_s": actions / elapsed,
+        "us_per_step": 1e6 * elapsed / max(actions, 1),
+        "clones_per_s": clones_per_s,
+        "peak_kib": peak / 1024,
+        "games": games,
+        "players": game.num_players,
+    }
 
 
-LOAD_SCRIPT = ("import sys, time, trickkit\n"
-               "t = time.perf_counter(); trickkit.load_game(sys.argv[1]); print(time.perf_counter() - t)")
+LOAD_SCRIPT = (
+    "import sys, time, trickkit\n"
+    "t = time.perf_counter(); trickkit.load_game(sys.argv[1]); print(time.perf_counter() - t)"
+)
 
 
 def bench_load(name: str, runs: int = 3) -> float:
     """Milliseconds to load ``name`` in a fresh process (its first load there), best of ``runs``."""
-    return 1e3 * min(float(subprocess.run([sys.executable, "-c", LOAD_SCRIPT, name], capture_output=True,
-                                          text=True, check=True).stdout) for _ in range(runs))
+    return 1e3 * min(
+        float(
+            subprocess.run([sys.executable, "-c", LOAD_SCRIPT, name], capture_output=True, text=True, check=True).stdout
+        )
+        for _ in range(runs)
+    )
 
 
 def bench_baseline(script: str, games: int, players: int) -> dict:
     """Time a hand-coded reference simulator in api mode (its own process, like a fresh run)."""
-    out = subprocess.run([sys.executable, str(REFERENCE / script), "--games", str(games), "--mode", "api",
-                          "--players", str(players)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(REFERENCE / script), "--games", str(games), "--mode", "api", "--players", str(players)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)", out)}
 
 
@@ -114,12 +135,16 @@ def main() -> None:
     ap.add_argument("--games", nargs="*", help="only these games (default: every shipped game)")
     args = ap.parse_args()
     print(f"trickkit {trickkit.__version__}, Python {sys.version.split()[0]}")
-    print(f"{'game':<16}{'games/s':>10}{'actions/s':>11}{'us/step':>9}{'clones/s':>10}{'peak KiB':>10}"
-          f"{'load ms':>9}  {'hand-coded g/s':>14}{'ratio':>7}")
+    print(
+        f"{'game':<16}{'games/s':>10}{'actions/s':>11}{'us/step':>9}{'clones/s':>10}{'peak KiB':>10}"
+        f"{'load ms':>9}  {'hand-coded g/s':>14}{'ratio':>7}"
+    )
     for name in args.games or trickkit.list_games():
         r = bench_game(name, args.seconds)
-        line = (f"{name:<16}{r['games_per_s']:>10.1f}{r['actions_per_s']:>11.0f}{r['us_per_step']:>9.1f}"
-                f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}{bench_load(name):>9.0f}")
+        line = (
+            f"{name:<16}{r['games_per_s']:>10.1f}{r['actions_per_s']:>11.0f}{r['us_per_step']:>9.1f}"
+            f"{r['clones_per_s']:>10.0f}{r['peak_kib']:>10.0f}{bench_load(name):>9.0f}"
+        )
         if args.baselines and name in BASELINES:
             reference, ratio = paired_ratio(name, args.seconds, max(args.rounds, 1), r["players"])
             line += f"  {reference:>14.1f}{ratio:>7.2f}"

@@ -17,6 +17,7 @@ The ratio trickkit / hand-coded of bench.py is (reference instructions per game)
 instructions per game) here. The two draw different random games, so per-game figures of a
 game whose length varies (Hearts, Crazy Eights) need more --games to settle.
 """
+
 import argparse
 import os
 import re
@@ -25,7 +26,7 @@ import sys
 import tempfile
 
 # Each script is run with: GAME N; it prints the units it did (steps, clones, loads).
-PLAY = r'''
+PLAY = r"""
 import random, sys
 import trickkit
 game = trickkit.load_game(sys.argv[1]); n = int(sys.argv[2])
@@ -35,9 +36,9 @@ for g in range(n):
     while not s.is_terminal():
         s.apply_action(rng.choice(s.legal_actions())); steps += 1
 print("STEPS", steps)
-'''
+"""
 
-CLONES = r'''
+CLONES = r"""
 import random, sys
 import trickkit
 game = trickkit.load_game(sys.argv[1]); n = int(sys.argv[2])
@@ -47,15 +48,15 @@ for _ in range(20):
 for _ in range(n):
     s.clone()
 print("STEPS", n)
-'''
+"""
 
-LOAD = r'''
+LOAD = r"""
 import sys
 import trickkit
 n = int(sys.argv[2])
 if n: trickkit.load_game(sys.argv[1])
 print("STEPS", n)
-'''
+"""
 
 REFERENCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "reference")
 
@@ -64,9 +65,12 @@ def count(argv: list[str]) -> tuple[int, str]:
     """Run ``argv`` (a Python command) under cachegrind: (instructions executed in all, its stdout)."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "cachegrind.out")
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
-                               f"--cachegrind-out-file={out}", *argv], capture_output=True, text=True,
-                              env=dict(os.environ, PYTHONHASHSEED="0"))
+        done = subprocess.run(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}", *argv],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, PYTHONHASHSEED="0"),
+        )
         if done.returncode:
             sys.exit(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
         with open(out) as summary:
@@ -103,8 +107,9 @@ def main() -> None:
         print(f"{args.game} hand-coded: {per_game / 1e3:.0f} k instructions/game")
         return
     n = args.games or (2000 if args.clones else 20)
-    (small, small_units), (large, large_units) = (run_script(CLONES if args.clones else PLAY, args.game, k)
-                                                  for k in (n, 2 * n))
+    (small, small_units), (large, large_units) = (
+        run_script(CLONES if args.clones else PLAY, args.game, k) for k in (n, 2 * n)
+    )
     per_unit = (large - small) / (large_units - small_units)
     if args.clones:
         print(f"{args.game}: {per_unit:.0f} instructions/clone")

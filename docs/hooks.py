@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from mkdocs.structure.files import File, Files
 
-from trickkit import docgen, tensor
+from trickkit.cli import docgen
 
 GENERATED = {
     "reference/ruleset.md": docgen.schema_reference,
     "reference/dsl.md": docgen.dsl_reference,
     "reference/cli.md": docgen.cli_reference,
     "reference/observation.md": docgen.observation_reference,
-    "reference/spaces.md": tensor.spaces_reference,
+    "reference/spaces.md": docgen.spaces_reference,
 }
 
 

@@ -19,8 +19,10 @@ class Hang(BaseException):
 @contextlib.contextmanager
 def no_hang(what: str, seconds: float):
     """Raise `Hang` if the block is still running after ``seconds``."""
+
     def ring(signum, frame):
         raise Hang(f"{what} did not finish within {seconds} s")
+
     old = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:

@@ -14,7 +14,7 @@ def section_blocks(page: str, heading: str) -> list[str]:
     text = (DOCS / page).read_text("utf-8")
     start = text.index(f"\n## {heading}\n")
     end = text.find("\n## ", start + 1)
-    section = text[start:end if end >= 0 else len(text)]
+    section = text[start : end if end >= 0 else len(text)]
     return re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
 
 

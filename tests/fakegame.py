@@ -92,8 +92,15 @@ class PileState:
         return str(action)
 
     def to_json(self) -> str:
-        return json.dumps({"game": self.game.name, "pile": self.pile, "to_move": self.to_move,
-                           "last": self.last, "history": self._history})
+        return json.dumps(
+            {
+                "game": self.game.name,
+                "pile": self.pile,
+                "to_move": self.to_move,
+                "last": self.last,
+                "history": self._history,
+            }
+        )
 
 
 class PileGame:

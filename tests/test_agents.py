@@ -9,9 +9,17 @@ import pytest
 
 import trickkit
 from trickkit import TrickkitError
-from trickkit.agents import (AgentSpec, FirstLegalAgent, InformationSetSampler, ISMCTSAgent, RandomAgent,
-                             make_agent, parse_agent_spec, parse_agent_specs)
-from trickkit.simulation import play_game, simulate
+from trickkit.agents import (
+    AgentSpec,
+    FirstLegalAgent,
+    InformationSetSampler,
+    ISMCTSAgent,
+    RandomAgent,
+    make_agent,
+    parse_agent_spec,
+    parse_agent_specs,
+)
+from trickkit.lab.simulation import play_game, simulate
 
 
 def _advance(state, actions: int, seed: int = 0):
@@ -32,7 +40,7 @@ def test_random_agent_is_seeded():
 
 
 def test_random_agent_is_still_importable_from_simulation():
-    from trickkit import simulation
+    from trickkit.lab import simulation
 
     assert simulation.RandomAgent is RandomAgent
 
@@ -118,8 +126,14 @@ def _void_position(game, seeds):
         while not state.is_terminal():
             obs = state.observation_all()
             if obs["phase"] == "tricks" and state.round == game.params["rounds"]:
-                led = next((suit[game.rules.deck.by_text[p["card"].split(":")[0]][0]] for p in obs["trick"]
-                            if kind[game.rules.deck.by_text[p["card"].split(":")[0]][0]] == "suit"), None)
+                led = next(
+                    (
+                        suit[game.rules.deck.by_text[p["card"].split(":")[0]][0]]
+                        for p in obs["trick"]
+                        if kind[game.rules.deck.by_text[p["card"].split(":")[0]][0]] == "suit"
+                    ),
+                    None,
+                )
                 seat = state.current_player()
                 action = rng.choice(state.legal_actions())
                 played = game.rules.deck.by_text[str(action).split()[1].split(":")[0]][0]
@@ -201,7 +215,7 @@ def test_the_sampler_never_uses_a_hidden_card_it_was_not_shown():
     mine = a.observation(0)["zones"]["hand"][0]["cards"]
     rest = [t for t in game.cards if t not in mine]
     random.Random(5).shuffle(rest)
-    other = [rest[k * 6:(k + 1) * 6] for k in range(3)]
+    other = [rest[k * 6 : (k + 1) * 6] for k in range(3)]
     b = game.new_initial_state(seed=1, deals=[[mine] + other])
     assert a.observation(0) == b.observation(0)
     assert a.observation_all() != b.observation_all()
@@ -234,9 +248,13 @@ def test_agent_specs():
     assert [s.name for s in specs] == ["ismcts", "random", "first"] and specs[0].options == {"iterations": 9}
     assert parse_agent_specs("random", 4) == [AgentSpec("random")] * 4
     assert isinstance(make_agent("first", random.Random(0)), FirstLegalAgent)
-    for bad, match in (("alphazero", "unknown agent"), ("ismcts:depth=3", "no option 'depth'"),
-                       ("ismcts:iterations=many", "must be int"), ("ismcts:iterations=0", "iterations must be"),
-                       ("ismcts:iterations", "KEY=VALUE")):
+    for bad, match in (
+        ("alphazero", "unknown agent"),
+        ("ismcts:depth=3", "no option 'depth'"),
+        ("ismcts:iterations=many", "must be int"),
+        ("ismcts:iterations=0", "iterations must be"),
+        ("ismcts:iterations", "KEY=VALUE"),
+    ):
         with pytest.raises(TrickkitError, match=match):
             parse_agent_spec(bad)
     with pytest.raises(TrickkitError, match="got 2 agents for a 4-player game"):
@@ -253,14 +271,30 @@ def test_simulate_with_agent_specs_is_the_same_for_any_jobs(tmp_path):
     assert one.read_text() == two.read_text()
     assert a.win_rate == b.win_rate
     # random specs play exactly the default random games
-    assert (simulate(game, 3, seed=1, agents="random").win_rate == simulate(game, 3, seed=1).win_rate)
+    assert simulate(game, 3, seed=1, agents="random").win_rate == simulate(game, 3, seed=1).win_rate
 
 
 def test_cli_simulate_agents(capsys):
-    from trickkit.cli import main
+    from trickkit.cli.main import main
 
-    assert main(["simulate", "sarkophag", "--param", "hand_size=3", "--games", "2", "--no-progress",
-                 "--agents", "ismcts,random,random,random", "--agent-option", "iterations=4"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "sarkophag",
+                "--param",
+                "hand_size=3",
+                "--games",
+                "2",
+                "--no-progress",
+                "--agents",
+                "ismcts,random,random,random",
+                "--agent-option",
+                "iterations=4",
+            ]
+        )
+        == 0
+    )
     assert "win rate" in capsys.readouterr().out
     assert main(["simulate", "sarkophag", "--games", "1", "--agents", "ismcts:iterations=x,random,random,random"]) == 2
     assert "must be int" in capsys.readouterr().err

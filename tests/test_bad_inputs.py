@@ -26,9 +26,9 @@ import pytest
 
 import trickkit
 from trickkit import DSLRuntimeError, RulesetError, ScenarioError, StateError, TrickkitError
-from trickkit.scenarios import load_scenario_file
-from trickkit import source
-from trickkit.source import MAX_TEXT_SIZE
+from trickkit.lab.scenarios import load_scenario_file
+from trickkit.rules import source
+from trickkit.rules.source import MAX_TEXT_SIZE
 
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad_inputs")
 CASES = sorted(f for f in os.listdir(FOLDER) if not f.endswith(".expected"))

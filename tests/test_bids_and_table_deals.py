@@ -7,7 +7,7 @@ import pytest
 
 import trickkit
 from trickkit.errors import IllegalActionError, RulesetError
-from trickkit.game import DealError
+from trickkit.engine.game import DealError
 
 GAME = """
 format: 1
@@ -102,8 +102,12 @@ def test_simultaneous_bids_stay_hidden_until_all_have_bid(tmp_path):
 
 def test_options_read_the_bidder_and_the_earlier_bids(tmp_path):
     game = load(tmp_path)
-    for first, second, dealer_options in [(0, 0, ["bid 0", "bid 1"]), (1, 1, ["bid 1", "bid 2"]),
-                                          (2, 0, ["bid 1", "bid 2"]), (1, 0, ["bid 0", "bid 2"])]:
+    for first, second, dealer_options in [
+        (0, 0, ["bid 0", "bid 1"]),
+        (1, 1, ["bid 1", "bid 2"]),
+        (2, 0, ["bid 1", "bid 2"]),
+        (1, 0, ["bid 0", "bid 2"]),
+    ]:
         state = game.new_initial_state(seed=3)
         assert [a.text for a in state.legal_actions()] == ["bid 0", "bid 1", "bid 2"]
         state.apply_action(f"bid {first}")
@@ -123,8 +127,7 @@ def test_a_deal_fixes_the_turned_up_card_and_the_stock_order(tmp_path):
     assert zones["turnup"]["cards"] == ["H5"]  # the top card (listed last) is turned up
     assert zones["stock"]["cards"][-2:] == ["C5", "D5"]  # on top of the shuffled rest
     assert [z["cards"] for z in zones["hand"]] == HANDS
-    assert sorted(zones["stock"]["cards"]) == sorted(
-        set(game.cards) - {c for h in HANDS for c in h} - {"H5"})
+    assert sorted(zones["stock"]["cards"]) == sorted(set(game.cards) - {c for h in HANDS for c in h} - {"H5"})
 
 
 def test_the_whole_stock_order_can_be_fixed(tmp_path):
@@ -162,13 +165,16 @@ def test_another_table_zone_holds_exactly_its_cards(tmp_path):
     assert state.observation_all()["zones"]["turnup"]["cards"] == ["H4", "C4"]
 
 
-@pytest.mark.parametrize(("deal", "message"), [
-    ({"stok": ["C1"]}, "'stok' is neither 'hands' nor a table zone (did you mean 'stock'?)"),
-    ({"stock": ["C9"]}, "unknown card 'C9'"),
-    ({"stock": "C1"}, "a table zone is a list of card texts"),
-    ({"hands": HANDS, "stock": ["C1"]}, "card 'C1' dealt 2 times"),
-    ({"hands": [["C1"], ["D1"]]}, "expected one hand per seat"),
-])
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [
+        ({"stok": ["C1"]}, "'stok' is neither 'hands' nor a table zone (did you mean 'stock'?)"),
+        ({"stock": ["C9"]}, "unknown card 'C9'"),
+        ({"stock": "C1"}, "a table zone is a list of card texts"),
+        ({"hands": HANDS, "stock": ["C1"]}, "card 'C1' dealt 2 times"),
+        ({"hands": [["C1"], ["D1"]]}, "expected one hand per seat"),
+    ],
+)
 def test_bad_table_deals_say_why(tmp_path, deal, message):
     game = load(tmp_path)
     with pytest.raises(DealError) as err:

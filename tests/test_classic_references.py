@@ -57,9 +57,19 @@ def _oh_hell_game(seed: int, players: int, max_cards: int, sequence: str) -> Non
     assert state.winners() == ref.winners()
 
 
-@pytest.mark.parametrize(("players", "max_cards", "sequence"), [
-    (3, 0, "up_down"), (4, 0, "up_down"), (5, 6, "up"), (6, 0, "down"), (7, 0, "up_down"), (4, 13, "down"),
-    (3, 5, "up_down"), (4, 10, "up")])
+@pytest.mark.parametrize(
+    ("players", "max_cards", "sequence"),
+    [
+        (3, 0, "up_down"),
+        (4, 0, "up_down"),
+        (5, 6, "up"),
+        (6, 0, "down"),
+        (7, 0, "up_down"),
+        (4, 13, "down"),
+        (3, 5, "up_down"),
+        (4, 10, "up"),
+    ],
+)
 @pytest.mark.parametrize("seed", range(2))
 def test_oh_hell_matches_the_model(seed, players, max_cards, sequence):
     _oh_hell_game(seed, players, max_cards, sequence)

@@ -14,15 +14,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 import fakegame  # noqa: E402
 
 import trickkit  # noqa: E402
-from trickkit.cli import main, parse_params  # noqa: E402
-from trickkit.simulation import game_seed  # noqa: E402
+import trickkit.engine.loader  # noqa: E402
+from trickkit.cli.main import main, parse_params  # noqa: E402
+from trickkit.lab.simulation import game_seed  # noqa: E402
+
 
 @pytest.fixture
 def fake(monkeypatch):
     """Make trickkit.load_game / list_games know only the fake "pile" game."""
     monkeypatch.setattr(trickkit, "load_game", fakegame.load_game, raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "load_game", fakegame.load_game, raising=False)
     monkeypatch.setattr(trickkit, "game_info", fakegame.load_game, raising=False)  # has title and seat counts
     monkeypatch.setattr(trickkit, "list_games", fakegame.list_games, raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "list_games", fakegame.list_games, raising=False)
 
 
 def run(capsys, *argv):
@@ -36,7 +40,14 @@ def run(capsys, *argv):
 
 def test_parse_params_types():
     assert parse_params(["a=3", "b=0.5", "c=true", "d=hello world", "e=", "f=[1", "g=null", "h=x=y"]) == {
-        "a": 3, "b": 0.5, "c": True, "d": "hello world", "e": "", "f": "[1", "g": "null", "h": "x=y",
+        "a": 3,
+        "b": 0.5,
+        "c": True,
+        "d": "hello world",
+        "e": "",
+        "f": "[1",
+        "g": "null",
+        "h": "x=y",
     }
 
 
@@ -69,8 +80,21 @@ def test_validate_reports_ok_and_every_problem(capsys, fake):
 
 def test_simulate_prints_summary_and_writes_jsonl(capsys, fake, tmp_path):
     out_file = tmp_path / "g.jsonl"
-    code, out, err = run(capsys, "simulate", "pile", "--games", "25", "--players", "3", "--seed", "4",
-                         "--param", "pile=9", "--out", str(out_file))
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "pile",
+        "--games",
+        "25",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--param",
+        "pile=9",
+        "--out",
+        str(out_file),
+    )
     assert code == 0, err
     assert "pile (players=3, pile=9)" in out
     assert "25 games in" in out and "games/s" in out and "mean game length" in out
@@ -228,8 +252,19 @@ def test_real_list_shows_shipped_games(capsys):
 
 
 def test_real_simulate_and_validate(capsys, tmp_path):
-    code, out, err = run(capsys, "simulate", "skull_king", "--games", "5", "--players", "4", "--seed", "2",
-                         "--out", str(tmp_path / "g.jsonl"))
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "skull_king",
+        "--games",
+        "5",
+        "--players",
+        "4",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path / "g.jsonl"),
+    )
     assert code == 0, err
     assert len((tmp_path / "g.jsonl").read_text().splitlines()) == 5
     assert sum(1 for line in out.splitlines() if "%" in line) == 4
@@ -263,8 +298,11 @@ def test_validate_prints_locations_verbatim_not_as_emoji(capsys, tmp_path, monke
 def test_list_shows_titles_with_brackets_verbatim(capsys, monkeypatch):
     game = fakegame.load_game("pile")
     monkeypatch.setattr(trickkit, "list_games", lambda: ["pile"], raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "list_games", lambda: ["pile"], raising=False)
     monkeypatch.setattr(trickkit, "load_game", lambda name, **kw: game, raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "load_game", lambda name, **kw: game, raising=False)
     monkeypatch.setattr(trickkit, "game_info", lambda name: game, raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "game_info", lambda name: game, raising=False)
     monkeypatch.setattr(game, "title", "[bold]Pile[/bold] :100:", raising=False)
     code, out, err = run(capsys, "list")
     assert code == 0
@@ -280,13 +318,15 @@ def test_version(capsys):
 # ------------------------------------------------------------------ simulate / play: one-line errors
 
 
-@pytest.mark.parametrize("target,expected", [
-    ("missing/g.jsonl", "no such folder"),
-    (".", "is a directory"),
-    ("/dev/full", "No space left on device"),
-])
-def test_simulate_out_that_cannot_be_written_is_a_one_line_error(capsys, fake, tmp_path, monkeypatch,
-                                                                  target, expected):
+@pytest.mark.parametrize(
+    "target,expected",
+    [
+        ("missing/g.jsonl", "no such folder"),
+        (".", "is a directory"),
+        ("/dev/full", "No space left on device"),
+    ],
+)
+def test_simulate_out_that_cannot_be_written_is_a_one_line_error(capsys, fake, tmp_path, monkeypatch, target, expected):
     if target == "/dev/full" and not Path("/dev/full").exists():
         target, expected = "missing/g.jsonl", "no such folder"  # not every system has a full device
     monkeypatch.chdir(tmp_path)
@@ -311,8 +351,10 @@ def test_check_dir_skips_rulesets_beside_scenarios(capsys, fake, tmp_path):
     (tmp_path / "my_game.yaml").write_text("name: g\ndeck: {}\nround: []\n")
     code, out, err = run(capsys, "check", str(tmp_path))
     assert code == 0, out
-    assert out.splitlines() == [f"PASS {tmp_path / 'a.yaml'}: ok one", "1 passed, 0 failed, 0 errors "
-                                "(1 ruleset file skipped)"]
+    assert out.splitlines() == [
+        f"PASS {tmp_path / 'a.yaml'}: ok one",
+        "1 passed, 0 failed, 0 errors (1 ruleset file skipped)",
+    ]
     # named on its own, a ruleset is still an error (with a hint)
     code, out, err = run(capsys, "check", str(tmp_path / "my_game.yaml"))
     assert code == 1 and "this is a ruleset, not a scenario file" in out
@@ -341,7 +383,8 @@ def test_validate_on_a_scenario_file_says_use_check(capsys, fake, tmp_path):
 def test_show_writes_the_shipped_ruleset_which_loads_from_a_copy(capsys, tmp_path):
     code, out, err = run(capsys, "show", "sarkophag")
     assert code == 0
-    from trickkit.loader import ruleset_text
+    from trickkit.engine.loader import ruleset_text
+
     assert out == ruleset_text("sarkophag")
     copy = tmp_path / "my.yaml"
     copy.write_text(out, "utf-8")
@@ -369,12 +412,18 @@ def test_play_tells_tricks_bids_and_round_scores_within_80_columns(capsys, monke
     tricks = [line for line in lines if line.startswith("trick ")]
     assert len(tricks) == 1 + 2 + 3  # every trick of rounds 1-3
     at = lines.index(tricks[0])
-    first = tricks[0] + "".join(" " + x.strip() for x in lines[at + 1:at + 3] if x.startswith("    "))
-    assert re.fullmatch(r"trick 1: (seat \d( \(you\))? \S+, ){2}seat \d( \(you\))? \S+; seat \d( \(you\))? takes it "
-                        r"\(.+\)", first), first
+    first = tricks[0] + "".join(" " + x.strip() for x in lines[at + 1 : at + 3] if x.startswith("    "))
+    assert re.fullmatch(
+        r"trick 1: (seat \d( \(you\))? \S+, ){2}seat \d( \(you\))? \S+; seat \d( \(you\))? takes it "
+        r"\(.+\)",
+        first,
+    ), first
     assert sum(line.startswith("bids: ") for line in lines) == 3
     assert [line.split(",")[0] for line in lines if line.startswith("end of round")] == [
-        "end of round 1", "end of round 2", "end of round 3"]
+        "end of round 1",
+        "end of round 2",
+        "end of round 3",
+    ]
     assert lines[-1] == "seed 5: play this deal again with --seed 5"
 
 
@@ -391,7 +440,7 @@ def test_play_seat_defaults_to_0_and_hides_internal_variables(capsys, monkeypatc
 
 
 def test_play_seed_help_tells_the_truth(capsys):
-    from trickkit.cli import build_parser
+    from trickkit.cli.main import build_parser
 
     play_parser = build_parser()._subparsers._group_actions[0].choices["play"]
     helps = {a.dest: a.help for a in play_parser._actions}
@@ -400,7 +449,7 @@ def test_play_seed_help_tells_the_truth(capsys):
 
 
 def test_play_escapes_control_characters_and_lone_surrogates(capsys, monkeypatch, tmp_path):
-    from trickkit.loader import ruleset_text
+    from trickkit.engine.loader import ruleset_text
 
     text = ruleset_text("sarkophag").replace('text: "{rank}"', 'text: "\\e[2J{rank}"')
     assert "\\e[2J" in text
@@ -415,7 +464,7 @@ def test_play_escapes_control_characters_and_lone_surrogates(capsys, monkeypatch
 
 
 def test_clean_escapes_every_control_character():
-    from trickkit.view import clean
+    from trickkit.engine.view import clean
 
     assert clean("G7 The Empress é ♠") == "G7 The Empress é ♠"
     assert clean("a\x1b[31mb\rc\x9bd\u202ee\ud800") == "a\\x1b[31mb\\x0dc\\x9bd\\u202ee\\ud800"
@@ -433,17 +482,19 @@ def test_diff_shows_long_expressions_as_line_diffs(capsys, monkeypatch):
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 100
     at = lines.index("definition led_suit changed:")
-    assert lines[at + 1:at + 3] == ["    - first(p.suit for p in trick if p.kind == 'suit')",
-                                    "    + first(p.suit for p in trick if p.kind not in ['escape', 'loot'])"]
+    assert lines[at + 1 : at + 3] == [
+        "    - first(p.suit for p in trick if p.kind == 'suit')",
+        "    + first(p.suit for p in trick if p.kind not in ['escape', 'loot'])",
+    ]
     at = lines.index("round[2] tricks winner changed:")
-    assert "    + outcome(trick)" in lines[at + 1:at + 3]
-    assert "    - ?? first(p for p in trick if p.kind == 'pirate')" in lines[at + 1:at + 12]
+    assert "    + outcome(trick)" in lines[at + 1 : at + 3]
+    assert "    - ?? first(p for p in trick if p.kind == 'pirate')" in lines[at + 1 : at + 12]
     # short changes stay on one line
     assert "round[2] tricks count changed: round -> cards_dealt" in lines
 
 
 def test_readable_keeps_every_word():
-    from trickkit.diff import Change, diff_rulesets, readable
+    from trickkit.lab.diff import Change, diff_rulesets, readable
 
     sentences = diff_rulesets("skull_king", "skull_king_2021")
     changes = [c for c in sentences if isinstance(c, Change) and len(c) > 60]
@@ -466,15 +517,23 @@ def test_play_on_an_ascii_terminal_does_not_crash(tmp_path):
     import os
     import subprocess
 
-    from trickkit.loader import ruleset_text
+    from trickkit.engine.loader import ruleset_text
 
     path = tmp_path / "accents.yaml"
-    path.write_text(ruleset_text("sarkophag").replace("title: Sarkophag", 'title: "Sarkophag \\u00e9t\\u00e9 \\e[1m"'),
-                    "utf-8")
+    path.write_text(
+        ruleset_text("sarkophag").replace("title: Sarkophag", 'title: "Sarkophag \\u00e9t\\u00e9 \\e[1m"'), "utf-8"
+    )
     env = dict(os.environ, PYTHONIOENCODING="ascii", COLUMNS="80")
-    proc = subprocess.run([sys.executable, "-m", "trickkit.cli", "play", str(path), "--seed", "3"],
-                          input="1\n" * 20, capture_output=True, text=True, encoding="ascii", errors="replace",
-                          env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "trickkit.cli.main", "play", str(path), "--seed", "3"],
+        input="1\n" * 20,
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+        errors="replace",
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stdout.startswith("Sarkophag \\xe9t\\xe9 \\x1b[1m: you are seat 0")

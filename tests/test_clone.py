@@ -1,6 +1,6 @@
 """A clone is independent of its original, for every shipped game (no timing here).
 
-`trickkit.testing`'s ``clone`` check compares clones through what they show (JSON, the full
+`trickkit.lab.conformance`'s ``clone`` check compares clones through what they show (JSON, the full
 observation); these tests look at the state itself: every slot equal, no list shared with the
 original, and list-valued variables (copied by the game's generated copier) included.
 """
@@ -12,7 +12,7 @@ import random
 import pytest
 
 import trickkit
-from trickkit.state import State
+from trickkit.engine.state import State
 
 GAMES = trickkit.list_games()
 
@@ -36,6 +36,7 @@ def _lists(value, out):
 def _picture(state: State) -> dict:
     """The state's slots, as plain nested data (lists copied), for equality checks."""
     import copy
+
     return {name: copy.deepcopy(getattr(state, name)) for name in State.__slots__ if name not in SHARED}
 
 
@@ -105,10 +106,13 @@ def test_list_valued_variables_are_copied_deeply():
 @pytest.mark.parametrize("name", GAMES)
 def test_the_state_copier_is_generated_code_that_passes_the_allow_list(name):
     from trickkit.dsl import allowlist
+
     source = trickkit.load_game(name)._copy_layout.source
     allowlist.check(source, {"_fresh"})  # raises UnsafeCode otherwise
-    assert "_fresh" in source or all(not v.type.startswith("list") and v.type != "any"
-                                     for v in trickkit.load_game(name).rules.seat_vars + trickkit.load_game(name).rules.table_vars)
+    assert "_fresh" in source or all(
+        not v.type.startswith("list") and v.type != "any"
+        for v in trickkit.load_game(name).rules.seat_vars + trickkit.load_game(name).rules.table_vars
+    )
 
 
 def test_new_states_start_from_copies_of_the_games_initial_layout():

@@ -15,8 +15,8 @@ import trickkit
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import GLOBAL_NAME, LOCAL_NAME, UnsafeCode
 from trickkit.dsl.compiler import DSLCompileError, DSLSyntaxError
-from trickkit.loader import read_document
-from trickkit.ruleset import RulesetCompiler
+from trickkit.engine.loader import read_document
+from trickkit.rules.ruleset import RulesetCompiler
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import compiler  # noqa: E402
@@ -56,53 +56,103 @@ def test_generated_code_names_the_yaml_line_of_each_rule(name):
     assert blocks and located == blocks
 
 
-@pytest.mark.parametrize("source", [
-    "def _r0(s, fr):\n    return __import__('os')",
-    "def _r0(s, fr):\n    return s.__class__",
-    "def _r0(s, fr):\n    return s._generator()",
-    "def _r0(s, fr):\n    return eval('1')",
-    "def _r0(s, fr):\n    return (lambda: 1)()",
-    "import os",
-    "def _r0(s, fr):\n    return [x for x in fr]",
-    "def _r0(s, fr):\n    return fr.pop()",
-    "def _r0(s, fr):\n    global _k1\n    return 1",
-    "def _r0(s, fr):\n    return 1.5",
-    "def _r0(s, fr):\n    return b'x'",
-    "def _r0(s, fr):\n    return fr.trick",
-    "def _r0(s, fr):\n    with fr:\n        pass",
-    "def _r0(s, fr):\n    try:\n        pass\n    except Exception:\n        pass",
-    "def _r0(s, fr):\n    _len = 3",
-    "def _r0(s, fr):\n    return _unknown_helper(s)",
-    "def _r0(s, fr, *rest):\n    return 1",
-    "def evil(s):\n    return 1",
-    "@_len\ndef _r0(s, fr):\n    return 1",
-    "def _r0(s, fr):\n    return f'{s}'",
-    "def _r0(s, fr):\n    return _len(s, key=1)",
-    "def _r0(s, fr):\n    return s.round.__class__",
-    "def _r0(s, fr):\n    return _len(*fr)",  # a star only copies a list inside a list display
-    "def _r0(s, fr):\n    return (*fr,)",
-    "def _r0(s, fr):\n    [*a0] = fr\n    return a0",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def _r0(s, fr):\n    return __import__('os')",
+        "def _r0(s, fr):\n    return s.__class__",
+        "def _r0(s, fr):\n    return s._generator()",
+        "def _r0(s, fr):\n    return eval('1')",
+        "def _r0(s, fr):\n    return (lambda: 1)()",
+        "import os",
+        "def _r0(s, fr):\n    return [x for x in fr]",
+        "def _r0(s, fr):\n    return fr.pop()",
+        "def _r0(s, fr):\n    global _k1\n    return 1",
+        "def _r0(s, fr):\n    return 1.5",
+        "def _r0(s, fr):\n    return b'x'",
+        "def _r0(s, fr):\n    return fr.trick",
+        "def _r0(s, fr):\n    with fr:\n        pass",
+        "def _r0(s, fr):\n    try:\n        pass\n    except Exception:\n        pass",
+        "def _r0(s, fr):\n    _len = 3",
+        "def _r0(s, fr):\n    return _unknown_helper(s)",
+        "def _r0(s, fr, *rest):\n    return 1",
+        "def evil(s):\n    return 1",
+        "@_len\ndef _r0(s, fr):\n    return 1",
+        "def _r0(s, fr):\n    return f'{s}'",
+        "def _r0(s, fr):\n    return _len(s, key=1)",
+        "def _r0(s, fr):\n    return s.round.__class__",
+        "def _r0(s, fr):\n    return _len(*fr)",  # a star only copies a list inside a list display
+        "def _r0(s, fr):\n    return (*fr,)",
+        "def _r0(s, fr):\n    [*a0] = fr\n    return a0",
+    ],
+)
 def test_the_allow_list_refuses_what_the_generator_never_emits(source):
     with pytest.raises(UnsafeCode):
         allowlist.check(source, {"_len", "_k1"})
 
 
 def test_the_allow_list_accepts_what_the_generator_emits():
-    source = ("def _r0(s, fr):\n    a0 = fr[0]\n    t1 = s.trick\n    s.budget -= _len(t1)\n"
-              "    out = []\n    for v2 in t1[::-1]:\n        if not (v2[0] == a0):\n            continue\n"
-              "        out.append(v2)\n    s.turn_over = True\n    return (None if a0 is None else out)")
+    source = (
+        "def _r0(s, fr):\n    a0 = fr[0]\n    t1 = s.trick\n    s.budget -= _len(t1)\n"
+        "    out = []\n    for v2 in t1[::-1]:\n        if not (v2[0] == a0):\n            continue\n"
+        "        out.append(v2)\n    s.turn_over = True\n    return (None if a0 is None else out)"
+    )
     assert isinstance(allowlist.check(source, {"_len"}), ast.Module)
 
 
-DSL_ATOMS = ["card", "winner", "seat", "trick", "round", "dealer", "seats", "num_players", "hand", "null", "true",
-             "false", "0", "1", "-1", "'x'", "'suit'", "__import__", "eval", "os", "_len", "_r0", "s", "fr"]
-DSL_FORMS = ["{a}", "{a}.rank", "{a}.kind", "{a}.seat", "{a}[{b}]", "len({a})", "{a} + {b}", "{a} == {b}",
-             "{a} < {b}", "{a} and {b}", "not {a}", "{a} ?? {b}", "if {a} then {b} else {a}", "[{a}, {b}]",
-             "any(p.kind == {a} for p in trick)", "first(p for p in trick if p.seat == {a})",
-             "highest(p for p in trick by {a})", "sum(c.rank for c in hand[{a}])", "{a} in [{b}]",
-             "sorted(c for c in hand[{a}] by -c.rank)", "count(x for x in seats if x != {a})",
-             "max(x for x in range(0, {a}))", "left_of({a})", "str({a}) + 'y'", "last(p for p in trick)"]
+DSL_ATOMS = [
+    "card",
+    "winner",
+    "seat",
+    "trick",
+    "round",
+    "dealer",
+    "seats",
+    "num_players",
+    "hand",
+    "null",
+    "true",
+    "false",
+    "0",
+    "1",
+    "-1",
+    "'x'",
+    "'suit'",
+    "__import__",
+    "eval",
+    "os",
+    "_len",
+    "_r0",
+    "s",
+    "fr",
+]
+DSL_FORMS = [
+    "{a}",
+    "{a}.rank",
+    "{a}.kind",
+    "{a}.seat",
+    "{a}[{b}]",
+    "len({a})",
+    "{a} + {b}",
+    "{a} == {b}",
+    "{a} < {b}",
+    "{a} and {b}",
+    "not {a}",
+    "{a} ?? {b}",
+    "if {a} then {b} else {a}",
+    "[{a}, {b}]",
+    "any(p.kind == {a} for p in trick)",
+    "first(p for p in trick if p.seat == {a})",
+    "highest(p for p in trick by {a})",
+    "sum(c.rank for c in hand[{a}])",
+    "{a} in [{b}]",
+    "sorted(c for c in hand[{a}] by -c.rank)",
+    "count(x for x in seats if x != {a})",
+    "max(x for x in range(0, {a}))",
+    "left_of({a})",
+    "str({a}) + 'y'",
+    "last(p for p in trick)",
+]
 
 
 @st.composite
@@ -154,7 +204,8 @@ def test_definition_chains_compile_in_linear_work():
 
 
 def test_trickkit_compile_prints_the_generated_module(capsys):
-    from trickkit.cli import main
+    from trickkit.cli.main import main
+
     assert main(["compile", "sarkophag", "--players", "3", "--param", "hand_size=7"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Python generated from sarkophag for 3 seats")
@@ -162,7 +213,7 @@ def test_trickkit_compile_prints_the_generated_module(capsys):
     assert "return 7" in out  # hand_size is a constant of this game: the deal count folds to it
     allowlist.check(out, set(n for n in names_in(out) if GLOBAL_NAME.match(n)))
     # the state copier follows, generated for 3 seats: seat 2 is copied, no seat 3
-    copier = out[out.index("# the state copier"):]
+    copier = out[out.index("# the state copier") :]
     assert "def _c0(s):" in copier and "[*a0[2]]" in copier and "a0[3]" not in copier
     assert main(["compile", "no_such_game"]) == 2
 
@@ -170,19 +221,30 @@ def test_trickkit_compile_prints_the_generated_module(capsys):
 def test_a_small_constant_times_a_number_is_inline_and_equals_the_bounded_product():
     from trickkit.dsl import runtime
     from trickkit.dsl.compiler import _SMALL_FACTOR_BOUND
+
     game = trickkit.load_game("skull_king")
     source = game.rules.generated_source
-    assert f"(10 * s.round if -{_SMALL_FACTOR_BOUND} < s.round < {_SMALL_FACTOR_BOUND} else _mul(10, s.round))" in source
+    assert (
+        f"(10 * s.round if -{_SMALL_FACTOR_BOUND} < s.round < {_SMALL_FACTOR_BOUND} else _mul(10, s.round))" in source
+    )
     for k in (0, 1, -1, 65535, -65535):  # the inline product and the bounded one agree on both sides of the bound
         for x in (0, 5, -5, _SMALL_FACTOR_BOUND - 1, _SMALL_FACTOR_BOUND, -_SMALL_FACTOR_BOUND, 1 << 4000):
-            assert (k * x if -_SMALL_FACTOR_BOUND < x < _SMALL_FACTOR_BOUND else runtime.multiply(k, x)) == runtime.multiply(k, x)
+            assert (
+                k * x if -_SMALL_FACTOR_BOUND < x < _SMALL_FACTOR_BOUND else runtime.multiply(k, x)
+            ) == runtime.multiply(k, x)
 
 
 def _memo_blocks(source: str) -> list:
     """The ``if mN is not None and KEY in mN:`` tests of memoised parts, as AST nodes."""
-    return [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.If)
-            and isinstance(node.test, ast.BoolOp) and isinstance(node.test.values[0], ast.Compare)
-            and isinstance(node.test.values[0].left, ast.Name) and re.fullmatch(r"m\d+", node.test.values[0].left.id)]
+    return [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.If)
+        and isinstance(node.test, ast.BoolOp)
+        and isinstance(node.test.values[0], ast.Compare)
+        and isinstance(node.test.values[0].left, ast.Name)
+        and re.fullmatch(r"m\d+", node.test.values[0].left.id)
+    ]
 
 
 @pytest.mark.parametrize("name", ["trumps", "saqqara", "hearts"])

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import trickkit
-import trickkit.game
-import trickkit.state
+import trickkit.engine.game
+import trickkit.engine.state
 from trickkit.dsl.compiler import Compiler, Namespace, Symbol
 from trickkit.dsl.parser import parse
 
@@ -21,12 +21,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import CARD, FakeState  # noqa: E402
 
 
-
 def skull_king_variant(tmp_path, body: str):
     """A ruleset file extending Skull King with ``body`` (YAML), named v."""
     path = tmp_path / "v.yaml"
     path.write_text("extends: skull_king\nname: v\n" + body, "utf-8")
     return path
+
 
 def compiler(extra_symbols=(), extra_definitions=()):
     symbols = {
@@ -39,8 +39,11 @@ def compiler(extra_symbols=(), extra_definitions=()):
     }
     symbols.update(extra_symbols)
     defs = {"lead": parse("trick[0]"), **{k: parse(v) for k, v in dict(extra_definitions).items()}}
-    return Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4,
-                              definitions=defs, num_players=3))
+    return Compiler(
+        Namespace(
+            symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4, definitions=defs, num_players=3
+        )
+    )
 
 
 def ev(text, state=None):
@@ -48,15 +51,18 @@ def ev(text, state=None):
     return fn(state or FakeState(), [None] * max(size, 1))
 
 
-@pytest.mark.parametrize("text, expected", [
-    # an ordering whose left side is null is false: the right side is never computed
-    ("trick[0].rank < trick[0].rank + 1", False),
-    ("lead.rank >= sum(1 // len(trick) for s in seats)", False),
-    ("null < sum(1 // len(trick) for s in seats)", False),
-    # `x in null` is false: the item is never computed
-    ("sum(1 // len(trick) for s in seats) in nothing", False),
-    ("sum(1 // len(trick) for s in seats) not in nothing", True),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # an ordering whose left side is null is false: the right side is never computed
+        ("trick[0].rank < trick[0].rank + 1", False),
+        ("lead.rank >= sum(1 // len(trick) for s in seats)", False),
+        ("null < sum(1 // len(trick) for s in seats)", False),
+        # `x in null` is false: the item is never computed
+        ("sum(1 // len(trick) for s in seats) in nothing", False),
+        ("sum(1 // len(trick) for s in seats) not in nothing", True),
+    ],
+)
 def test_a_null_side_decides_before_the_other_side_is_computed(text, expected):
     assert ev(text, FakeState(trick=[])) is expected
 
@@ -70,17 +76,22 @@ def test_the_left_side_of_an_ordering_is_computed_first():
 def test_an_aggregate_over_an_aggregate_with_an_invariant_compiles():
     # the inner aggregate closed the outer one's hoist: a raw AttributeError at load
     assert ev("sum(len(trick) for x in list(y for y in seats))", FakeState(trick=[(0, 1, 1, 0)])) == 3
-    assert ev("sum(x + len(trick) for x in list(y for y in seats if y > len(trick)))",
-              FakeState(trick=[(0, 1, 1, 0)])) == 2 + 1
+    assert (
+        ev("sum(x + len(trick) for x in list(y for y in seats if y > len(trick)))", FakeState(trick=[(0, 1, 1, 0)]))
+        == 2 + 1
+    )
 
 
 def test_an_aggregate_over_an_aggregate_in_a_ruleset_is_no_raw_python_error(tmp_path):
-    path = skull_king_variant(tmp_path, textwrap.dedent("""\
+    path = skull_king_variant(
+        tmp_path,
+        textwrap.dedent("""\
         round:
           $change:
             2:
               must_play_if_able: led_suit == null or card.suit == led_suit or sum(len(trick) for s in list(t for t in seats)) > 99
-        """))
+        """),
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)
     while repr(state.legal_actions()[0]).startswith("<Action bid"):
@@ -99,7 +110,9 @@ def test_indexing_a_missing_zone_family_member_writes_no_none_subscript():
 def test_a_text_parameter_compared_with_a_card_attribute_may_be_no_value_of_it(tmp_path):
     # only a text written in the rule must be a value some card has: a parameter such as a
     # trump suit may be 'none'
-    path = skull_king_variant(tmp_path, textwrap.dedent("""\
+    path = skull_king_variant(
+        tmp_path,
+        textwrap.dedent("""\
         parameters:
           trump: {type: choice, choices: [black, none], default: none, description: 'the trump suit, or none'}
         round:
@@ -112,7 +125,8 @@ def test_a_text_parameter_compared_with_a_card_attribute_may_be_no_value_of_it(t
                 ?? highest(p for p in trick if p.suit == trump by p.rank)
                 ?? highest(p for p in trick if p.suit == led_suit by p.rank)
                 ?? trick[0]
-        """))
+        """),
+    )
     game = trickkit.load_game(path)
     assert game.params["trump"] == "none"
 
@@ -121,21 +135,26 @@ def test_a_card_filter_that_fails_leaves_the_budget_to_the_per_card_test(tmp_pat
     # The generated hand filter computes every card-independent part first, here the `else`
     # branch the test never reaches on a lead; it runs over the budget and the engine falls
     # back to testing card by card, which must be charged as if the filter had not run.
-    path = skull_king_variant(tmp_path, textwrap.dedent("""\
+    path = skull_king_variant(
+        tmp_path,
+        textwrap.dedent("""\
         round:
           $change:
             2:
               must_play_if_able: >-
                 if len(trick) == 0 then count(c for c in hand[current_player] if c == card) > 0
                 else count(x for x in range(0, 3000 + round)) > 0
-        """))
+        """),
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)
-    while not (state.round >= 3 and len(state.trick) == 0 and repr(state.legal_actions()[0]).startswith("<Action play")):
+    while not (
+        state.round >= 3 and len(state.trick) == 0 and repr(state.legal_actions()[0]).startswith("<Action play")
+    ):
         state.apply_action(state.legal_actions()[0])
     expected = state.legal_actions()
-    monkeypatch.setattr(trickkit.state, "EVALUATION_BUDGET", 2000)
-    monkeypatch.setattr(trickkit.game, "EVALUATION_BUDGET", 2000)
+    monkeypatch.setattr(trickkit.engine.state, "EVALUATION_BUDGET", 2000)
+    monkeypatch.setattr(trickkit.engine.game, "EVALUATION_BUDGET", 2000)
     state._legal = None  # asked again, under the smaller budget
     assert state.legal_actions() == expected
 
@@ -164,10 +183,13 @@ def test_move_random_from_an_empty_zone_reads_no_destination():
     assert run_block("move_random(piles[1], piles[1 // len(piles[1])])", [[1, 0], [], [2]]) == [[1, 0], [], [2]]
 
 
-@pytest.mark.parametrize("text", [
-    "(if limit < 0 then pot + 1 > 0 else card.rank != null) and (card.rank ?? 0) < pot + 1",
-    "(limit < 0 and pot + 1 > 0 or card.rank != null) and (card.rank ?? 0) < pot + 1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(if limit < 0 then pot + 1 > 0 else card.rank != null) and (card.rank ?? 0) < pot + 1",
+        "(limit < 0 and pot + 1 > 0 or card.rank != null) and (card.rank ?? 0) < pot + 1",
+    ],
+)
 def test_a_card_filter_reuses_no_part_of_a_branch_a_parameter_rules_out(text):
     # the branch ruled out is compiled to check it and dropped: a part hoisted there is not
     # computed, so the filter must not read it (a NameError made it fall back on every call)
@@ -179,11 +201,14 @@ def test_a_card_filter_reuses_no_part_of_a_branch_a_parameter_rules_out(text):
     assert flt(FakeState(), [None] * max(size, 1), [0, 1, 2, 3]) == per_card
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("first(q.card for q in [lead, trick[1]])", None),
-    ("count(q for q in list(trick[5] for s in seats) if q.seat == null)", 3),
-    ("list(q.seat for q in [trick[0], lead])", [None, None]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("first(q.card for q in [lead, trick[1]])", None),
+        ("count(q for q in list(trick[5] for s in seats) if q.seat == null)", 3),
+        ("list(q.seat for q in [trick[0], lead])", [None, None]),
+    ],
+)
 def test_a_list_of_plays_built_by_the_rules_may_hold_null(text, expected):
     # only the game's own lists (the trick, a seat zone, a zone family) never hold null
     assert ev(text, FakeState(trick=[])) == expected
@@ -248,6 +273,7 @@ def test_a_loop_invariant_naming_a_for_statement_variable_is_computed_once_per_l
     effect = next(st for st in game.rules.steps if st.kind == "turns").kinds[0].effect
     source = game.rules.generated_source.split(f"def {effect.fn.__name__}(")[1].split("\ndef ")[0]
     import re
+
     hoisted = re.findall(r"\bh\d+ = (?!_MISS)(.*)", source)
     # hand[s], hand[s][0], its rank; hand[s], hand[s][-1], its rank: each computed once per sum
     assert len(hoisted) == 6 and sum("s.seat_zones[0][v" in h for h in hoisted) == 2, source

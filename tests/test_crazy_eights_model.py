@@ -101,6 +101,7 @@ def test_crazy_eights_matches_the_model_long(players, until):
 
 def test_the_model_follows_the_rules_text():
     """The model itself: matching, eights, drawing and scoring as the rules say."""
+
     class Fixed(ref.RandomChance):
         def deal(self, model):
             hands = [["C5", "H8", "D9", "S2", "CK", "HA", "D3"], ["C9", "D10", "SJ", "H4", "S6", "C2", "D7"]]
@@ -112,8 +113,9 @@ def test_the_model_follows_the_rules_text():
     assert game.current == 1  # left of the dealer (seat 0)
     assert sorted(game.legal_actions()) == ["draw", "play C2", "play C9", "play D7"]
     game.apply_action("play C9")
-    assert sorted(game.legal_actions()) == sorted(["draw", "play C5", "play CK", "play D9"]
-                                                  + [f"play H8 {s}" for s in ("clubs", "diamonds", "hearts", "spades")])
+    assert sorted(game.legal_actions()) == sorted(
+        ["draw", "play C5", "play CK", "play D9"] + [f"play H8 {s}" for s in ("clubs", "diamonds", "hearts", "spades")]
+    )
     game.apply_action("play H8 spades")
     assert sorted(game.legal_actions()) == ["draw", "play S6", "play SJ"]
     assert ref.points("H8") == 50 and ref.points("SK") == 10 and ref.points("DA") == 1 and ref.points("C10") == 10 - 0

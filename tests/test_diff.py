@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from trickkit.cli import main
-from trickkit.diff import diff_rulesets
+from trickkit.cli.main import main
+from trickkit.lab.diff import diff_rulesets
 
 VARIANT = """
 extends: skull_king
@@ -76,16 +76,22 @@ def test_diff_lists_every_kind_of_change(tmp_path):
 
 def test_whitespace_only_dsl_changes_are_not_differences(tmp_path):
     path = tmp_path / "same.yaml"
-    path.write_text("extends: skull_king\nname: sk_same\ndefinitions:\n"
-                    "  has_skull_king: |\n    any(p.kind == 'skull_king'\n        for p in trick)\n", "utf-8")
+    path.write_text(
+        "extends: skull_king\nname: sk_same\ndefinitions:\n"
+        "  has_skull_king: |\n    any(p.kind == 'skull_king'\n        for p in trick)\n",
+        "utf-8",
+    )
     assert diff_rulesets("skull_king", path) == ["metadata name: 'skull_king' -> 'sk_same'"]
     assert diff_rulesets("skull_king", "skull_king") == []
 
 
 def test_card_attribute_changes_are_reported(tmp_path):
     path = tmp_path / "modes.yaml"
-    path.write_text("extends: skull_king\nname: sk_modes\ndeck:\n  $change:\n"
-                    "    tigress: {modes: {pirate: {kind: mermaid}}}\n    mermaid: {kind: siren}\n", "utf-8")
+    path.write_text(
+        "extends: skull_king\nname: sk_modes\ndeck:\n  $change:\n"
+        "    tigress: {modes: {pirate: {kind: mermaid}}}\n    mermaid: {kind: siren}\n",
+        "utf-8",
+    )
     assert diff_rulesets("skull_king", path)[1:] == [
         "card mermaid: kind 'mermaid' -> 'siren'",
         "card tigress: as tigress:pirate: kind 'pirate' -> 'mermaid'",

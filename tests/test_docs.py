@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit import docgen
+from trickkit.cli import docgen
 from trickkit.dsl.parser import parse
-from trickkit.scenarios import run_scenario_file
+from trickkit.lab.scenarios import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -38,7 +38,7 @@ def _blocks(lang: str) -> list[tuple[str, int, str, bool]]:
             body = []
             i += 1
             while i < len(lines) and not lines[i].strip().startswith(fence):
-                body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+                body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
                 i += 1
             i += 1
             if m["lang"].lower() != lang:
@@ -50,8 +50,7 @@ def _blocks(lang: str) -> list[tuple[str, int, str, bool]]:
 
 PYTHON_BLOCKS = _blocks("python")
 YAML_BLOCKS = _blocks("yaml")
-RULESET_BLOCKS = [b for b in YAML_BLOCKS
-                  if re.search(r"^name:", b[2], re.M) and re.search(r"^deck:", b[2], re.M)]
+RULESET_BLOCKS = [b for b in YAML_BLOCKS if re.search(r"^name:", b[2], re.M) and re.search(r"^deck:", b[2], re.M)]
 
 
 def _ids(blocks):
@@ -131,23 +130,34 @@ def test_dsl_example_parses(text, start):
 
 
 def test_dsl_reference_shows_every_example_and_builtin():
-    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
-                                       STATE_NAMES)
+    from trickkit.dsl.builtins import AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS, STATE_NAMES
 
     page = docgen.dsl_reference()
     for text, _ in docgen.dsl_examples():
         assert text in page, text
     for name in [*FUNCTIONS, *SEAT_FUNCTIONS, *AGGREGATES, *STATE_NAMES, *EFFECTS, *ENGINE_FUNCTIONS]:
         assert f"`{name}`" in page, name
-    for construct in ("??", "if c then a else b", "for x in C", "+=", "-=", "elif",
-                      "piles[i]", "row[0]", "row[-1]", "name(a, b)", "count:", "## Effects", "## Engine functions"):
+    for construct in (
+        "??",
+        "if c then a else b",
+        "for x in C",
+        "+=",
+        "-=",
+        "elif",
+        "piles[i]",
+        "row[0]",
+        "row[-1]",
+        "name(a, b)",
+        "count:",
+        "## Effects",
+        "## Engine functions",
+    ):
         assert construct in page, construct
 
 
 def test_dsl_examples_cover_every_registry():
     """Each registry entry's example is in dsl_examples, with the right start rule (effects are blocks)."""
-    from trickkit.dsl.builtins import (AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS,
-                                       STATE_NAMES)
+    from trickkit.dsl.builtins import AGGREGATES, EFFECTS, ENGINE_FUNCTIONS, FUNCTIONS, SEAT_FUNCTIONS, STATE_NAMES
 
     examples = set(docgen.dsl_examples())
     expected = [(e.example, "block") for e in EFFECTS.values()]
@@ -204,7 +214,11 @@ def test_mkdocs_build_strict(tmp_path):
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "WARNING" not in proc.stderr, proc.stderr
@@ -226,7 +240,7 @@ def test_schema_reference_names_the_required_keys():
 
 
 def test_scenario_reference_lists_every_key():
-    from trickkit.scenarios import EXPECT_KEYS, SCENARIO_KEYS
+    from trickkit.lab.scenarios import EXPECT_KEYS, SCENARIO_KEYS
 
     page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
     for key in (*SCENARIO_KEYS, *EXPECT_KEYS):
@@ -257,7 +271,7 @@ def test_observation_reference_has_an_example_per_game():
 def test_license_and_readme():
     assert "MIT License" in (ROOT / "LICENSE").read_text("utf-8")
     readme = (ROOT / "README.md").read_text("utf-8")
-    assert "mkdocs build" in readme and '.[docs]' in readme
+    assert "mkdocs build" in readme and ".[docs]" in readme
 
 
 def test_tutorial_needs_no_checkout():
@@ -274,18 +288,20 @@ def test_tutorial_needs_no_checkout():
 def test_tutorial_prints_the_whole_scenario_file():
     page = (DOCS / "tutorial.md").read_text("utf-8")
     shipped = (TUTORIAL / "sarkophag_open_leads_scenarios.yaml").read_text("utf-8")
-    body = shipped[shipped.index("- name:"):]
+    body = shipped[shipped.index("- name:") :]
     assert f"```yaml\n{body}```" in page
 
 
 def test_tutorial_from_an_install(tmp_path, capsys, monkeypatch):
     """Follow the tutorial's first step with the command line, then check the finished folder."""
-    from trickkit.cli import main
+    from trickkit.cli.main import main
 
     assert main(["show", "sarkophag"]) == 0
     copied = capsys.readouterr().out
-    assert trickkit.load_game("sarkophag").content_hash == trickkit.load_game(
-        _write(tmp_path / "copy.yaml", copied)).content_hash
+    assert (
+        trickkit.load_game("sarkophag").content_hash
+        == trickkit.load_game(_write(tmp_path / "copy.yaml", copied)).content_hash
+    )
     mine = _my_games(tmp_path)
     assert main(["check", str(mine)]) == 0
     out = capsys.readouterr().out
@@ -319,7 +335,7 @@ def test_nested_lists_are_indented_four_spaces():
 def test_observation_type_matches_real_observations():
     import typing
 
-    from trickkit.observation import Observation
+    from trickkit.engine.observation import Observation
 
     keys = set(typing.get_type_hints(Observation))
     for name in trickkit.list_games():
@@ -331,4 +347,4 @@ def test_api_reference_hides_engine_internals():
     page = (DOCS / "reference" / "api.md").read_text("utf-8")
     for internal in ("face_play", "first_copy", "observe", "kind_available"):
         assert f'"!^{internal}$"' in page, internal
-    assert "::: trickkit.observation.Observation" in page
+    assert "::: trickkit.engine.observation.Observation" in page

@@ -22,8 +22,12 @@ class FakeState:
 
 
 # cards: 0 = G7, 1 = B3, 2 = pirate, 3 = escape; one face each (face id == card id)
-CARD = {"name": ("G7", "B3", "pirate", "escape"), "suit": ("green", "black", None, None),
-        "rank": (7, 3, None, None), "kind": ("suit", "suit", "pirate", "escape")}
+CARD = {
+    "name": ("G7", "B3", "pirate", "escape"),
+    "suit": ("green", "black", None, None),
+    "rank": (7, 3, None, None),
+    "kind": ("suit", "suit", "pirate", "escape"),
+}
 
 
 def compiler(definitions=None):
@@ -37,8 +41,11 @@ def compiler(definitions=None):
         "hand": Symbol("seat_zone", "list[card]", 0),
     }
     defs = {k: parse(v) for k, v in (definitions or {}).items()}
-    return Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4,
-                              definitions=defs, num_players=3))
+    return Compiler(
+        Namespace(
+            symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4, definitions=defs, num_players=3
+        )
+    )
 
 
 def ev(text, state=None, context=(), values=(), definitions=None):
@@ -89,21 +96,24 @@ def test_definitions_are_inlined_and_see_the_hook_context():
     assert ev("twice + 1", definitions=defs) == 201
 
 
-@pytest.mark.parametrize("text, message", [
-    ("hieghest", "unknown name 'hieghest'"),
-    ("sum(p.heads for p in trick)", "plays have no attribute 'heads'"),
-    ("abs(1, 2)", "abs() takes 1 argument, got 2"),
-    ("highest(p for p in trick)", "highest() needs a key"),
-    ("limit.rank", "cannot take attribute 'rank' of a int value"),
-    ("'a' * 2", "'*' needs numbers, got str"),
-    ("any(p for p in 3)", "can only iterate over a list, got int"),
-    ("lenn(trick)", "unknown function 'lenn' (did you mean 'len'?)"),
-    ("round == 'two'", "comparing int with str using '==' is always false"),
-    ("any(p.suit == 'blak' for p in trick)", "no card has suit 'blak' (did you mean 'black'?)"),
-    ("first(p.kind for p in trick) == 'mermaid'", "no card has kind 'mermaid'"),
-    ("any(c.kind in ['pirate', 'pirat'] for c in hand[0])", "no card has kind 'pirat' (did you mean 'pirate'?)"),
-    ("seat_holding([hand[0]], 'G7')", "seat_holding() expects a card, got a text"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("hieghest", "unknown name 'hieghest'"),
+        ("sum(p.heads for p in trick)", "plays have no attribute 'heads'"),
+        ("abs(1, 2)", "abs() takes 1 argument, got 2"),
+        ("highest(p for p in trick)", "highest() needs a key"),
+        ("limit.rank", "cannot take attribute 'rank' of a int value"),
+        ("'a' * 2", "'*' needs numbers, got str"),
+        ("any(p for p in 3)", "can only iterate over a list, got int"),
+        ("lenn(trick)", "unknown function 'lenn' (did you mean 'len'?)"),
+        ("round == 'two'", "comparing int with str using '==' is always false"),
+        ("any(p.suit == 'blak' for p in trick)", "no card has suit 'blak' (did you mean 'black'?)"),
+        ("first(p.kind for p in trick) == 'mermaid'", "no card has kind 'mermaid'"),
+        ("any(c.kind in ['pirate', 'pirat'] for c in hand[0])", "no card has kind 'pirat' (did you mean 'pirate'?)"),
+        ("seat_holding([hand[0]], 'G7')", "seat_holding() expects a card, got a text"),
+    ],
+)
 def test_compile_errors_are_caught_at_load(text, message):
     with pytest.raises(DSLCompileError) as err:
         compiler().expression(text)

@@ -11,7 +11,7 @@ SHIPPED = Path(trickkit.__file__).resolve().parent  # editable or installed, the
 
 
 def write_variant(tmp_path, old, new, name="variant.yaml"):
-    text = trickkit.loader.ruleset_text("sarkophag")
+    text = trickkit.engine.loader.ruleset_text("sarkophag")
     assert old in text
     path = tmp_path / name
     path.write_text(text.replace(old, new))
@@ -26,8 +26,7 @@ def test_list_games_and_load_from_any_directory(monkeypatch, tmp_path):
 
 
 def test_unknown_name_in_dsl_is_located(tmp_path):
-    path = write_variant(tmp_path, "winner: \"if lower != broken then lowest",
-                         "winner: \"if lower != brokn then lowest")
+    path = write_variant(tmp_path, 'winner: "if lower != broken then lowest', 'winner: "if lower != brokn then lowest')
     with pytest.raises(trickkit.RulesetError) as err:
         trickkit.load_game(path)
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "brokn" in t)
@@ -36,7 +35,9 @@ def test_unknown_name_in_dsl_is_located(tmp_path):
 
 
 def test_schema_errors_are_all_collected(tmp_path):
-    path = write_variant(tmp_path, "players: {min: 3, max: 6, default: 4}", "players: {min: three, max: 6, default: 4}\nnmae: x")
+    path = write_variant(
+        tmp_path, "players: {min: 3, max: 6, default: 4}", "players: {min: three, max: 6, default: 4}\nnmae: x"
+    )
     with pytest.raises(trickkit.RulesetError) as err:
         trickkit.load_game(path)
     messages = [p.message for p in err.value.problems]
@@ -55,7 +56,9 @@ def test_bad_parameter_and_player_count():
 
 def test_illegal_action_says_why_and_leaves_the_state_alone():
     game = trickkit.load_game("skull_king", players=3, rounds=2)
-    state = game.new_initial_state(seed=1, deals=[[["Y9"], ["G2"], ["B5"]], [["Y4", "P5"], ["Y8", "pirate"], ["P1", "P2"]]])
+    state = game.new_initial_state(
+        seed=1, deals=[[["Y9"], ["G2"], ["B5"]], [["Y4", "P5"], ["Y8", "pirate"], ["P1", "P2"]]]
+    )
     # round 1: seat 1 bids first and leads; black (trump) B5 takes the trick
     for a in ["bid 0", "bid 1", "bid 0", "play G2", "play B5", "play Y9"]:  # seats 1, 2, 0 bid
         state.apply_action(a)
@@ -95,8 +98,10 @@ def test_must_follow_message_names_the_cards():
     before = s2.to_json()
     with pytest.raises(trickkit.IllegalActionError) as err:
         s2.apply_action("play tigress")
-    assert str(err.value) == ("illegal action 'play tigress' for seat 1: say how 'tigress' is played: "
-                              "'play tigress:pirate' or 'play tigress:escape'")
+    assert str(err.value) == (
+        "illegal action 'play tigress' for seat 1: say how 'tigress' is played: "
+        "'play tigress:pirate' or 'play tigress:escape'"
+    )
     s3 = s2.clone()
     s3.apply_action("play tigress:escape")
     assert s2.to_json() == before
@@ -178,7 +183,7 @@ def test_action_after_the_end_is_refused():
 
 
 def _variant(tmp_path, name, replacements, **params):
-    text = trickkit.loader.ruleset_text("sarkophag")
+    text = trickkit.engine.loader.ruleset_text("sarkophag")
     for old, new in replacements:
         assert old in text, old
         text = text.replace(old, new)
@@ -192,13 +197,27 @@ def test_definitions_reading_the_card_are_never_memoised(tmp_path):
     THEN both give the same legal actions at every step (a definition that reads `card`,
     even inside an aggregate or another definition, must be evaluated per card)."""
     rule = "all(card.rank > p.rank for p in trick)"
-    inline = _variant(tmp_path, "inline.yaml", [
-        ("must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
-         f"must_play_if_able: >-\n        if len(trick) > 0 then {rule} else if len(trick) == 0 then card.heads != 5")])
-    named = _variant(tmp_path, "named.yaml", [
-        ("definitions:\n", f"definitions:\n  above_all: {rule}\n  wrapper: above_all\n"),
-        ("must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
-         "must_play_if_able: >-\n        if len(trick) > 0 then wrapper else if len(trick) == 0 then card.heads != 5")])
+    inline = _variant(
+        tmp_path,
+        "inline.yaml",
+        [
+            (
+                "must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
+                f"must_play_if_able: >-\n        if len(trick) > 0 then {rule} else if len(trick) == 0 then card.heads != 5",
+            )
+        ],
+    )
+    named = _variant(
+        tmp_path,
+        "named.yaml",
+        [
+            ("definitions:\n", f"definitions:\n  above_all: {rule}\n  wrapper: above_all\n"),
+            (
+                "must_play_if_able: >-\n        if len(trick) == 0 then card.heads != 5",
+                "must_play_if_able: >-\n        if len(trick) > 0 then wrapper else if len(trick) == 0 then card.heads != 5",
+            ),
+        ],
+    )
     for seed in range(5):
         a, b = inline.new_initial_state(seed=seed), named.new_initial_state(seed=seed)
         while not a.is_terminal():
@@ -212,15 +231,24 @@ def test_a_rule_failing_mid_action_leaves_the_state_as_it_was(tmp_path):
     """GIVEN a variant whose after_trick divides by zero for a trick of 7 heads
     WHEN the last card of such a trick is played
     THEN a located DSLRuntimeError is raised and the state is exactly as before."""
-    game = _variant(tmp_path, "divide.yaml", [
-        ("after_trick: heads[winner.seat] += sum(p.heads for p in trick)",
-         "after_trick: heads[winner.seat] += 60 // (sum(p.heads for p in trick) - 7)")], hand_size=2)
+    game = _variant(
+        tmp_path,
+        "divide.yaml",
+        [
+            (
+                "after_trick: heads[winner.seat] += sum(p.heads for p in trick)",
+                "after_trick: heads[winner.seat] += 60 // (sum(p.heads for p in trick) - 7)",
+            )
+        ],
+        hand_size=2,
+    )
     state = game.new_initial_state(seed=0, deals=[[["4", "1"], ["22", "2"], ["20", "3"], ["14", "15"]]])
     for a in ["play 22", "play 20", "play 14"]:
         state.apply_action(a)
     before, legal = state.to_json(), state.legal_actions()
-    with pytest.raises(trickkit.DSLRuntimeError,
-                       match=r"divide.yaml:\d+:\d+: \$.round\[1\].tricks.after_trick: ZeroDivisionError"):
+    with pytest.raises(
+        trickkit.DSLRuntimeError, match=r"divide.yaml:\d+:\d+: \$.round\[1\].tricks.after_trick: ZeroDivisionError"
+    ):
         state.apply_action("play 4")  # 22, 20, 14, 4 hold 2+3+0+2 = 7 heads
     assert state.to_json() == before
     assert state.legal_actions() == legal == ["play 1", "play 4"]
@@ -243,7 +271,7 @@ def test_observation_needs_a_real_seat_and_verbs_ignore_case():
 
 
 def test_running_past_max_actions_leaves_the_state_as_it_was(tmp_path):
-    text = trickkit.loader.ruleset_text("skull_king").replace("max_actions: 1000", "max_actions: 5")
+    text = trickkit.engine.loader.ruleset_text("skull_king").replace("max_actions: 1000", "max_actions: 5")
     path = tmp_path / "short.yaml"
     path.write_text(text)
     state = trickkit.load_game(path).new_initial_state(seed=1)
@@ -266,14 +294,19 @@ def test_observations_share_no_lists_with_the_state():
 
 
 def test_a_zone_cannot_be_a_choice(tmp_path):
-    text = trickkit.loader.ruleset_text("saqqara")
+    text = trickkit.engine.loader.ruleset_text("saqqara")
     old = '''          choices: {pile: "range(1, len(piles) + 1)"}
           allowed: len(piles[pile - 1]) > 0
           reason: "'pile ' + str(pile) + ' is empty'"'''
     assert old in text
     path = tmp_path / "zone_choice.yaml"
-    path.write_text(text.replace(old, '''          choices: {pile: "piles"}
-          allowed: len(pile) > 0'''))
+    path.write_text(
+        text.replace(
+            old,
+            """          choices: {pile: "piles"}
+          allowed: len(pile) > 0""",
+        )
+    )
     with pytest.raises(trickkit.RulesetError, match=r"choices.pile: a choice cannot be a zone; offer its number"):
         trickkit.load_game(path)
 
@@ -281,8 +314,13 @@ def test_a_zone_cannot_be_a_choice(tmp_path):
 @pytest.mark.parametrize("name", trickkit.list_games())
 def test_game_info_reads_what_load_game_compiles(name):
     info, game = trickkit.game_info(name), trickkit.load_game(name)
-    assert (info.name, info.title, info.players_min, info.players_max, info.players_default) == \
-        (game.name, game.title, game.players_min, game.players_max, game.rules.players_default)
+    assert (info.name, info.title, info.players_min, info.players_max, info.players_default) == (
+        game.name,
+        game.title,
+        game.players_min,
+        game.players_max,
+        game.rules.players_default,
+    )
 
 
 def test_game_info_of_a_broken_ruleset_is_a_located_error(tmp_path):

@@ -82,8 +82,13 @@ def test_openspiel_mcts_plays_a_trickkit_game():
     """The example of docs/agents.md: OpenSpiel's own MCTS bot plays Skull King against random bots."""
     game = load_game("skull_king", players=3, rounds=2)
     rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=20,
-                       evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=20,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
+        random_state=rng,
+    )
     bots = [bot] + [uniform_random.UniformRandomBot(p, rng) for p in (1, 2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert len(returns) == 3 and set(returns) <= {1.0, -1.0} and 1.0 in returns

@@ -41,8 +41,9 @@ def play_whole_game(e, seed, sample_seed):
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         action = None if terminated or truncated else int(e.action_space(agent).sample(obs["action_mask"]))
-        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward,
-                      terminated, truncated, action))
+        trace.append(
+            (agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, truncated, action)
+        )
         e.step(action)
     assert not e.agents  # every agent saw the end
     return trace, e.state.history()
@@ -61,7 +62,9 @@ def test_same_seed_same_whole_game(name):
     # the same env replays it after other games, and another seed gives another game
     play_whole_game(one, seed=12, sample_seed=3)
     assert play_whole_game(one, seed=11, sample_seed=3)[0] == trace_a
-    random_deal = one.game.new_initial_state(seed=11).observation_all() != one.game.new_initial_state(seed=12).observation_all()
+    random_deal = (
+        one.game.new_initial_state(seed=11).observation_all() != one.game.new_initial_state(seed=12).observation_all()
+    )
     if random_deal:  # (Saqqara lays out its piles without shuffling: its seed changes nothing)
         assert play_whole_game(other, seed=12, sample_seed=3)[0] != trace_a
     # the engine itself replays the env's game from the seed

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 import trickkit
-from trickkit.simulation import RandomAgent
+from trickkit.lab.simulation import RandomAgent
 
 STUCK = """\
 format: 1
@@ -71,14 +71,25 @@ def test_seat_stuck_from_the_start_names_the_step_and_file(tmp_path):
     assert str(info.value).startswith(f"{path}:14:14: $.round[1].turns: seat 1 has no legal action")
 
 
-@pytest.mark.parametrize("game,before,text,expected", [
-    ("trumps", [], "choose clubs",
-     "'clubs' is not a suit you can choose now (legal now: choose swords, choose cups, choose wands, "
-     "choose pentacles)"),
-    ("saqqara", [], "take 9", "'9' is not a pile you can choose now (legal now: take 1, take 2, take 3"),
-    ("trumps", ["choose swords", "choose cups", "choose wands", "choose pentacles", "draw"], "play T21",
-     "'T21' is not a card you can choose now (legal now: play "),
-])
+@pytest.mark.parametrize(
+    "game,before,text,expected",
+    [
+        (
+            "trumps",
+            [],
+            "choose clubs",
+            "'clubs' is not a suit you can choose now (legal now: choose swords, choose cups, choose wands, "
+            "choose pentacles)",
+        ),
+        ("saqqara", [], "take 9", "'9' is not a pile you can choose now (legal now: take 1, take 2, take 3"),
+        (
+            "trumps",
+            ["choose swords", "choose cups", "choose wands", "choose pentacles", "draw"],
+            "play T21",
+            "'T21' is not a card you can choose now (legal now: play ",
+        ),
+    ],
+)
 def test_turns_refusal_of_a_right_form_names_the_wrong_choice(game, before, text, expected):
     state = trickkit.load_game(game).new_initial_state(seed=1)
     for action in before:
@@ -141,7 +152,7 @@ def test_errors_inside_block_scalars_point_at_the_line_of_the_mistake(tmp_path):
 
 
 def test_block_position_refuses_to_guess(tmp_path):
-    from trickkit.textpos import block_position
+    from trickkit.rules.textpos import block_position
 
     path = _write(tmp_path, "a: |\n  x +\n  y\nb: |2\n   z\n")
     assert block_position(str(path), 1, 4, "x +\ny\n", 2, 1) == (3, 3)
@@ -167,10 +178,13 @@ round:
 """
 
 
-@pytest.mark.parametrize("key,path,message", [
-    ("", "$.round[1].tricks.winner", "plays have no attribute 'rnk'"),
-    ("cuont: 2", "$.round[1].tricks.cuont", "unknown key 'cuont'"),
-])
+@pytest.mark.parametrize(
+    "key,path,message",
+    [
+        ("", "$.round[1].tricks.winner", "plays have no attribute 'rnk'"),
+        ("cuont: 2", "$.round[1].tricks.cuont", "unknown key 'cuont'"),
+    ],
+)
 def test_a_step_reused_through_aliases_reports_its_error_once(tmp_path, key, path, message):
     problems = trickkit.validate(_write(tmp_path, ALIASED.replace("KEY", key)))
     mine = [p for p in problems if message in p.message]
@@ -183,22 +197,31 @@ def test_a_step_reused_through_aliases_reports_its_error_once(tmp_path, key, pat
 def test_distinct_problems_are_all_kept():
     from trickkit.errors import Problem, RulesetError
 
-    problems = [Problem("f.yaml", 3, 4, "$.a", "bad"), Problem("f.yaml", 3, 4, "$.a", "worse"),
-                Problem("f.yaml", 5, 4, "$.b", "bad"), Problem("f.yaml", 0, 0, "$.c", "bad"),
-                Problem("f.yaml", 0, 0, "$.d", "bad")]
+    problems = [
+        Problem("f.yaml", 3, 4, "$.a", "bad"),
+        Problem("f.yaml", 3, 4, "$.a", "worse"),
+        Problem("f.yaml", 5, 4, "$.b", "bad"),
+        Problem("f.yaml", 0, 0, "$.c", "bad"),
+        Problem("f.yaml", 0, 0, "$.d", "bad"),
+    ]
     assert RulesetError(problems).problems == problems
 
 
 @pytest.mark.parametrize("seat", ["current_player - 2", "current_player + 2", "0 - 1"])
 def test_assigning_a_seat_variable_of_no_seat_is_an_error_not_another_seats(tmp_path, seat):
     # Python would write score[-1] into the last seat's variable; the rules must say no such seat
-    text = STUCK.replace("ALLOWED", "true").replace(
-        "effect: move(hand[current_player][0], hand[current_player], stock)",
-        f"effect: got[{seat}] = 1").replace("round:\n", "seat_variables:\n  got: {initial: 0}\nround:\n")
+    text = (
+        STUCK.replace("ALLOWED", "true")
+        .replace("effect: move(hand[current_player][0], hand[current_player], stock)", f"effect: got[{seat}] = 1")
+        .replace("round:\n", "seat_variables:\n  got: {initial: 0}\nround:\n")
+    )
     state = trickkit.load_game(_write(tmp_path, text)).new_initial_state(seed=0)
     before = state.to_json()
-    with pytest.raises(trickkit.DSLRuntimeError, match=r"g\.yaml:\d+:\d+: .*actions\.go\.effect: ValueError: "
-                                                         r"got\[-?\d+\] = \.\.\.: -?\d+ is not a seat \(seats are 0\.\.1\)"):
+    with pytest.raises(
+        trickkit.DSLRuntimeError,
+        match=r"g\.yaml:\d+:\d+: .*actions\.go\.effect: ValueError: "
+        r"got\[-?\d+\] = \.\.\.: -?\d+ is not a seat \(seats are 0\.\.1\)",
+    ):
         state.apply_action("go")
     assert state.to_json() == before
     assert state.seat_vars[0] == [0, 0]

@@ -1,5 +1,5 @@
-"""The fused step functions (trickkit.fused): each tricks and bid step's legal actions and
-apply as one generated function, the general path (trickkit.steps) behind them.
+"""The fused step functions (trickkit.engine.fused): each tricks and bid step's legal actions and
+apply as one generated function, the general path (trickkit.engine.steps) behind them.
 
 They must be used for the shipped trick games, agree with the general path on every state a
 random game reaches, and fail as the general path does: a located error, the state unchanged.
@@ -13,11 +13,11 @@ import textwrap
 import pytest
 
 import trickkit
-from trickkit.actions import Action
+from trickkit.engine.actions import Action
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import UnsafeCode
 from trickkit.errors import DSLRuntimeError, IllegalActionError
-from trickkit.game import Game
+from trickkit.engine.game import Game
 
 GAMES = trickkit.list_games()
 TRICK_GAMES = ["hearts", "oh_hell", "sarkophag", "skull_king", "skull_king_2021", "spades"]
@@ -46,14 +46,15 @@ def test_the_shipped_trick_games_run_their_steps_on_generated_functions(name):
 
 
 def test_trickkit_compile_shows_the_fused_functions_with_their_yaml_lines(capsys):
-    from trickkit.cli import main
+    from trickkit.cli.main import main
+
     assert main(["compile", "sarkophag"]) == 0
     out = capsys.readouterr().out
-    legal = out[out.index("\ndef _l"):]
-    legal = legal[:legal.index("\n\n", 1)]
+    legal = out[out.index("\ndef _l") :]
+    legal = legal[: legal.index("\n\n", 1)]
     assert re.search(r"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks: the legal plays", legal)
     assert re.search(r"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.must_play_if_able", legal)
-    apply = out[out.index("\ndef _p"):]
+    apply = out[out.index("\ndef _p") :]
     for part in ("winner", "after_trick"):
         assert re.search(rf"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.{part}", apply)
 
@@ -74,8 +75,14 @@ def test_fused_and_general_paths_agree_on_random_games(name):
             choice = rng.choice(legal)
             a.apply_action(choice)
             b.apply_action(choice.text)
-            assert (a.current, a.step, a.tricks_done, a.acted, a.last_trick, a.budget) == \
-                (b.current, b.step, b.tricks_done, b.acted, b.last_trick, b.budget), (name, seed, a.history())
+            assert (a.current, a.step, a.tricks_done, a.acted, a.last_trick, a.budget) == (
+                b.current,
+                b.step,
+                b.tricks_done,
+                b.acted,
+                b.last_trick,
+                b.budget,
+            ), (name, seed, a.history())
             assert a.observation_all() == b.observation_all(), (name, seed, a.history())
             steps += 1
         assert a.is_terminal() == b.is_terminal()
@@ -119,31 +126,41 @@ def play_until_trick_end(state):
 
 
 def test_a_rule_failing_in_the_fused_apply_is_located_and_leaves_the_state_unchanged(tmp_path):
-    path = variant(tmp_path, "sarkophag", """\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        """\
         round:
           $change:
             tricks:
                 after_trick: heads[winner.seat] += 1 // (len(trick) - num_players)
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     step = next(st for st in game.rules.steps if st.kind == "tricks")
     assert step.fused_apply is not None
     state = game.new_initial_state(seed=4)
     last = play_until_trick_end(state)
     before = (state.history(), state.observation_all(), state.current, list(state.trick), state.to_json())
-    with pytest.raises(DSLRuntimeError, match=r"v\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.after_trick: ZeroDivisionError"):
+    with pytest.raises(
+        DSLRuntimeError, match=r"v\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.after_trick: ZeroDivisionError"
+    ):
         state.apply_action(last)
     assert (state.history(), state.observation_all(), state.current, list(state.trick), state.to_json()) == before
     assert state.legal_actions()[0] == last  # still playable: nothing moved
 
 
 def test_a_winner_rule_giving_nobody_is_the_general_paths_error(tmp_path):
-    path = variant(tmp_path, "sarkophag", """\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        """\
         round:
           $change:
             tricks:
                 winner: first(p for p in trick if p.rank > 100)
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)
     last = play_until_trick_end(state)
@@ -154,12 +171,16 @@ def test_a_winner_rule_giving_nobody_is_the_general_paths_error(tmp_path):
 
 
 def test_a_follow_duty_failing_in_the_fused_legal_is_located(tmp_path):
-    path = variant(tmp_path, "sarkophag", """\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        """\
         round:
           $change:
             tricks:
                 must_play_if_able: card.rank > 1 // (len(trick) - 1)
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=2)
     state.apply_action(state.legal_actions()[0])  # one card in the trick: 1 // 0
@@ -172,12 +193,16 @@ def test_a_follow_duty_failing_in_the_fused_legal_is_located(tmp_path):
 def test_a_part_the_fused_legal_computes_too_early_falls_back_to_the_general_answer(tmp_path):
     # the generated function computes 1 // len(trick) before the card loop, even for the lead,
     # where no card's test reaches it: the general path answers instead, the same as before
-    path = variant(tmp_path, "sarkophag", """\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        """\
         round:
           $change:
             tricks:
                 must_play_if_able: card.rank > 100 and 1 // len(trick) > 0
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=2)
     i = state.step
@@ -188,23 +213,30 @@ def test_a_part_the_fused_legal_computes_too_early_falls_back_to_the_general_ans
     assert len(state.legal_actions()) == 10
 
 
-@pytest.mark.parametrize("duty", [
-    "if len(trick) == 0 then card.rank > 30 else card.rank < trick[0].rank",
-    "len(trick) == 0 or card.heads != 5 and card.rank > trick[0].rank",
-    "len(trick) > 1 and (card.rank % 2 == 0 or lower)",
-    "not (len(trick) == 2) and (if free_after_break then card.rank > 5 else card.heads < 3)",
-    ["card.rank > 50", "len(trick) == 1 and card.heads == 0", "card.rank % 3 == 0"],
-])
+@pytest.mark.parametrize(
+    "duty",
+    [
+        "if len(trick) == 0 then card.rank > 30 else card.rank < trick[0].rank",
+        "len(trick) == 0 or card.heads != 5 and card.rank > trick[0].rank",
+        "len(trick) > 1 and (card.rank % 2 == 0 or lower)",
+        "not (len(trick) == 2) and (if free_after_break then card.rank > 5 else card.heads < 3)",
+        ["card.rank > 50", "len(trick) == 1 and card.heads == 0", "card.rank % 3 == 0"],
+    ],
+)
 def test_a_follow_duty_split_on_its_card_free_parts_agrees_with_the_general_path(tmp_path, duty):
     """The generated legal function computes the parts of a duty that read no card once and
     picks the test to run by them: the lists must be those of the general path."""
-    path = variant(tmp_path, "sarkophag", f"""\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        f"""\
         round:
           $change:
             tricks:
               must_play_if_able: {json.dumps(duty)}
               always_allowed: card.rank == 60
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     twin = general_twin(game)
     rng = random.Random(5)
@@ -233,9 +265,13 @@ def test_an_action_object_from_an_older_legal_list_is_checked_by_its_text():
 def test_the_allow_list_lets_only_the_action_argument_show_its_payload():
     ok = "def _p0(s, act):\n    s.seat_vars[0][s.current] = act.value\n    return act.face"
     allowlist.check(ok, set())
-    for bad in ("def _p0(s, act):\n    return s.face", "def _p0(s, fr):\n    return fr.value",
-                "def _p0(s, act):\n    act.face = 1", "def _p0(s, act):\n    return act.text",
-                "def _p0(s, act):\n    return act._payload"):
+    for bad in (
+        "def _p0(s, act):\n    return s.face",
+        "def _p0(s, fr):\n    return fr.value",
+        "def _p0(s, act):\n    act.face = 1",
+        "def _p0(s, act):\n    return act.text",
+        "def _p0(s, act):\n    return act._payload",
+    ):
         with pytest.raises(UnsafeCode):
             allowlist.check(bad, set())
 
@@ -261,13 +297,17 @@ def test_always_allowed_tested_in_the_duty_loop_falls_back_where_the_general_pat
     # the fused loop tests always_allowed on every card the duty refuses, even when no card
     # passes the duty (where the general path offers the whole hand without testing it): the
     # error it meets there sends the engine to the general answer
-    path = variant(tmp_path, "sarkophag", """\
+    path = variant(
+        tmp_path,
+        "sarkophag",
+        """\
         round:
           $change:
             tricks:
               must_play_if_able: card.rank > 100
               always_allowed: 1 // (card.rank - card.rank) > 0
-        """)
+        """,
+    )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=3)
     i = state.step

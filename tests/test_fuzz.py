@@ -32,15 +32,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trickkit
-from trickkit import (Action, DSLRuntimeError, IllegalActionError, RulesetError, ScenarioError, StateError,
-                      TrickkitError)
-from trickkit.hooks import make_hook
-from trickkit.loader import read_document, ruleset_text
-from trickkit.records import replay_record
-from trickkit.ruleset import RulesetCompiler
-from trickkit.scenarios import load_scenario_file, run_scenario
-from trickkit.simulation import play_game
-from trickkit.source import load_yaml
+from trickkit import Action, DSLRuntimeError, IllegalActionError, RulesetError, ScenarioError, StateError, TrickkitError
+from trickkit.dsl.hooks import make_hook
+from trickkit.engine.loader import read_document, ruleset_text
+from trickkit.engine.records import replay_record
+from trickkit.rules.ruleset import RulesetCompiler
+from trickkit.lab.scenarios import load_scenario_file, run_scenario
+from trickkit.lab.simulation import play_game
+from trickkit.rules.source import load_yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suite)
@@ -70,8 +69,13 @@ OUTCOMES: collections.Counter = collections.Counter()
 
 def fuzz(default: int):
     """Hypothesis settings: ``default`` examples in CI, ``TRICKKIT_FUZZ_EXAMPLES`` when set."""
-    return settings(max_examples=_SCALE or default, deadline=None, derandomize=not _SCALE,
-                    suppress_health_check=list(HealthCheck), database=None)
+    return settings(
+        max_examples=_SCALE or default,
+        deadline=None,
+        derandomize=not _SCALE,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
 
 
 def no_hang(what: str):
@@ -155,6 +159,7 @@ def load_and_play(path: str, seed: int, moves: int = 25) -> str:
 
 # ------------------------------------------------------------------------- rulesets
 
+
 @functools.lru_cache(maxsize=None)
 def shipped_doc(name: str):
     return load_yaml(ruleset_text(name), f"{name}.yaml")[0]
@@ -181,35 +186,135 @@ def get(doc, path):
 
 
 DSL_FRAGMENTS = [
-    "1 // 0", "1 % 0", "trick.__class__", "__import__('os')", "card.__class__.__mro__", "().__class__",
-    "open('/etc/passwd')", "eval('1')", "exec", "globals()", "getattr(card, 'rank')", "card._x", "__builtins__",
-    "range(0, 1000000000)", "sum(sum(1 for b in range(0, 90000)) for a in range(0, 90000))",
-    "len(5)", "abs()", "abs(1, 2)", "min(1)", "'a' + 1", "'a' < 1", "1 - 'a'", "-'x'", "null.rank", "null[0]",
-    "hand[99]", "hand['x']", "x.y.z", "card.colour", "trick[0].nope", "if true then 1 else 'a'",
-    "if false then 1 else 'a'", "if false then 1 else null", "[1, 'a']", "concat([1, 2])", "distinct(5)",
-    "index_of(null, 1)", "seat_holding(5, card)", "sorted(x for x in [1, 'a'] by x)", "max(x for x in ['a', 1])",
-    "highest(x for x in seats by 'a')", "can('nope')", "can(1)", "left_of()", "seat_after(1)",
-    "str()", "99999999999999999999999999999999 * 99999999999999999999", "9" * 5000, "-" * 3000 + "1",
-    "(" * 3000 + "1" + ")" * 3000, "not " * 3000 + "true", "[" * 2000 + "]" * 2000,
-    "a.b" * 1000, "hand[" * 1000 + "0" + "]" * 1000, "1 +", "(", ")", "@", "\x00", "'unterminated", "if 1 then",
-    "for x in y", "x = 1", "end_game()", "move(card, hand, hand)", "sum(x for x in 5)", "first(x for x in null)",
-    "range(5, 0)", "range(-100000000, 100000000)", "abs(-9223372036854775808)",
+    "1 // 0",
+    "1 % 0",
+    "trick.__class__",
+    "__import__('os')",
+    "card.__class__.__mro__",
+    "().__class__",
+    "open('/etc/passwd')",
+    "eval('1')",
+    "exec",
+    "globals()",
+    "getattr(card, 'rank')",
+    "card._x",
+    "__builtins__",
+    "range(0, 1000000000)",
+    "sum(sum(1 for b in range(0, 90000)) for a in range(0, 90000))",
+    "len(5)",
+    "abs()",
+    "abs(1, 2)",
+    "min(1)",
+    "'a' + 1",
+    "'a' < 1",
+    "1 - 'a'",
+    "-'x'",
+    "null.rank",
+    "null[0]",
+    "hand[99]",
+    "hand['x']",
+    "x.y.z",
+    "card.colour",
+    "trick[0].nope",
+    "if true then 1 else 'a'",
+    "if false then 1 else 'a'",
+    "if false then 1 else null",
+    "[1, 'a']",
+    "concat([1, 2])",
+    "distinct(5)",
+    "index_of(null, 1)",
+    "seat_holding(5, card)",
+    "sorted(x for x in [1, 'a'] by x)",
+    "max(x for x in ['a', 1])",
+    "highest(x for x in seats by 'a')",
+    "can('nope')",
+    "can(1)",
+    "left_of()",
+    "seat_after(1)",
+    "str()",
+    "99999999999999999999999999999999 * 99999999999999999999",
+    "9" * 5000,
+    "-" * 3000 + "1",
+    "(" * 3000 + "1" + ")" * 3000,
+    "not " * 3000 + "true",
+    "[" * 2000 + "]" * 2000,
+    "a.b" * 1000,
+    "hand[" * 1000 + "0" + "]" * 1000,
+    "1 +",
+    "(",
+    ")",
+    "@",
+    "\x00",
+    "'unterminated",
+    "if 1 then",
+    "for x in y",
+    "x = 1",
+    "end_game()",
+    "move(card, hand, hand)",
+    "sum(x for x in 5)",
+    "first(x for x in null)",
+    "range(5, 0)",
+    "range(-100000000, 100000000)",
+    "abs(-9223372036854775808)",
     "2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2",
-    "seats[num_players * 1000]", "str(card) + str(trick)", "current_player // 0", "round % (round - round)",
+    "seats[num_players * 1000]",
+    "str(card) + str(trick)",
+    "current_player // 0",
+    "round % (round - round)",
 ]
 
-YAML_SURPRISES = ["no", "on", "off", "yes", "y", "n", "1e3", "0x1F", "0o17", "1:20", "1_000", "~", "null", ".inf",
-                  ".nan", "2001-12-14", "true", "-", "!!python/object:os.system", "!!binary aGVsbG8=", "*alias",
-                  "&anchor x", "<<", "'", "\"", "{", "[", "|", ">", "%YAML 1.1", "---", "...", "@", "`", "? x"]
+YAML_SURPRISES = [
+    "no",
+    "on",
+    "off",
+    "yes",
+    "y",
+    "n",
+    "1e3",
+    "0x1F",
+    "0o17",
+    "1:20",
+    "1_000",
+    "~",
+    "null",
+    ".inf",
+    ".nan",
+    "2001-12-14",
+    "true",
+    "-",
+    "!!python/object:os.system",
+    "!!binary aGVsbG8=",
+    "*alias",
+    "&anchor x",
+    "<<",
+    "'",
+    '"',
+    "{",
+    "[",
+    "|",
+    ">",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "@",
+    "`",
+    "? x",
+]
 
 
 def random_value(draw):
-    return draw(st.one_of(
-        st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),
-        st.text(max_size=12), st.sampled_from(DSL_FRAGMENTS),
-        st.lists(st.integers(-3, 3) | st.text(max_size=4), max_size=3),
-        st.dictionaries(st.text(max_size=5), st.integers(-3, 3) | st.text(max_size=4), max_size=3),
-    ))
+    return draw(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(-(10**6), 10**6),
+            st.floats(allow_nan=True),
+            st.text(max_size=12),
+            st.sampled_from(DSL_FRAGMENTS),
+            st.lists(st.integers(-3, 3) | st.text(max_size=4), max_size=3),
+            st.dictionaries(st.text(max_size=5), st.integers(-3, 3) | st.text(max_size=4), max_size=3),
+        )
+    )
 
 
 def rename(draw, key):
@@ -217,7 +322,7 @@ def rename(draw, key):
     how = draw(st.sampled_from(["typo", "case", "prefix", "random", "int"]))
     if how == "typo" and key:
         i = draw(st.integers(0, len(key) - 1))
-        return key[:i] + key[i + 1:] + draw(st.sampled_from("aeiouxs_"))
+        return key[:i] + key[i + 1 :] + draw(st.sampled_from("aeiouxs_"))
     if how == "case":
         return key.upper()
     if how == "prefix":
@@ -286,10 +391,13 @@ def mutated_texts(draw):
     name = draw(st.sampled_from(GAMES))
     text = ruleset_text(name)
     lines = text.splitlines(keepends=True)
-    op = draw(st.sampled_from(["truncate", "delete_line", "duplicate_line", "surprise", "garbage", "indent",
-                               "swap_lines", "tab"]))
+    op = draw(
+        st.sampled_from(
+            ["truncate", "delete_line", "duplicate_line", "surprise", "garbage", "indent", "swap_lines", "tab"]
+        )
+    )
     if op == "truncate":
-        text = text[:draw(st.integers(0, len(text)))]
+        text = text[: draw(st.integers(0, len(text)))]
     elif op == "delete_line":
         del lines[draw(st.integers(0, len(lines) - 1))]
         text = "".join(lines)
@@ -333,8 +441,24 @@ def alias_bomb(levels: int, width: int) -> str:
 @st.composite
 def hostile_texts(draw):
     """Whole documents that are hostile by construction."""
-    kind = draw(st.sampled_from(["empty", "whitespace", "non_mapping", "binary", "alias_bomb", "deep_list",
-                                 "deep_map", "deep_flow", "recursive_alias", "many_docs", "tags", "random_text"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "empty",
+                "whitespace",
+                "non_mapping",
+                "binary",
+                "alias_bomb",
+                "deep_list",
+                "deep_map",
+                "deep_flow",
+                "recursive_alias",
+                "many_docs",
+                "tags",
+                "random_text",
+            ]
+        )
+    )
     if kind == "empty":
         text = ""
     elif kind == "whitespace":
@@ -359,7 +483,9 @@ def hostile_texts(draw):
     elif kind == "many_docs":
         text = "name: a\n---\nname: b\n"
     elif kind == "tags":
-        text = f"name: {draw(st.sampled_from(['!!python/name:os.system', '!!set {a}', '!custom x', '!!omap [a: 1]']))}\n"
+        text = (
+            f"name: {draw(st.sampled_from(['!!python/name:os.system', '!!set {a}', '!custom x', '!!omap [a: 1]']))}\n"
+        )
     else:
         text = draw(st.text(max_size=300))
     return kind, text
@@ -410,8 +536,10 @@ def test_hostile_documents(case):
 
 
 @fuzz(40)
-@given(st.sampled_from(GAMES), st.sampled_from(["no", "on", "off", "yes", "1e3", "0x1F", "1:20", "2024-01-01", "~",
-                                                "true", "12", "1.5"]))
+@given(
+    st.sampled_from(GAMES),
+    st.sampled_from(["no", "on", "off", "yes", "1e3", "0x1F", "1:20", "2024-01-01", "~", "true", "12", "1.5"]),
+)
 def test_yaml_surprises_where_a_name_is_meant(name, word):
     """Names (the ruleset name, zone and variable references) given as YAML 1.1 surprises."""
     TRIED["ruleset: yaml 1.1 surprise in a name"] += 1
@@ -426,9 +554,12 @@ def test_yaml_surprises_where_a_name_is_meant(name, word):
 
 # ------------------------------------------------------------------------- extends chains
 
+
 @fuzz(30)
-@given(st.sampled_from(GAMES), st.sampled_from(["self", "cycle", "missing", "missing_shipped", "int", "empty", "deep",
-                                                "dir", "nul"]))
+@given(
+    st.sampled_from(GAMES),
+    st.sampled_from(["self", "cycle", "missing", "missing_shipped", "int", "empty", "deep", "dir", "nul"]),
+)
 def test_extends_hostile(parent, kind):
     TRIED[f"extends: {kind}"] += 1
     a, b = os.path.join(_TMP, "ext_a.yaml"), os.path.join(_TMP, "ext_b.yaml")
@@ -468,6 +599,7 @@ def test_extends_hostile(parent, kind):
 
 # ------------------------------------------------------------------------- random DSL text
 
+
 @functools.lru_cache(maxsize=None)
 def compiled_ruleset(name: str):
     """(compiler, game, a state in play) for evaluating random DSL against a real game."""
@@ -484,14 +616,107 @@ def compiled_ruleset(name: str):
     return rc, game, state
 
 
-DSL_TOKENS = ["card", "trick", "winner", "seat", "seats", "hand", "round", "dealer", "num_players", "current_player",
-              "score", "bid", "tricks", "x", "p", "c", "suit", "rank", "kind", ".", ",", "(", ")", "[", "]", "+",
-              "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "in", "if", "then",
-              "else", "for", "by", "??", "true", "false", "null", "0", "1", "2", "-1", "100000", "'a'", "'red'",
-              "sum", "count", "any", "all", "min", "max", "first", "last", "highest", "lowest", "list", "sorted",
-              "len", "abs", "range", "str", "distinct", "concat", "index_of", "seat_holding", "left_of",
-              "right_of", "seat_after", "can", "__class__", "__import__", "'os'", "__dict__", "_", "=", "+=", "{",
-              "}", ";", "move", "end_game", "end_turn", "elif", "\n", "#", "@", "\\", "'"]
+DSL_TOKENS = [
+    "card",
+    "trick",
+    "winner",
+    "seat",
+    "seats",
+    "hand",
+    "round",
+    "dealer",
+    "num_players",
+    "current_player",
+    "score",
+    "bid",
+    "tricks",
+    "x",
+    "p",
+    "c",
+    "suit",
+    "rank",
+    "kind",
+    ".",
+    ",",
+    "(",
+    ")",
+    "[",
+    "]",
+    "+",
+    "-",
+    "*",
+    "//",
+    "%",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "and",
+    "or",
+    "not",
+    "in",
+    "if",
+    "then",
+    "else",
+    "for",
+    "by",
+    "??",
+    "true",
+    "false",
+    "null",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "100000",
+    "'a'",
+    "'red'",
+    "sum",
+    "count",
+    "any",
+    "all",
+    "min",
+    "max",
+    "first",
+    "last",
+    "highest",
+    "lowest",
+    "list",
+    "sorted",
+    "len",
+    "abs",
+    "range",
+    "str",
+    "distinct",
+    "concat",
+    "index_of",
+    "seat_holding",
+    "left_of",
+    "right_of",
+    "seat_after",
+    "can",
+    "__class__",
+    "__import__",
+    "'os'",
+    "__dict__",
+    "_",
+    "=",
+    "+=",
+    "{",
+    "}",
+    ";",
+    "move",
+    "end_game",
+    "end_turn",
+    "elif",
+    "\n",
+    "#",
+    "@",
+    "\\",
+    "'",
+]
 
 
 @st.composite
@@ -505,8 +730,12 @@ def dsl_texts(draw):
 
 
 @fuzz(400)
-@given(st.sampled_from(GAMES), dsl_texts(), st.sampled_from(["expr", "block"]),
-       st.sampled_from([None, "int", "bool", "list"]))
+@given(
+    st.sampled_from(GAMES),
+    dsl_texts(),
+    st.sampled_from(["expr", "block"]),
+    st.sampled_from([None, "int", "bool", "list"]),
+)
 def test_random_dsl_text(name, text, start, want):
     """Compile random text against a real game; run what compiles on a state in play."""
     TRIED[f"dsl: random {start}"] += 1
@@ -521,6 +750,7 @@ def test_random_dsl_text(name, text, start, want):
                 fn, size = rc.compiler.block(text, context)
         except Exception as e:  # noqa: BLE001 - the assertion is about the class
             from trickkit.dsl.compiler import DSLCompileError, DSLSyntaxError
+
             assert isinstance(e, (DSLCompileError, DSLSyntaxError)), f"{type(e).__name__}: {e} for {text!r}"
             OUTCOMES["dsl: compile error"] += 1
             return
@@ -534,6 +764,7 @@ def test_random_dsl_text(name, text, start, want):
             OUTCOMES[f"dsl: {type(e).__name__}"] += 1
         except Exception as e:  # noqa: BLE001
             from trickkit.dsl.compiler import GameEnded
+
             assert isinstance(e, GameEnded), f"{type(e).__name__}: {e} running {text!r}"
 
 
@@ -543,8 +774,11 @@ def test_dsl_fragment_in_every_rule(name, fragment, seed):
     """Put a hostile fragment in a random DSL-bearing place of a ruleset: a located error or a clean game."""
     TRIED["ruleset: dsl fragment in a rule"] += 1
     doc = copy.deepcopy(shipped_doc(name))
-    strings = [p for p in node_paths(doc) if isinstance(get(doc, p), str) and p[0] in
-               ("definitions", "round", "score", "game_over", "zones", "deck")]
+    strings = [
+        p
+        for p in node_paths(doc)
+        if isinstance(get(doc, p), str) and p[0] in ("definitions", "round", "score", "game_over", "zones", "deck")
+    ]
     rng = random.Random(seed)
     path = rng.choice(strings)
     get(doc, path[:-1])[path[-1]] = fragment
@@ -554,6 +788,7 @@ def test_dsl_fragment_in_every_rule(name, fragment, seed):
 
 
 # ------------------------------------------------------------------------- the play API
+
 
 @functools.lru_cache(maxsize=None)
 def game_of(name: str):
@@ -586,14 +821,44 @@ def finished_json(name: str) -> str:
 
 garbage_actions = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["", " ", "play", "play ", "bid", "bid -1", "bid 999999999999999999999", "bid 1.5", "bid x",
-                     "PLAY", "play \x00", "play G7 G7", "take 0", "take -1", "\n", "bid 1e3", "pass pass"]),
-    st.builds(lambda a, b: f"{a} {b}", st.sampled_from(["play", "bid", "take", "place", "choose", "draw"]),
-              st.text(max_size=8)),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "play",
+            "play ",
+            "bid",
+            "bid -1",
+            "bid 999999999999999999999",
+            "bid 1.5",
+            "bid x",
+            "PLAY",
+            "play \x00",
+            "play G7 G7",
+            "take 0",
+            "take -1",
+            "\n",
+            "bid 1e3",
+            "pass pass",
+        ]
+    ),
+    st.builds(
+        lambda a, b: f"{a} {b}",
+        st.sampled_from(["play", "bid", "take", "place", "choose", "draw"]),
+        st.text(max_size=8),
+    ),
 )
-non_str_actions = st.one_of(st.none(), st.integers(), st.floats(), st.binary(max_size=5), st.lists(st.integers(),
-                            max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
-                            st.just(object()), st.just(Action), st.just(b"play x"))
+non_str_actions = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(),
+    st.binary(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    st.just(object()),
+    st.just(Action),
+    st.just(b"play x"),
+)
 
 
 def assert_refused_untouched(state, action):
@@ -636,8 +901,7 @@ def test_non_text_actions(name, seed, moves, obj):
 
 
 @fuzz(60)
-@given(st.sampled_from(GAMES), st.sampled_from(GAMES), st.integers(0, 1000), st.integers(0, 20),
-       st.integers(0, 1000))
+@given(st.sampled_from(GAMES), st.sampled_from(GAMES), st.integers(0, 1000), st.integers(0, 20), st.integers(0, 1000))
 def test_action_from_another_game(name, other, seed, moves, pick):
     TRIED["action: Action from another game"] += 1
     state = state_after(name, seed, moves)
@@ -664,15 +928,33 @@ def test_actions_after_the_end(name, action):
 
 # ------------------------------------------------------------------------- saved states
 
+
 @st.composite
 def tampered_states(draw):
     name = draw(st.sampled_from(GAMES))
     state = state_after(name, draw(st.integers(0, 50)), draw(st.integers(0, 40)))
     data = json.loads(state.to_json())
     game = game_of(name)
-    kind = draw(st.sampled_from(["field_retype", "field_delete", "unknown_field", "other_game", "hash", "players",
-                                 "params", "seed", "actions_edit", "deals", "format", "not_json", "non_object",
-                                 "truncate"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "field_retype",
+                "field_delete",
+                "unknown_field",
+                "other_game",
+                "hash",
+                "players",
+                "params",
+                "seed",
+                "actions_edit",
+                "deals",
+                "format",
+                "not_json",
+                "non_object",
+                "truncate",
+            ]
+        )
+    )
     if kind == "field_retype":
         data[draw(st.sampled_from(sorted(data)))] = random_value(draw)
     elif kind == "field_delete":
@@ -682,8 +964,11 @@ def tampered_states(draw):
     elif kind == "other_game":
         data["game"] = draw(st.sampled_from([g for g in GAMES if g != name] + ["", "x"]))
     elif kind == "hash":
-        data["ruleset_sha256"] = draw(st.sampled_from(["0" * 64, data["ruleset_sha256"][::-1], "", None,
-                                                       game_of(draw(st.sampled_from(GAMES))).content_hash]))
+        data["ruleset_sha256"] = draw(
+            st.sampled_from(
+                ["0" * 64, data["ruleset_sha256"][::-1], "", None, game_of(draw(st.sampled_from(GAMES))).content_hash]
+            )
+        )
     elif kind == "players":
         data["players"] = draw(st.sampled_from([0, 1, -1, data["players"] + 1, 10**9, "4", 4.0, True, None]))
     elif kind == "params":
@@ -733,18 +1018,18 @@ def tampered_states(draw):
         deal = [list(hand) for _ in range(n)]
         if how == "seats":
             deal = deal + [list(hand)] if draw(st.booleans()) else deal[:-1]
-        data["deals"] = draw(st.sampled_from([[deal], deal, {"a": deal}, "x", [deal, deal]])) if how == "shape" \
-            else [deal]
+        data["deals"] = (
+            draw(st.sampled_from([[deal], deal, {"a": deal}, "x", [deal, deal]])) if how == "shape" else [deal]
+        )
     elif kind == "format":
         data["format"] = draw(st.sampled_from(["", "trickkit-record", None, 1]))
     elif kind == "non_object":
         return name, kind, json.dumps(draw(st.sampled_from([[], 1, "x", None, [data]])))
     elif kind == "truncate":
         text = json.dumps(data)
-        return name, kind, text[:draw(st.integers(0, len(text) - 1))]
+        return name, kind, text[: draw(st.integers(0, len(text) - 1))]
     else:
-        return name, kind, draw(st.one_of(st.text(max_size=20), st.binary(max_size=20), st.none(),
-                                          st.integers()))
+        return name, kind, draw(st.one_of(st.text(max_size=20), st.binary(max_size=20), st.none(), st.integers()))
     return name, kind, json.dumps(data)
 
 
@@ -784,6 +1069,7 @@ def test_saved_state_of_another_game_and_changed_ruleset():
 
 # ------------------------------------------------------------------------- scenario files
 
+
 @functools.lru_cache(maxsize=None)
 def scenario_text(file: str) -> str:
     with open(os.path.join(SCENARIO_DIR, file), encoding="utf-8") as fh:
@@ -814,10 +1100,10 @@ def mutated_scenarios(draw):
             parent[key] = {rename(draw, "x"): parent[key]}
         # keep it short: stop the scenario a few actions in
         if isinstance(item, dict) and isinstance(item.get("actions"), list):
-            item["actions"] = item["actions"][:draw(st.integers(0, 12))]
+            item["actions"] = item["actions"][: draw(st.integers(0, 12))]
         text = yaml.safe_dump(draw(st.sampled_from([[item], item, {"scenarios": [item]}])), sort_keys=False)
     elif kind == "truncate":
-        text = text[:draw(st.integers(0, min(len(text), 3000)))]
+        text = text[: draw(st.integers(0, min(len(text), 3000)))]
     elif kind == "line":
         lines = text.splitlines(keepends=True)[:80]
         i = draw(st.integers(0, len(lines) - 1))
@@ -860,6 +1146,7 @@ def test_malformed_scenario_files(case):
 
 # ------------------------------------------------------------------------- game records
 
+
 @functools.lru_cache(maxsize=None)
 def record_of(name: str) -> dict:
     return play_game(game_of(name), 11, 0)
@@ -872,9 +1159,28 @@ RECORD_GAMES = ["sarkophag", "saqqara"]
 def tampered_records(draw):
     name = draw(st.sampled_from(RECORD_GAMES))
     rec = copy.deepcopy(record_of(name))
-    kind = draw(st.sampled_from(["action_garbage", "action_drop", "action_dup", "action_swap", "extra_action",
-                                 "scores", "winners", "seed", "players", "params", "game", "hash", "field_retype",
-                                 "field_delete", "ruleset", "non_object"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "action_garbage",
+                "action_drop",
+                "action_dup",
+                "action_swap",
+                "extra_action",
+                "scores",
+                "winners",
+                "seed",
+                "players",
+                "params",
+                "game",
+                "hash",
+                "field_retype",
+                "field_delete",
+                "ruleset",
+                "non_object",
+            ]
+        )
+    )
     actions = rec["actions"]
     i = draw(st.integers(0, len(actions) - 1))
     if kind == "action_garbage":
@@ -907,8 +1213,7 @@ def tampered_records(draw):
     elif kind == "field_delete":
         del rec[draw(st.sampled_from(sorted(rec)))]
     elif kind == "ruleset":
-        rec["ruleset"] = draw(st.sampled_from(["missing.yaml", "", "x\x00y.yaml", "/", _TMP, 5, None,
-                                               "/dev/null"]))
+        rec["ruleset"] = draw(st.sampled_from(["missing.yaml", "", "x\x00y.yaml", "/", _TMP, 5, None, "/dev/null"]))
     else:
         return name, kind, draw(st.sampled_from([[], 1, "x", None, [rec]]))
     return name, kind, rec

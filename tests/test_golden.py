@@ -70,8 +70,10 @@ def mismatch_message(where: str, recorded_text: str, actual: dict, ruleset_note:
     diff = list(difflib.unified_diff(want_text, got_text, "recorded", "engine now", n=3, lineterm=""))
     if len(diff) > 60:
         diff = diff[:60] + [f"... ({len(diff) - 60} more diff lines)"]
-    return (f"{where}: {path.lstrip('.')} differs: recorded {json.dumps(want)[:300]}, "
-            f"engine now {json.dumps(got)[:300]}{ruleset_note}\n" + "\n".join(diff))
+    return (
+        f"{where}: {path.lstrip('.')} differs: recorded {json.dumps(want)[:300]}, "
+        f"engine now {json.dumps(got)[:300]}{ruleset_note}\n" + "\n".join(diff)
+    )
 
 
 def check_playthrough(name: str, texts: list[str]) -> int:
@@ -85,10 +87,14 @@ def check_playthrough(name: str, texts: list[str]) -> int:
     header = json.loads(texts[0])
     assert header.get("kind") == "header" and header.get("format") == R.FORMAT, f"{name}: not a playthrough file"
     game = trickkit.load_game(header["game"], **header["params"])
-    note = ("" if game.content_hash == header["ruleset_sha256"] else
-            f"\n(the ruleset {header['game']!r} changed since recording: was a rule changed on purpose?)")
+    note = (
+        ""
+        if game.content_hash == header["ruleset_sha256"]
+        else f"\n(the ruleset {header['game']!r} changed since recording: was a rule changed on purpose?)"
+    )
     assert game.params == header["resolved_params"], (
-        f"{name}: parameters resolve to {game.params}, recorded {header['resolved_params']}{note}")
+        f"{name}: parameters resolve to {game.params}, recorded {header['resolved_params']}{note}"
+    )
     state = None
     games = steps = 0
     where = name
@@ -180,7 +186,9 @@ def test_a_changed_card_in_a_seat_observation_is_reported(small_lines):
     obs = _step(lines, 0, 3)["obs"][2]
     hand = obs["zones"]["hand"][2]["cards"]
     hand[0], hand[-1] = hand[-1], hand[0]
-    with pytest.raises(pytest.fail.Exception, match=r"game 0 \(seed 0\), step 3 .*obs\[2\]\.zones\.hand\[2\]\.cards\[0\]"):
+    with pytest.raises(
+        pytest.fail.Exception, match=r"game 0 \(seed 0\), step 3 .*obs\[2\]\.zones\.hand\[2\]\.cards\[0\]"
+    ):
         _check(lines)
 
 
@@ -200,4 +208,5 @@ def test_an_action_that_no_longer_applies_is_reported(small_lines):
     with pytest.raises(pytest.fail.Exception) as failure:
         _check(lines)
     assert f"{SMALL}, game 0 (seed 0), step 0 (action 'play XX'): the recorded action no longer applies" in str(
-        failure.value)
+        failure.value
+    )

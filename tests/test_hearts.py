@@ -123,7 +123,12 @@ def test_passed_cards_stay_private():
 def test_the_play_screen_shows_other_seats_passes_as_pass_query():
     import subprocess
 
-    out = subprocess.run([sys.executable, "-m", "trickkit.cli", "play", "hearts", "--seat", "2", "--seed", "1"],
-                         input="", capture_output=True, text=True, timeout=120).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "trickkit.cli.main", "play", "hearts", "--seat", "2", "--seed", "1"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert out.count("seat 1: pass ?") == 3  # seat 1 passes first; seat 2 sees none of its cards
     assert not any(line.startswith("seat 1: pass ") and not line.endswith("?") for line in out.splitlines())

@@ -28,24 +28,29 @@ from hypothesis import strategies as st
 
 import trickkit
 from trickkit import RulesetError, ScenarioError, TrickkitError
-from trickkit import source as source_module
-from trickkit.cards import MAX_CARD_TEXT, MAX_DECK_CARDS, MAX_DECK_FACES
-from trickkit.inherit import _Merger, _Src
+from trickkit.rules import source as source_module
+from trickkit.rules.cards import MAX_CARD_TEXT, MAX_DECK_CARDS, MAX_DECK_FACES
+from trickkit.rules.inherit import _Merger, _Src
 from trickkit.jsonsafe import MAX_JSON_DEPTH, JSONLimitError
 from trickkit.jsonsafe import loads as safe_loads
-from trickkit.loader import ruleset_text
-from trickkit.privacy import mask_text, privacy_table, seen_text
-from trickkit.records import replay_record, replay_records
-from trickkit.ruleset import MAX_ZONE_FAMILY
-from trickkit.scenarios import load_scenario_file, run_scenario
-from trickkit.source import MAX_SOURCE_NODES, Locator, load_yaml
+from trickkit.engine.loader import ruleset_text
+from trickkit.engine.privacy import mask_text, privacy_table, seen_text
+from trickkit.engine.records import replay_record, replay_records
+from trickkit.rules.ruleset import MAX_ZONE_FAMILY
+from trickkit.lab.scenarios import load_scenario_file, run_scenario
+from trickkit.rules.source import MAX_SOURCE_NODES, Locator, load_yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suite)
 
 HANG_SECONDS = 300  # a backstop against a real hang, never a speed assertion (the limits are counted)
-PROPERTY = settings(max_examples=int(os.environ.get("TRICKKIT_HOSTILE_EXAMPLES", "25")), deadline=None,
-                    derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+PROPERTY = settings(
+    max_examples=int(os.environ.get("TRICKKIT_HOSTILE_EXAMPLES", "25")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 _TMP = tempfile.mkdtemp(prefix="trickkit-hostile-")
 TRIED: dict[str, int] = {}
 """Hostile inputs tried per class in this run (printed with ``-s``)."""
@@ -69,12 +74,14 @@ def no_hang(what: str):
 
 
 TINY = {
-    "name": "tiny", "title": "Tiny", "players": {"min": 2, "max": 4, "default": 2},
+    "name": "tiny",
+    "title": "Tiny",
+    "players": {"min": 2, "max": 4, "default": 2},
     "deck": [{"suit": {"R": "red", "B": "blue"}, "rank": {"from": 1, "to": 5}, "text": "{suit}{rank}"}],
     "zones": {"stock": {"owner": "table", "visibility": "hidden"}, "hand": {"owner": "seat", "visibility": "owner"}},
-    "round": [{"deal": {"count": 2}},
-              {"tricks": {"count": 2, "winner": "highest(p for p in trick by p.card.rank)"}}],
-    "game_over": "round >= 1", "score": "0",
+    "round": [{"deal": {"count": 2}}, {"tricks": {"count": 2, "winner": "highest(p for p in trick by p.card.rank)"}}],
+    "game_over": "round >= 1",
+    "score": "0",
 }
 
 
@@ -113,9 +120,13 @@ SIZE_CASES = [
     ("copies 10^9", {"copies": 10**9}, "$.deck[0].copies", "deck too large"),
     ("rank.to 10^9", {"rank": {"from": 1, "to": 10**9}}, "$.deck[0].rank", "deck too large"),
     ("rank.to 2^70", {"rank": {"from": 1, "to": 2**70}}, "$.deck[0].rank", "deck too large"),
-    ("rank.from -2^70", {"rank": {"from": -2**70, "to": 5}}, "$.deck[0].rank", "deck too large"),
-    ("modes x copies", {"copies": 1000, "modes": {f"m{i}": {"rank": i} for i in range(30)}}, "$.deck[0].copies",
-     "card faces"),
+    ("rank.from -2^70", {"rank": {"from": -(2**70), "to": 5}}, "$.deck[0].rank", "deck too large"),
+    (
+        "modes x copies",
+        {"copies": 1000, "modes": {f"m{i}": {"rank": i} for i in range(30)}},
+        "$.deck[0].copies",
+        "card faces",
+    ),
     ("long card text", {"text": "{suit}" + "x" * 200}, "$.deck[0].text", f"longer than {MAX_CARD_TEXT}"),
 ]
 
@@ -144,11 +155,12 @@ def test_deck_size_property(suits, rank_power, copies_power):
     """Any suits x ranks x copies: the deck is built exactly when it is within the caps,
     and refused (located, before anything is built) when it is not."""
     tried("sizes")
-    ranks = random.Random(rank_power).randint(10**rank_power, 10**(rank_power + 1))
+    ranks = random.Random(rank_power).randint(10**rank_power, 10 ** (rank_power + 1))
     copies = random.Random(copies_power).randint(10**copies_power // 2 or 1, 10**copies_power)
     doc = copy.deepcopy(TINY)
-    doc["deck"][0].update({"suit": {f"S{i}": f"s{i}" for i in range(suits)}, "rank": {"from": 1, "to": ranks},
-                           "copies": copies})
+    doc["deck"][0].update(
+        {"suit": {f"S{i}": f"s{i}" for i in range(suits)}, "rank": {"from": 1, "to": ranks}, "copies": copies}
+    )
     path = write("deckprop.yaml", dump(doc))
     total = suits * ranks * copies
     if total <= MAX_DECK_CARDS:
@@ -160,15 +172,27 @@ def test_deck_size_property(suits, rank_power, copies_power):
 
 # -- templates: only plain {name} fields ----------------------------------------------------------
 
-HOSTILE_FIELDS = ["{rank:>100000000}", "{rank:d}", "{suit!r}", "{rank!s:>5}", "{rank.real}", "{suit[0]}",
-                  "{suit.__class__.__mro__[1].__subclasses__}", "{}", "{0}", "{colour}", "{rank.nope}"]
+HOSTILE_FIELDS = [
+    "{rank:>100000000}",
+    "{rank:d}",
+    "{suit!r}",
+    "{rank!s:>5}",
+    "{rank.real}",
+    "{suit[0]}",
+    "{suit.__class__.__mro__[1].__subclasses__}",
+    "{}",
+    "{0}",
+    "{colour}",
+    "{rank.nope}",
+]
 PLAIN_PIECES = ["{suit}", "{rank}", "x", "-", "T", "_"]
 
 
 @st.composite
 def card_templates(draw):
-    pieces = draw(st.lists(st.sampled_from(PLAIN_PIECES + HOSTILE_FIELDS + ["{", "}", "{{", "}}"]), min_size=1,
-                           max_size=5))
+    pieces = draw(
+        st.lists(st.sampled_from(PLAIN_PIECES + HOSTILE_FIELDS + ["{", "}", "{{", "}}"]), min_size=1, max_size=5)
+    )
     return pieces
 
 
@@ -202,8 +226,14 @@ def test_card_text_templates(pieces):
 
 
 @PROPERTY
-@given(st.lists(st.sampled_from(["x", "-", "{pile}"] + [f.replace("rank", "pile").replace("suit", "pile")
-                                                           for f in HOSTILE_FIELDS]), max_size=4))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["x", "-", "{pile}"] + [f.replace("rank", "pile").replace("suit", "pile") for f in HOSTILE_FIELDS]
+        ),
+        max_size=4,
+    )
+)
 def test_action_text_templates(pieces):
     """A turns action's text template: plain {choice} fields only, refused at load (located) otherwise."""
     tried("templates")
@@ -232,6 +262,7 @@ def test_action_text_templates(pieces):
 
 
 # -- lone surrogates ------------------------------------------------------------------------------
+
 
 def string_paths(doc, path=()):
     if isinstance(doc, dict):
@@ -273,6 +304,7 @@ def test_surrogate_parameter_value_is_refused():
 
 # ====================================================================== files
 
+
 def _fifo(name: str) -> str:
     path = os.path.join(_TMP, name)
     if not os.path.exists(path):
@@ -301,8 +333,12 @@ def _hostile_file(kind: str, name: str) -> str:
 
 
 HOSTILE_KINDS = ["fifo", "dev_zero", "directory", "huge"]
-_REFUSAL = {"fifo": "not a regular file (a named pipe)", "dev_zero": "not a regular file (a device)",
-            "directory": "not a regular file (a directory)", "huge": "too large"}
+_REFUSAL = {
+    "fifo": "not a regular file (a named pipe)",
+    "dev_zero": "not a regular file (a device)",
+    "directory": "not a regular file (a directory)",
+    "huge": "too large",
+}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
@@ -331,8 +367,17 @@ def test_files_that_must_not_be_read(entry, kind):
                 load_scenario_file(target)
             message = str(info.value)
         else:
-            record = {"game": "x", "ruleset": target, "params": {}, "players": 2, "seed": 1, "actions": [],
-                      "scores": [0, 0], "winners": [0], "ruleset_sha256": "0" * 64}
+            record = {
+                "game": "x",
+                "ruleset": target,
+                "params": {},
+                "players": 2,
+                "seed": 1,
+                "actions": [],
+                "scores": [0, 0],
+                "winners": [0],
+                "ruleset_sha256": "0" * 64,
+            }
             result = replay_record(record)
             assert result.status == "refused"
             message = result.message
@@ -355,19 +400,33 @@ def _reach_case(kind: str) -> tuple[str, str | None]:
     link = os.path.join(root, "link.yaml")
     if not os.path.lexists(link):
         os.symlink(outside, link)
-    ref = {"absolute": outside, "dotdot": "../outside_parent.yaml", "symlink": "link.yaml",
-           "not_yaml": "./parent.txt", "inside_dotdot": "sub/../parent.yaml", "inside": "parent.yaml",
-           "etc_passwd": "../../../../../../../etc/passwd.yaml"}[kind]
+    ref = {
+        "absolute": outside,
+        "dotdot": "../outside_parent.yaml",
+        "symlink": "link.yaml",
+        "not_yaml": "./parent.txt",
+        "inside_dotdot": "sub/../parent.yaml",
+        "inside": "parent.yaml",
+        "etc_passwd": "../../../../../../../etc/passwd.yaml",
+    }[kind]
     child = os.path.join(root, "child.yaml")
     with open(child, "w") as fh:
         fh.write(f"name: child\nextends: {json.dumps(ref)}\n")
     return child, ref
 
 
-@pytest.mark.parametrize("kind, outcome", [
-    ("absolute", "not the absolute path"), ("dotdot", "outside the folder"), ("symlink", "outside the folder"),
-    ("etc_passwd", "outside the folder"), ("not_yaml", "ends in .yaml or .yml"),
-    ("inside_dotdot", None), ("inside", None)])
+@pytest.mark.parametrize(
+    "kind, outcome",
+    [
+        ("absolute", "not the absolute path"),
+        ("dotdot", "outside the folder"),
+        ("symlink", "outside the folder"),
+        ("etc_passwd", "outside the folder"),
+        ("not_yaml", "ends in .yaml or .yml"),
+        ("inside_dotdot", None),
+        ("inside", None),
+    ],
+)
 def test_what_extends_may_reach(kind, outcome):
     """docs/robustness.md: shipped names, or relative .yaml paths that stay in the loaded ruleset's folder."""
     tried("files")
@@ -380,26 +439,35 @@ def test_what_extends_may_reach(kind, outcome):
 
 
 @PROPERTY
-@given(st.sampled_from(trickkit.list_games()), st.integers(0, 10**6),
-       st.sampled_from(["long_text", "long_list", "big_map", "long_key", "huge_int"]))
+@given(
+    st.sampled_from(trickkit.list_games()),
+    st.integers(0, 10**6),
+    st.sampled_from(["long_text", "long_list", "big_map", "long_key", "huge_int"]),
+)
 def test_schema_messages_do_not_quote_huge_content(name, pick, kind):
     """A huge value (or key) in a wrong place is reported in a short message (never the value itself)."""
     tried("files")
-    from trickkit.schema_check import check_schema, load_schema
+    from trickkit.rules.schema_check import check_schema, load_schema
+
     doc = yaml.safe_load(ruleset_text(name))
     keys = [k for k in doc if k not in ("extends",)]
     key = keys[pick % len(keys)]
     if kind == "long_key":
         doc["k" * 1_000_000] = 1
     else:
-        doc[key] = {"long_text": "z" * 1_000_000, "long_list": ["z" * 100] * 10_000,
-                    "big_map": {f"k{i}": "z" * 100 for i in range(5000)}, "huge_int": 10**4299}[kind]  # YAML allows no more
+        doc[key] = {
+            "long_text": "z" * 1_000_000,
+            "long_list": ["z" * 100] * 10_000,
+            "big_map": {f"k{i}": "z" * 100 for i in range(5000)},
+            "huge_int": 10**4299,
+        }[kind]  # YAML allows no more
     problems = check_schema(doc, Locator(f"{name}.yaml"), load_schema("ruleset"))
     for p in problems:
         assert len(p.message) < 1000, (key, kind, p.message[:300])
 
 
 # ====================================================================== merges
+
 
 class CountingText(str):
     """A selector that counts how often it is compared (the parent scan was one comparison per item)."""
@@ -434,8 +502,9 @@ def test_remove_of_many_items_loads(tmp_path):
     parent = copy.deepcopy(TINY)
     parent["deck"] = [{"text": f"c{i}"} for i in range(n)]
     (tmp_path / "p.yaml").write_text(dump(parent))
-    (tmp_path / "c.yaml").write_text(dump({"name": "child", "extends": "p.yaml",
-                                           "deck": {"$remove": [f"c{i}" for i in range(n - 5)]}}))
+    (tmp_path / "c.yaml").write_text(
+        dump({"name": "child", "extends": "p.yaml", "deck": {"$remove": [f"c{i}" for i in range(n - 5)]}})
+    )
     with no_hang(f"$remove of {n} items"):
         game = trickkit.load_game(str(tmp_path / "c.yaml"))
     assert game.cards == tuple(f"c{i}" for i in range(n - 5, n))
@@ -446,6 +515,7 @@ def test_remove_of_many_items_loads(tmp_path):
 
 
 # ====================================================================== node counts
+
 
 def test_node_count_is_checked_while_composing(monkeypatch):
     """The composer stops at MAX_SOURCE_NODES + 1 nodes, not after the whole document."""
@@ -458,6 +528,7 @@ def test_node_count_is_checked_while_composing(monkeypatch):
     def counting(self, parent, index):
         calls.append(1)
         return original(self, parent, index)
+
     monkeypatch.setattr(source_module._Loader, "compose_node", counting)
     with pytest.raises(RulesetError, match="more than 1,000 nodes as written"):
         load_yaml("x: [" + ", ".join(["1"] * 50_000) + "]\n")
@@ -486,14 +557,19 @@ def test_a_million_item_flow_list_is_refused():
 
 # ====================================================================== integers
 
+
 @PROPERTY
-@given(st.integers(4301, 20_000), st.sampled_from(["dec", "hex", "oct", "neg"]),
-       st.sampled_from(["max_actions", "rank", "default_players", "param"]))
+@given(
+    st.integers(4301, 20_000),
+    st.sampled_from(["dec", "hex", "oct", "neg"]),
+    st.sampled_from(["max_actions", "rank", "default_players", "param"]),
+)
 def test_huge_integer_literals(digits, base, where):
     """Integers of thousands of digits, in any base, are a located 'too large' load error."""
     tried("integers")
-    literal = {"dec": "9" * digits, "neg": "-" + "9" * digits, "hex": "0x" + "f" * digits,
-               "oct": "0o" + "7" * digits}[base]
+    literal = {"dec": "9" * digits, "neg": "-" + "9" * digits, "hex": "0x" + "f" * digits, "oct": "0o" + "7" * digits}[
+        base
+    ]
     doc = copy.deepcopy(TINY)
     doc["parameters"] = {"rounds": {"type": "int", "default": 1}}
     mark = "HUGE_MARK"
@@ -510,8 +586,11 @@ def test_huge_integer_literals(digits, base, where):
     assert len(str(err)) < 2000
 
 
-@pytest.mark.parametrize("kwargs", [{"players": 10**5000}, {"rounds": 10**5000}, {"rounds": -(10**5000)},
-                                    {"rounds": [10**5000]}], ids=["players", "param", "negative", "in_list"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"players": 10**5000}, {"rounds": 10**5000}, {"rounds": -(10**5000)}, {"rounds": [10**5000]}],
+    ids=["players", "param", "negative", "in_list"],
+)
 def test_huge_python_values_given_to_load_game(kwargs):
     tried("integers")
     err = load_error("skull_king", **kwargs)
@@ -523,20 +602,34 @@ def test_huge_integers_in_records(field, tmp_path):
     """A record field of 5000 digits: a refused record, never a ValueError from json or a message."""
     tried("integers")
     huge = "9" * 5000
-    record = {"game": "sarkophag", "params": {}, "players": 4, "seed": 1, "actions": [], "scores": [0, 0, 0, 0],
-              "winners": [0], "ruleset_sha256": "0"}
+    record = {
+        "game": "sarkophag",
+        "params": {},
+        "players": 4,
+        "seed": 1,
+        "actions": [],
+        "scores": [0, 0, 0, 0],
+        "winners": [0],
+        "ruleset_sha256": "0",
+    }
     line = json.dumps(record)
-    line = line.replace({"players": '"players": 4', "seed": '"seed": 1', "params": '"params": {}',
-                         "scores": '"scores": [0, 0, 0, 0]'}[field],
-                        {"players": f'"players": {huge}', "seed": f'"seed": {huge}', "params": f'"params": '
-                         f'{{"rounds": {huge}}}', "scores": f'"scores": [{huge}]'}[field])
+    line = line.replace(
+        {"players": '"players": 4', "seed": '"seed": 1', "params": '"params": {}', "scores": '"scores": [0, 0, 0, 0]'}[
+            field
+        ],
+        {
+            "players": f'"players": {huge}',
+            "seed": f'"seed": {huge}',
+            "params": f'"params": {{"rounds": {huge}}}',
+            "scores": f'"scores": [{huge}]',
+        }[field],
+    )
     path = tmp_path / "records.jsonl"
     path.write_text(line + "\n")
     results = replay_records(path)
     assert [r.status for r in results] == ["refused"] and "too large" in results[0].message
     # the same values given as Python objects (the API): a result, never an exception
-    record[field] = {"players": 10**5000, "seed": 10**5000, "params": {"rounds": 10**5000},
-                     "scores": [10**5000]}[field]
+    record[field] = {"players": 10**5000, "seed": 10**5000, "params": {"rounds": 10**5000}, "scores": [10**5000]}[field]
     result = replay_record(record)
     assert result.status in ("refused", "diverged") and len(result.message) < 2000
 
@@ -551,15 +644,23 @@ def test_huge_integers_in_scenarios():
 
 # ====================================================================== lookups
 
+
 @PROPERTY
-@given(st.lists(st.one_of(st.integers(-5, 30), st.sampled_from(["high", "low", "7", "x_1"])), min_size=1,
-                max_size=5, unique_by=str))
+@given(
+    st.lists(
+        st.one_of(st.integers(-5, 30), st.sampled_from(["high", "low", "7", "x_1"])),
+        min_size=1,
+        max_size=5,
+        unique_by=str,
+    )
+)
 def test_attribute_group_keys_of_mixed_types(keys):
     """Group keys mixing ints and texts are a located load error; one kind of key loads."""
     tried("lookups")
     doc = copy.deepcopy(TINY)
-    doc["deck"][0]["attributes"] = {"level": {"by": "rank", "default": 0,
-                                              "groups": {k: [i + 1] for i, k in enumerate(keys)}}}
+    doc["deck"][0]["attributes"] = {
+        "level": {"by": "rank", "default": 0, "groups": {k: [i + 1] for i, k in enumerate(keys)}}
+    }
     path = write("groups.yaml", dump(doc))
     mixed = any(isinstance(k, int) for k in keys) and any(isinstance(k, str) for k in keys)
     with no_hang("group keys"):
@@ -575,9 +676,17 @@ def test_attribute_group_keys_of_mixed_types(keys):
 
 # ====================================================================== deep JSON
 
-@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5000 + "1" + "}" * 5000,
-                                  "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), "9" * 5000,
-                                  '{"seed": ' + "1" * 101 + "}"])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 5000 + "1" + "}" * 5000,
+        "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
+        "9" * 5000,
+        '{"seed": ' + "1" * 101 + "}",
+    ],
+)
 def test_jsonsafe_refuses_deep_nesting_and_huge_integers(text):
     tried("deep json")
     with pytest.raises(JSONLimitError):
@@ -592,13 +701,14 @@ def test_jsonsafe_accepts_what_states_need():
 def test_replay_of_deeply_nested_records(tmp_path):
     """``trickkit replay`` on records nested 100,000 deep: refused lines, the others still replayed."""
     tried("deep json", 2)
-    good = json.dumps(trickkit.simulation.play_game(trickkit.load_game("sarkophag"), 1, 0))
+    good = json.dumps(trickkit.lab.simulation.play_game(trickkit.load_game("sarkophag"), 1, 0))
     path = tmp_path / "deep.jsonl"
     path.write_text("[" * 100_000 + "]" * 100_000 + "\n" + good + "\n" + '{"a": ' * 3000 + "1" + "}" * 3000 + "\n")
     results = replay_records(path)
     assert [r.status for r in results] == ["refused", "confirmed", "refused"]
     assert "nested deeper" in results[0].message
-    from trickkit.cli import main
+    from trickkit.cli.main import main
+
     assert main(["replay", str(path)]) in (1, 2)
 
 
@@ -610,6 +720,7 @@ def test_state_from_json_of_deeply_nested_json():
 
 # ====================================================================== scenarios
 
+
 @pytest.mark.parametrize("params", ["{name_or_path: x}", "{name_or_path: sarkophag, players: 4}"])
 def test_scenario_params_that_are_load_game_arguments(params):
     tried("scenarios")
@@ -619,6 +730,7 @@ def test_scenario_params_that_are_load_game_arguments(params):
 
 
 # ====================================================================== orphaned workers
+
 
 def _children(pid: int) -> list[int]:
     out = []
@@ -637,14 +749,19 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
-                    reason="needs Linux /proc to find the workers")
+@pytest.mark.skipif(
+    not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
+    reason="needs Linux /proc to find the workers",
+)
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
 def test_simulate_workers_end_with_their_parent(sig):
     """SIGTERM (or even SIGKILL) to ``simulate --jobs 2`` leaves no worker behind."""
     tried("workers")
-    proc = subprocess.Popen([sys.executable, "-m", "trickkit.cli", "simulate", "sarkophag", "--games", "1000000",
-                             "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trickkit.cli.main", "simulate", "sarkophag", "--games", "1000000", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         workers: list[int] = []
         for _ in range(600):  # bounded poll: the pool starts
@@ -704,12 +821,15 @@ def test_action_seen_by_hides_the_priestess_card():
     assert state.action_seen_by("priestess W2 2", other) == "priestess ? 2"
 
 
-@pytest.mark.parametrize("private, message", [
-    ("[nope]", "'nope' is not a choice of this action"),
-    ("[seat]", "choice 'seat' is not in the action text"),
-    ("[card, card]", "non-unique elements"),
-    ("'card'", "expected boolean or array"),
-])
+@pytest.mark.parametrize(
+    "private, message",
+    [
+        ("[nope]", "'nope' is not a choice of this action"),
+        ("[seat]", "choice 'seat' is not in the action text"),
+        ("[card, card]", "non-unique elements"),
+        ("'card'", "expected boolean or array"),
+    ],
+)
 def test_private_declarations_are_checked(private, message):
     tried("privacy")
     text = ruleset_text("trumps").replace("private: [card]", f"private: {private}")

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import trickkit
 from trickkit.errors import RulesetError
-from trickkit.game import content_hash
-from trickkit.inherit import MergedLocator
-from trickkit.loader import read_document, ruleset_text
+from trickkit.engine.game import content_hash
+from trickkit.rules.inherit import MergedLocator
+from trickkit.engine.loader import read_document, ruleset_text
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -43,7 +43,10 @@ def base(tmp_path) -> Path:
 
 
 def test_mapping_merges_recursively_and_child_keys_override(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         parameters:
@@ -51,7 +54,8 @@ def test_mapping_merges_recursively_and_child_keys_override(tmp_path):
           extra: {type: bool, default: false}
         zones:
           won: {visibility: hidden}
-    """)
+    """,
+    )
     doc, loc = read_document(child)
     parent, _ = read_document("skull_king")
     assert doc["parameters"]["rounds"] == {**parent["parameters"]["rounds"], "default": 5}
@@ -60,28 +64,41 @@ def test_mapping_merges_recursively_and_child_keys_override(tmp_path):
     assert doc["title"] == "Skull King"  # inherited
     assert "extends" not in doc
     assert isinstance(loc, MergedLocator)
-    assert trickkit.load_game(child).params == {"rounds": 5, "pirate_bonus": 30, "skull_king_capture_bonus": 50,
-                                                "extra": False}
+    assert trickkit.load_game(child).params == {
+        "rounds": 5,
+        "pirate_bonus": 30,
+        "skull_king_capture_bonus": 50,
+        "extra": False,
+    }
 
 
 def test_scalars_and_dsl_texts_are_replaced_whole(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         max_actions: 50
         game_over: round == 2
         definitions:
           has_skull_king: "false"
-    """)
+    """,
+    )
     doc, _ = read_document(child)
     assert doc["max_actions"] == 50
     assert doc["game_over"] == "round == 2"
-    assert doc["definitions"] == {"led_suit": "first(p.suit for p in trick if p.kind == 'suit')",
-                                  "has_skull_king": "false"}
+    assert doc["definitions"] == {
+        "led_suit": "first(p.suit for p in trick if p.kind == 'suit')",
+        "has_skull_king": "false",
+    }
 
 
 def test_a_list_replaces_the_parents_list_whole(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         deck:
@@ -91,46 +108,68 @@ def test_a_list_replaces_the_parents_list_whole(tmp_path):
           - {text: mermaid, kind: mermaid}
           - {text: skull_king, kind: skull_king}
           - {text: tigress, kind: tigress}
-    """)
+    """,
+    )
     # (the parent's rules name every kind above: a deck without one of them would not load)
-    assert trickkit.load_game(child).cards == ("B1", "B2", "B3", "escape", "escape", "pirate", "mermaid",
-                                               "skull_king", "tigress")
+    assert trickkit.load_game(child).cards == (
+        "B1",
+        "B2",
+        "B3",
+        "escape",
+        "escape",
+        "pirate",
+        "mermaid",
+        "skull_king",
+        "tigress",
+    )
 
 
 def test_null_is_a_value_not_a_deletion(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         table_variables:
           note: null
         seat_variables:
           bonus: null
-    """)
+    """,
+    )
     doc, _ = read_document(child)
     assert doc["seat_variables"]["bonus"] is None
     assert doc["table_variables"] == {"note": None}
 
 
 def test_remove_deletes_mapping_keys(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         $remove: [source]
         zones:
           stock: {$remove: [description]}
-    """)
+    """,
+    )
     doc, _ = read_document(child)
     assert "source" not in doc
     assert doc["zones"]["stock"] == {"owner": "table", "visibility": "hidden"}
 
 
 def test_replace_replaces_a_mapping_instead_of_merging(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         zones:
           won: {$replace: {owner: seat}}
-    """)
+    """,
+    )
     doc, _ = read_document(child)
     assert doc["zones"]["won"] == {"owner": "seat"}
 
@@ -139,7 +178,10 @@ def test_replace_replaces_a_mapping_instead_of_merging(tmp_path):
 
 
 def test_deck_list_operations_apply_in_place(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         deck:
@@ -153,15 +195,32 @@ def test_deck_list_operations_apply_in_place(tmp_path):
             skull_king: [{text: whale, kind: whale}]
           $prepend: [{text: first, kind: x}]
           $append: [{text: loot, kind: escape}]
-    """)
+    """,
+    )
     game = trickkit.load_game(child)
     suits = [f"{s}{r}" for s in "GYPB" for r in range(1, 15)]
-    assert game.cards == ("first", *suits, "pirate", "pirate", "pirate", "pirate", "pirate",
-                          "mermaid", "kraken", "skull_king", "whale", "tigress", "loot")
+    assert game.cards == (
+        "first",
+        *suits,
+        "pirate",
+        "pirate",
+        "pirate",
+        "pirate",
+        "pirate",
+        "mermaid",
+        "kraken",
+        "skull_king",
+        "whale",
+        "tigress",
+        "loot",
+    )
 
 
 def test_changing_a_step_merges_into_its_settings(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         round:
@@ -171,7 +230,8 @@ def test_changing_a_step_merges_into_its_settings(tmp_path):
             0: {count: 1}
           $insert_after:
             bid: [{effect: "bonus[0] += 0"}]
-    """)
+    """,
+    )
     doc, loc = read_document(child)
     parent, _ = read_document("skull_king")
     assert [next(iter(s)) for s in doc["round"]] == ["deal", "bid", "effect", "tricks", "effect"]
@@ -180,25 +240,40 @@ def test_changing_a_step_merges_into_its_settings(tmp_path):
     assert doc["round"][4] == {"effect": "for s in seats { score[s] += tricks[s] }"}
     # positions follow the items: the kept winner is the parent's, the new text the child's
     assert loc.problem(("round", 3, "tricks", "winner"), "x").file == "skull_king.yaml"
-    assert str(loc.problem(("round", 3, "tricks", "after_trick"), "x")) == f"{child}:5:27: $.round[3].tricks.after_trick: x"
+    assert (
+        str(loc.problem(("round", 3, "tricks", "after_trick"), "x"))
+        == f"{child}:5:27: $.round[3].tricks.after_trick: x"
+    )
     assert str(loc.problem(("round", 2, "effect"), "x")) == f"{child}:9:20: $.round[2].effect: x"
 
 
 def test_choices_are_selected_by_value(tmp_path):
-    parent = write(tmp_path, "p.yaml", ruleset_text("skull_king").replace(
-        "parameters:\n", "parameters:\n  mode: {type: choice, default: a, choices: [a, b, c]}\n"))
-    child = write(tmp_path, "c.yaml", """
+    parent = write(
+        tmp_path,
+        "p.yaml",
+        ruleset_text("skull_king").replace(
+            "parameters:\n", "parameters:\n  mode: {type: choice, default: a, choices: [a, b, c]}\n"
+        ),
+    )
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: p.yaml
         name: sk_child
         parameters:
           mode: {choices: {$remove: [b], $append: [d]}}
-    """)
+    """,
+    )
     assert read_document(parent)[0]["parameters"]["mode"]["choices"] == ["a", "b", "c"]
     assert read_document(child)[0]["parameters"]["mode"]["choices"] == ["a", "c", "d"]
 
 
 def test_list_operation_errors_are_located_in_the_child(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         deck:
@@ -211,12 +286,13 @@ def test_list_operation_errors_are_located_in_the_child(tmp_path):
         zones:
           $append: [x]
           $frob: 1
-    """)
+    """,
+    )
     assert problems(child) == [
         f"{child}:4:13: $.deck[\"$remove\"][0]: no item 'tigres' in $.deck (did you mean 'tigress'?) (items: "
         "'{suit}{rank}', 'escape', 'pirate', 'mermaid', 'skull_king', 'tigress')",
-        f"{child}:4:21: $.deck[\"$remove\"][1]: no item 99 in $.deck (the parent's list has 6 items)",
-        f"{child}:6:3: $.deck[\"$apend\"]: $.deck is a list in the parent: write a list to replace it, or a mapping "
+        f'{child}:4:21: $.deck["$remove"][1]: no item 99 in $.deck (the parent\'s list has 6 items)',
+        f'{child}:6:3: $.deck["$apend"]: $.deck is a list in the parent: write a list to replace it, or a mapping '
         "of list operations ($remove, $change, $insert_before, $insert_after, $prepend, $append); got key "
         "'$apend' (did you mean '$append'?)",
         f"{child}:8:13: $.round[\"$change\"].effect: item 'effect' is both removed and changed",
@@ -227,25 +303,38 @@ def test_list_operation_errors_are_located_in_the_child(tmp_path):
 
 
 def test_ambiguous_selector_asks_for_an_index(tmp_path):
-    parent = write(tmp_path, "p.yaml", ruleset_text("skull_king").replace(
-        "\ngame_over:", "  - effect: score[0] += 0\n\ngame_over:"))
-    child = write(tmp_path, "c.yaml", """
+    parent = write(
+        tmp_path,
+        "p.yaml",
+        ruleset_text("skull_king").replace("\ngame_over:", "  - effect: score[0] += 0\n\ngame_over:"),
+    )
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: p.yaml
         name: sk_child
         round: {$remove: [effect]}
-    """)
-    assert problems(child) == [f"{child}:3:19: $.round[\"$remove\"][0]: 'effect' matches 2 items "
-                               "($.round[3], $.round[4]); select one by its index"]
+    """,
+    )
+    assert problems(child) == [
+        f"{child}:3:19: $.round[\"$remove\"][0]: 'effect' matches 2 items "
+        "($.round[3], $.round[4]); select one by its index"
+    ]
 
 
 def test_remove_errors(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         parameters:
           $remove: [round, rounds]
           rounds: {default: 3}
-    """)
+    """,
+    )
     assert problems(child) == [
         f"{child}:4:13: $.parameters[\"$remove\"][0]: cannot remove 'round': the parent has no such key (did you mean 'rounds'?)",
         f"{child}:4:20: $.parameters[\"$remove\"][1]: 'rounds' is both removed and set; remove it or set it, not both",
@@ -253,13 +342,17 @@ def test_remove_errors(tmp_path):
 
 
 def test_directive_without_a_parent_value_is_an_error(tmp_path):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: skull_king
         name: sk_child
         table_variables:
           pot: {$replace: 0, initial: 1}
           other: {$remove: [x]}
-    """)
+    """,
+    )
     assert problems(child) == [
         f"{child}:4:9: $.table_variables.pot[\"$replace\"]: '$replace' has nothing to apply to: the parent has no "
         "list or mapping at $.table_variables.pot",
@@ -274,35 +367,48 @@ def test_directive_without_a_parent_value_is_an_error(tmp_path):
 def test_child_must_declare_a_name_of_its_own(tmp_path):
     unnamed = write(tmp_path, "u.yaml", "title: x\nextends: skull_king\n")
     same = write(tmp_path, "s.yaml", "extends: skull_king\nname: skull_king\n")
-    assert problems(unnamed) == [f"{unnamed}:2:1: $.extends: a ruleset that extends another must declare its own 'name'"]
-    assert problems(same) == [f"{same}:2:7: $.name: a variant needs a name of its own; 'skull_king' is the name "
-                              "of the ruleset it extends"]
+    assert problems(unnamed) == [
+        f"{unnamed}:2:1: $.extends: a ruleset that extends another must declare its own 'name'"
+    ]
+    assert problems(same) == [
+        f"{same}:2:7: $.name: a variant needs a name of its own; 'skull_king' is the name of the ruleset it extends"
+    ]
 
 
 def test_unknown_parent_is_reported_at_extends(tmp_path):
     shipped = write(tmp_path, "a.yaml", "name: a\nextends: skull_kong\n")
     missing = write(tmp_path, "b.yaml", "name: b\nextends: ./nowhere.yaml\n")
-    assert problems(shipped)[0].startswith(f"{shipped}:2:10: $.extends: unknown game 'skull_kong' "
-                                           "(did you mean 'skull_king'?)")
-    assert problems(missing) == [f"{missing}:2:10: $.extends: cannot read the parent ruleset './nowhere.yaml': "
-                                 "No such file or directory"]
+    assert problems(shipped)[0].startswith(
+        f"{shipped}:2:10: $.extends: unknown game 'skull_kong' (did you mean 'skull_king'?)"
+    )
+    assert problems(missing) == [
+        f"{missing}:2:10: $.extends: cannot read the parent ruleset './nowhere.yaml': No such file or directory"
+    ]
 
 
 def test_chain_of_three(tmp_path, base):
     (tmp_path / "sub").mkdir()
-    parent = write(tmp_path / "sub", "parent.yaml", """
+    parent = write(
+        tmp_path / "sub",
+        "parent.yaml",
+        """
         extends: ../base.yaml
         name: sk_parent
         parameters:
           rounds: {default: 4}
-    """)
-    child = write(tmp_path, "child.yaml", """
+    """,
+    )
+    child = write(
+        tmp_path,
+        "child.yaml",
+        """
         extends: sub/parent.yaml
         name: sk_child
         title: Grandchild
         parameters:
           pirate_bonus: {default: 10}
-    """)
+    """,
+    )
     doc, loc = read_document(child)
     assert (doc["name"], doc["title"]) == ("sk_child", "Grandchild")
     assert doc["parameters"]["rounds"]["default"] == 4
@@ -325,36 +431,46 @@ def test_cycle_is_reported_in_the_file_that_closes_it(tmp_path):
 
 
 def test_error_in_a_key_written_in_the_parent_is_reported_in_the_parent(tmp_path, base):
-    text = base.read_text().replace("won: {owner: seat, visibility: public",
-                                    "won: {owner: seat, visibility: secret")
+    text = base.read_text().replace("won: {owner: seat, visibility: public", "won: {owner: seat, visibility: secret")
     base.write_text(text)
     child = write(tmp_path, "c.yaml", "extends: base.yaml\nname: sk_child\ntitle: Child\n")
     line = line_of(base, "visibility: secret")
     column = base.read_text().splitlines()[line - 1].index("secret") + 1
-    assert problems(child) == [f"{base}:{line}:{column}: $.zones.won.visibility: expected one of 'public', "
-                               "'owner', 'hidden', 'top', got 'secret'"]
+    assert problems(child) == [
+        f"{base}:{line}:{column}: $.zones.won.visibility: expected one of 'public', "
+        "'owner', 'hidden', 'top', got 'secret'"
+    ]
 
 
 def test_inherited_dsl_that_breaks_is_reported_at_the_parents_line(tmp_path, base):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: base.yaml
         name: sk_child
         parameters: {$remove: [pirate_bonus]}
-    """)
+    """,
+    )
     line = line_of(base, "after_trick: |")  # the engine places DSL errors at the text's start
     found = problems(child)
     assert found == [f"{base}:{line}:20: $.round[2].tricks.after_trick: unknown name 'pirate_bonus'"]
 
 
 def test_error_in_the_child_is_reported_in_the_child(tmp_path, base):
-    child = write(tmp_path, "c.yaml", """
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
         extends: base.yaml
         name: sk_child
         zones:
           won: {visibility: secret}
-    """)
-    assert problems(child) == [f"{child}:4:21: $.zones.won.visibility: expected one of 'public', 'owner', "
-                               "'hidden', 'top', got 'secret'"]
+    """,
+    )
+    assert problems(child) == [
+        f"{child}:4:21: $.zones.won.visibility: expected one of 'public', 'owner', 'hidden', 'top', got 'secret'"
+    ]
 
 
 # ------------------------------------------------------------------ content hash and identical play

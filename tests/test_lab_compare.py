@@ -8,11 +8,11 @@ import sys
 import pytest
 
 import trickkit
-from trickkit.cli import main
+from trickkit.cli.main import main
 from trickkit.lab import stats
 from trickkit.lab.compare import compare
 from trickkit.lab.play import play_measured
-from trickkit.simulation import play_game, simulate
+from trickkit.lab.simulation import play_game, simulate
 
 
 def run(capsys, *argv):
@@ -55,7 +55,8 @@ def test_statistics_are_those_of_the_games(short):
         assert va.mean_score[seat] == stats.mean_interval([r.scores[seat] for r in ra])
         d = comp.differences[0]
         assert d.mean_score[seat].estimate == pytest.approx(
-            sum(y.scores[seat] - x.scores[seat] for x, y in zip(ra, rb)) / 8)
+            sum(y.scores[seat] - x.scores[seat] for x, y in zip(ra, rb)) / 8
+        )
     assert va.rounds.estimate == 2 and vb.rounds.estimate == 3
     assert comp.differences[0].rounds == stats.Interval(1.0, 1.0, 1.0, 8)
     assert va.actions.estimate == 4 * (1 + 1) + 4 * (1 + 2)  # bids and cards of rounds 1 and 2
@@ -117,8 +118,18 @@ def test_lead_changes_count_rounds_whose_leaders_differ():
 
 def test_compare_cli_tables_and_csv(capsys, tmp_path):
     out_csv = tmp_path / "c.csv"
-    code, out, err = run(capsys, "compare", "skull_king@rounds=2", "skull_king@rounds=3", "--games", "6",
-                         "--seed", "2", "--csv", str(out_csv))
+    code, out, err = run(
+        capsys,
+        "compare",
+        "skull_king@rounds=2",
+        "skull_king@rounds=3",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--csv",
+        str(out_csv),
+    )
     assert code == 0, err
     assert "per seat: 6 games per variant, seed 2" in out
     assert "paired differences from skull_king@rounds=2" in out
@@ -131,21 +142,23 @@ def test_compare_cli_tables_and_csv(capsys, tmp_path):
     assert float(rounds["estimate"]) == 1.0 and rounds["games"] == "6"
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["compare", "skull_king", "--games", "0"], "--games must be >= 1"),
-    (["compare", "nope_game", "--games", "2"], "unknown game"),
-    (["compare", "skull_king", "--agents", "clever"], "unknown agent 'clever'"),
-    (["compare", "skull_king", "--agents", "random,first"], "2 agents for a 4-player game"),
-    (["compare", "skull_king", "--csv", "/no/such/dir/x.csv"], "no such folder"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["compare", "skull_king", "--games", "0"], "--games must be >= 1"),
+        (["compare", "nope_game", "--games", "2"], "unknown game"),
+        (["compare", "skull_king", "--agents", "clever"], "unknown agent 'clever'"),
+        (["compare", "skull_king", "--agents", "random,first"], "2 agents for a 4-player game"),
+        (["compare", "skull_king", "--csv", "/no/such/dir/x.csv"], "no such folder"),
+    ],
+)
 def test_compare_cli_errors_are_one_line(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and message in err and "Traceback" not in err
 
 
 def test_compare_with_the_first_legal_action_agent(capsys):
-    code, out, err = run(capsys, "compare", "sarkophag", "sarkophag@hand_size=5", "--games", "3",
-                         "--agents", "first")
+    code, out, err = run(capsys, "compare", "sarkophag", "sarkophag@hand_size=5", "--games", "3", "--agents", "first")
     assert code == 0, err
     assert "sarkophag@hand_size=5" in out
 
@@ -156,11 +169,13 @@ def test_compare_with_an_agent_from_a_module(capsys, tmp_path, monkeypatch):
         "    def __init__(self, rng):\n"
         "        self.rng = rng\n"
         "    def step(self, state):\n"
-        "        return state.legal_actions()[-1]\n")
+        "        return state.legal_actions()[-1]\n"
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))
-    code, out, err = run(capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "my_agents:Last",
-                         "--csv", "last.csv")
+    code, out, err = run(
+        capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "my_agents:Last", "--csv", "last.csv"
+    )
     assert code == 0, err
     first = run(capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "first", "--csv", "first.csv")
     assert first[0] == 0
@@ -181,7 +196,7 @@ def test_simulate_reports_seat_advantage(capsys):
 
 
 def test_cli_reference_documents_the_lab():
-    from trickkit import docgen
+    from trickkit.cli import docgen
 
     page = docgen.cli_reference()
     assert "## `trickkit compare`" in page

@@ -7,10 +7,10 @@ import textwrap
 import pytest
 
 import trickkit
-from trickkit.cli import main
+from trickkit.cli.main import main
 from trickkit.dsl import allowlist
 from trickkit.lab.coverage import simulate_with_coverage
-from trickkit.simulation import play_game
+from trickkit.lab.simulation import play_game
 
 MINI = textwrap.dedent("""\
     format: 1
@@ -69,7 +69,9 @@ def test_the_counter_is_a_generator_helper_under_the_allow_list():
     with pytest.raises(allowlist.UnsafeCode):  # a namespace without counters does not know the name
         allowlist.check(source, {"_move": None})
     game = trickkit.load_game("sarkophag", coverage=True)
-    assert "_cov" in game.rules.generated_source and "_cov" not in trickkit.load_game("sarkophag").rules.generated_source
+    assert (
+        "_cov" in game.rules.generated_source and "_cov" not in trickkit.load_game("sarkophag").rules.generated_source
+    )
 
 
 def test_branch_counts_add_up_and_dead_branches_are_listed(mini):
@@ -77,8 +79,13 @@ def test_branch_counts_add_up_and_dead_branches_are_listed(mini):
     summary, report = simulate_with_coverage(game, 20, seed=3)
     by = {(s.site.kind, s.site.label, s.site.text): s for s in report.sites}
     then = by[("if", "then", "winner.seat == 0")]
-    else_ = next(s for s in report.sites if s.site.kind == "if" and s.site.label == "else"
-                 and (s.site.where, s.site.line, s.site.column) == (then.site.where, then.site.line, then.site.column))
+    else_ = next(
+        s
+        for s in report.sites
+        if s.site.kind == "if"
+        and s.site.label == "else"
+        and (s.site.where, s.site.line, s.site.column) == (then.site.where, then.site.line, then.site.column)
+    )
     tricks = 20 * 3
     assert then.count + else_.count == tricks  # each trick takes one branch
     seat0_points = summary.mean_score[0] * 20  # seat 0 scores one point per trick it wins
@@ -107,7 +114,8 @@ def test_worker_processes_count_the_same(mini):
 
 def test_an_action_kind_never_legal_is_listed(tmp_path):
     path = tmp_path / "never.yaml"
-    path.write_text(textwrap.dedent("""\
+    path.write_text(
+        textwrap.dedent("""\
         extends: sarkophag
         name: never
         round:
@@ -124,7 +132,8 @@ def test_an_action_kind_never_legal_is_listed(tmp_path):
                 hoard:
                   allowed: len(stock) > 1000
                   effect: end_turn()
-        """))
+        """)
+    )
     game = trickkit.load_game(str(path), coverage=True)
     _, report = simulate_with_coverage(game, 3, seed=1)
     kinds = {k: (legal, chosen) for k, legal, chosen in report.action_kinds}

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from trickkit.cli import main
+from trickkit.cli.main import main
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -51,8 +51,9 @@ def _decoded_pngs(page):
 def compare_report(tmp_path_factory):
     pytest.importorskip("matplotlib")
     path = tmp_path_factory.mktemp("report") / "out.html"
-    assert main(["compare", "sarkophag@hand_size=3", "sarkophag@hand_size=4", "--games", "6",
-                 "--report", str(path)]) == 0
+    assert (
+        main(["compare", "sarkophag@hand_size=3", "sarkophag@hand_size=4", "--games", "6", "--report", str(path)]) == 0
+    )
     return path
 
 
@@ -71,8 +72,25 @@ def test_compare_report_is_self_contained_with_three_plots(compare_report, capsy
 def test_simulate_report_has_seat_advantage_and_coverage(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     path = tmp_path / "sim.html"
-    assert main(["simulate", "sarkophag", "--games", "6", "--param", "hand_size=4", "--coverage",
-                 "--report", str(path), "--csv", str(tmp_path / "sim.csv"), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "sarkophag",
+                "--games",
+                "6",
+                "--param",
+                "hand_size=4",
+                "--coverage",
+                "--report",
+                str(path),
+                "--csv",
+                str(tmp_path / "sim.csv"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     text, page = _parse(path)
     assert len(_decoded_pngs(page)) == 3
     assert "Rule coverage" in text and "branches and effects" in text and "Never fired" in text
@@ -93,8 +111,12 @@ def test_report_without_matplotlib_says_how_to_install_it(tmp_path, capsys, monk
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_report_opens_in_headless_chromium(compare_report):
-    run = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                          f"file://{compare_report}"], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"file://{compare_report}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     page = _Page()
     page.feed(run.stdout)  # the DOM as the browser built it from the file alone

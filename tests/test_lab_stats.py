@@ -9,8 +9,9 @@ import pytest
 from trickkit.lab import stats
 
 
-@pytest.mark.parametrize("df, expected", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423),
-                                          (120, 1.9799)])
+@pytest.mark.parametrize(
+    "df, expected", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (120, 1.9799)]
+)
 def test_t_quantile_matches_the_table(df, expected):
     assert stats.t_quantile(0.975, df) == pytest.approx(expected, abs=1e-4)
     assert stats.t_quantile(0.025, df) == pytest.approx(-expected, abs=1e-4)
@@ -23,8 +24,17 @@ def test_t_quantile_tends_to_the_normal_and_rejects_bad_input():
         stats.t_quantile(1.0, 3)
 
 
-@pytest.mark.parametrize("x, df, p", [(3.841459, 1, 0.05), (5.991465, 2, 0.05), (7.814728, 3, 0.05),
-                                      (11.344867, 3, 0.01), (9.487729, 4, 0.05), (67.504807, 50, 0.05)])
+@pytest.mark.parametrize(
+    "x, df, p",
+    [
+        (3.841459, 1, 0.05),
+        (5.991465, 2, 0.05),
+        (7.814728, 3, 0.05),
+        (11.344867, 3, 0.01),
+        (9.487729, 4, 0.05),
+        (67.504807, 50, 0.05),
+    ],
+)
 def test_chi2_sf_matches_the_critical_values(x, df, p):
     assert stats.chi2_sf(x, df) == pytest.approx(p, rel=1e-5)
 

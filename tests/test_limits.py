@@ -13,7 +13,7 @@ import pytest
 
 import trickkit
 from trickkit.errors import DSLRuntimeError, RulesetError
-from trickkit.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
 
 
 def variant(tmp_path: Path, text: str, parent: str = "skull_king") -> Path:
@@ -33,20 +33,26 @@ def first_trick_end(game):
         state.apply_action(rng.choice(legal))
 
 
-@pytest.mark.parametrize("block, limit", [
-    ("x = 3\nfor s in range(0, 60) { x = x * x }", "bits"),
-    # a small constant times a number is computed inline below 2**30, and bounded above it
-    ("x = 3\nfor s in range(0, 5000) { x = 65535 * x }", "bits"),
-    ("x = 3\nfor s in range(0, 5000) { x = x * -7 }", "bits"),
-    ("l = [1]\nfor s in range(0, 60) { l = l + l }", "a list of"),
-    ("t = 'ab'\nfor s in range(0, 60) { t = t + t }", "a text of"),
-])
+@pytest.mark.parametrize(
+    "block, limit",
+    [
+        ("x = 3\nfor s in range(0, 60) { x = x * x }", "bits"),
+        # a small constant times a number is computed inline below 2**30, and bounded above it
+        ("x = 3\nfor s in range(0, 5000) { x = 65535 * x }", "bits"),
+        ("x = 3\nfor s in range(0, 5000) { x = x * -7 }", "bits"),
+        ("l = [1]\nfor s in range(0, 60) { l = l + l }", "a list of"),
+        ("t = 'ab'\nfor s in range(0, 60) { t = t + t }", "a text of"),
+    ],
+)
 def test_values_that_grow_without_end_stop(tmp_path, block, limit):
     body = "\n".join("              " + line for line in block.splitlines())
     path = tmp_path / "v.yaml"
-    path.write_text("extends: skull_king\nname: v\n"
-                    "table_variables:\n  x: 0\n  l: {initial: [], type: list}\n  t: ''\n"
-                    "round:\n  $insert_before:\n    0:\n      - effect: |\n" + body + "\n", "utf-8")
+    path.write_text(
+        "extends: skull_king\nname: v\n"
+        "table_variables:\n  x: 0\n  l: {initial: [], type: list}\n  t: ''\n"
+        "round:\n  $insert_before:\n    0:\n      - effect: |\n" + body + "\n",
+        "utf-8",
+    )
     game = trickkit.load_game(path)
     with pytest.raises(DSLRuntimeError, match=f"v.yaml:\\d+:\\d+: .*{limit}"):
         game.new_initial_state(seed=1)
@@ -65,7 +71,9 @@ def test_definitions_squared_sixty_times_load_and_fail_when_used(tmp_path):
 
 
 def test_a_product_of_choices_is_charged_before_it_is_tried(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           - turns:
               until: false
@@ -74,35 +82,46 @@ def test_a_product_of_choices_is_charged_before_it_is_tried(tmp_path):
                   text: pick {a} {b}
                   choices: {a: 'range(0, 100000)', b: 'range(0, 100000)'}
                   effect: end_turn()
-    """, parent="skull_king")
+    """,
+        parent="skull_king",
+    )
     game = trickkit.load_game(path)
     with pytest.raises(DSLRuntimeError, match=r"\$\.round\[0\]\.turns\.actions\.pick: 10000000000 combinations"):
         game.new_initial_state(seed=1).legal_actions()
 
 
-@pytest.mark.parametrize("round_", [
-    "- effect: 'x = 1'",
-    "- deal: {count: 1}",
-    "- tricks: {count: 0, winner: 'trick[0]'}",
-    "- turns: {until: 'true', actions: {go: {effect: 'end_turn()'}}}",
-])
+@pytest.mark.parametrize(
+    "round_",
+    [
+        "- effect: 'x = 1'",
+        "- deal: {count: 1}",
+        "- tricks: {count: 0, winner: 'trick[0]'}",
+        "- turns: {until: 'true', actions: {go: {effect: 'end_turn()'}}}",
+    ],
+)
 def test_rounds_that_never_ask_anyone_stop(tmp_path, round_):
-    path = variant(tmp_path, f"""
+    path = variant(
+        tmp_path,
+        f"""
         table_variables:
           x: 0
         round:
           {round_}
         game_over: 'false'
-    """)
+    """,
+    )
     game = trickkit.load_game(path)
     with pytest.raises(DSLRuntimeError, match=f"{MAX_STEPS_WITHOUT_DECISION} steps ran without asking any seat"):
         game.new_initial_state(seed=1)
 
 
-@pytest.mark.parametrize("change, where", [
-    ("round: {$change: {1: {options: 'range(0, 0)'}}}", r"\$\.round\[1\]\.bid"),
-    ("round: {$change: {0: {count: '0'}}}", r"\$\.round\[2\]\.tricks"),
-])
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        ("round: {$change: {1: {options: 'range(0, 0)'}}}", r"\$\.round\[1\]\.bid"),
+        ("round: {$change: {0: {count: '0'}}}", r"\$\.round\[2\]\.tricks"),
+    ],
+)
 def test_no_legal_action_is_a_located_error(tmp_path, change, where):
     game = trickkit.load_game(variant(tmp_path, change))
     with pytest.raises(DSLRuntimeError, match=f"{where}: seat \\d has no legal action"):
@@ -112,7 +131,9 @@ def test_no_legal_action_is_a_located_error(tmp_path, change, where):
 
 
 def test_a_choice_missing_from_the_action_text_is_refused_at_load(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           - turns:
               actions:
@@ -120,18 +141,22 @@ def test_a_choice_missing_from_the_action_text_is_refused_at_load(tmp_path):
                   text: pick {a}
                   choices: {a: 'range(0, 2)', b: 'range(0, 2)'}
                   effect: end_turn()
-    """)
+    """,
+    )
     with pytest.raises(RulesetError, match="choice 'b' does not appear in the action text 'pick {a}'"):
         trickkit.load_game(path)
 
 
 def test_a_failed_action_leaves_the_generator_as_the_caller_left_it(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           $change:
             2:
               after_trick: 'tricks[winner.seat] += 1 // (len(trick) - len(trick))'
-    """)
+    """,
+    )
     game = trickkit.load_game(path)
     state, legal = first_trick_end(game)
     state.rng.random()  # the caller draws: the generator is the caller's too now
@@ -148,22 +173,34 @@ def effect_variant(tmp_path: Path, block: str) -> Path:
     ``x`` (0), ``l`` (a list) and ``t`` (a text) to work with."""
     body = "\n".join("              " + line for line in block.splitlines())
     path = tmp_path / "v.yaml"
-    path.write_text("extends: skull_king\nname: v\n"
-                    "table_variables:\n  x: 0\n  l: {initial: [], type: list}\n  t: ''\n"
-                    "round:\n  $insert_before:\n    0:\n      - effect: |\n" + body + "\n", "utf-8")
+    path.write_text(
+        "extends: skull_king\nname: v\n"
+        "table_variables:\n  x: 0\n  l: {initial: [], type: list}\n  t: ''\n"
+        "round:\n  $insert_before:\n    0:\n      - effect: |\n" + body + "\n",
+        "utf-8",
+    )
     return path
 
 
-@pytest.mark.parametrize("test", [
-    "-1 in l", "-1 not in l", "l == [x]", "index_of(l, -1) == 0", "len(distinct(l)) == 0",
-    "str(l) == 'x'", "len(concat([l, l])) == 0", "len(l + l) == 0", "t + t == 'x'",
-])
+@pytest.mark.parametrize(
+    "test",
+    [
+        "-1 in l",
+        "-1 not in l",
+        "l == [x]",
+        "index_of(l, -1) == 0",
+        "len(distinct(l)) == 0",
+        "str(l) == 'x'",
+        "len(concat([l, l])) == 0",
+        "len(l + l) == 0",
+        "t + t == 'x'",
+    ],
+)
 def test_operations_that_walk_a_long_list_are_charged(tmp_path, test):
     """One `in` (or ==, index_of, str, ...) over a list of 50,000 numbers costs 50,000 items of
     the budget, as a loop over it does: 200 of them exceed it (not charged, 40,000 of them took
     minutes). Joining two texts costs their length."""
-    block = ("l = range(0, 50000)\nt = str(range(0, 8000))\n"
-             f"for i in range(0, 200) {{\n  if {test} {{ x = 1 }}\n}}")
+    block = f"l = range(0, 50000)\nt = str(range(0, 8000))\nfor i in range(0, 200) {{\n  if {test} {{ x = 1 }}\n}}"
     game = trickkit.load_game(effect_variant(tmp_path, block))
     with pytest.raises(DSLRuntimeError, match=r"v.yaml:\d+:\d+: .*budget"):
         game.new_initial_state(seed=1)
@@ -180,9 +217,11 @@ def test_a_list_of_one_long_list_many_times_is_charged_by_all_its_items(tmp_path
 
 def test_the_same_walks_over_short_lists_run(tmp_path):
     """The charge is a count, not a refusal: the operations above over a short list run."""
-    block = ("l = range(0, 10)\nfor i in range(0, 100) {\n"
-             "  if -1 in l or l == [x] or index_of(l, 3) == 0 or str(l) == 'x' or len(concat([l, l])) == 0 "
-             "{ x = 1 }\n}\nx = index_of(l, 3)")
+    block = (
+        "l = range(0, 10)\nfor i in range(0, 100) {\n"
+        "  if -1 in l or l == [x] or index_of(l, 3) == 0 or str(l) == 'x' or len(concat([l, l])) == 0 "
+        "{ x = 1 }\n}\nx = index_of(l, 3)"
+    )
     game = trickkit.load_game(effect_variant(tmp_path, block))
     x = [v.name for v in game.rules.table_vars].index("x")
     assert game.new_initial_state(seed=1).table_vars[x] == 3

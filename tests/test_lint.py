@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit.cli import main
-from trickkit.lint import lint
+from trickkit.cli.main import main
+from trickkit.lab.lint import lint
 
 HERE = Path(__file__).resolve().parent / "lint_rulesets"
 
@@ -18,14 +18,17 @@ def flawed():
     return [str(p) for p in lint(HERE / "flawed.yaml", games=10)]
 
 
-@pytest.mark.parametrize("where,message", [
-    ("flawed.yaml:23:3: $.definitions.unused_rule", "definition 'unused_rule' is never used"),
-    ("flawed.yaml:21:3: $.seat_variables.forgotten", "variable 'forgotten' is never used"),
-    ("flawed.yaml:18:3: $.zones.spare", "zone 'spare' is never used"),
-    ("flawed.yaml:24:14: $.definitions.favourite", "may give 'green', compared with the cards' suit"),
-    ("flawed.yaml:7:16: $.parameters.lead_colour", "may be 'purple', compared with the cards' suit"),
-    ("flawed.yaml:30:15: $.round[1].tricks.winner", "no winner for the trick"),
-])
+@pytest.mark.parametrize(
+    "where,message",
+    [
+        ("flawed.yaml:23:3: $.definitions.unused_rule", "definition 'unused_rule' is never used"),
+        ("flawed.yaml:21:3: $.seat_variables.forgotten", "variable 'forgotten' is never used"),
+        ("flawed.yaml:18:3: $.zones.spare", "zone 'spare' is never used"),
+        ("flawed.yaml:24:14: $.definitions.favourite", "may give 'green', compared with the cards' suit"),
+        ("flawed.yaml:7:16: $.parameters.lead_colour", "may be 'purple', compared with the cards' suit"),
+        ("flawed.yaml:30:15: $.round[1].tricks.winner", "no winner for the trick"),
+    ],
+)
 def test_each_finding_is_one_located_line(flawed, where, message):
     hits = [f for f in flawed if where in f and message in f]
     assert len(hits) == 1, flawed

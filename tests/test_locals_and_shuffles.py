@@ -10,8 +10,13 @@ from trickkit.dsl.compiler import Compiler, DSLCompileError, Namespace, Symbol
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.randomness import shuffle as deal_shuffle
 
-CARD = {"name": tuple(f"c{i}" for i in range(6)), "suit": ("red",) * 3 + ("blue",) * 3,
-        "rank": (1, 2, 3, 4, 5, 6), "kind": ("n",) * 6, "points": (1, 2, 3, 4, 5, 6)}
+CARD = {
+    "name": tuple(f"c{i}" for i in range(6)),
+    "suit": ("red",) * 3 + ("blue",) * 3,
+    "rank": (1, 2, 3, 4, 5, 6),
+    "kind": ("n",) * 6,
+    "points": (1, 2, 3, 4, 5, 6),
+}
 
 
 class FakeState:
@@ -43,8 +48,11 @@ def compiler():
         "discard": Symbol("table_zone", "zone", 1),
     }
     defs = {"twice": parse("limit * 2")}
-    return Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 6,
-                              definitions=defs, num_players=3))
+    return Compiler(
+        Namespace(
+            symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 6, definitions=defs, num_players=3
+        )
+    )
 
 
 def run(text, state=None, context=(), values=()):
@@ -61,15 +69,19 @@ def test_a_local_holds_a_value_for_the_rest_of_its_block():
 
 
 def test_a_local_can_be_assigned_and_added_to_in_a_loop():
-    s = run("let total = 0\nfor c in stock { total += c.points }\nlet best = null\n"
-            "for c in stock { if best == null or c.points > best.points { best = c } }\n"
-            "pot = total * 100 + best.rank")
+    s = run(
+        "let total = 0\nfor c in stock { total += c.points }\nlet best = null\n"
+        "for c in stock { if best == null or c.points > best.points { best = c } }\n"
+        "pot = total * 100 + best.rank"
+    )
     assert s.table_vars[0] == (4 + 5 + 6) * 100 + 6
 
 
 def test_a_local_is_read_in_aggregates_and_effects():
-    s = run("let top = stock[-1]\nlet big = count(c for c in stock if c.rank >= top.rank - 1)\n"
-            "move(top, stock, discard)\nscore[0] = big")
+    s = run(
+        "let top = stock[-1]\nlet big = count(c for c in stock if c.rank >= top.rank - 1)\n"
+        "move(top, stock, discard)\nscore[0] = big"
+    )
     assert s.table_zones == [[3, 4], [5]] and s.seat_vars[0][0] == 2
 
 
@@ -92,24 +104,30 @@ def test_generated_code_names_locals_itself():
     assert "secret_name" not in c.source()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("let n = 1\nlet n = 2", "'n' is already a local name (from line 1)"),
-    ("let score = 1", "'score' is a seat variable: a local name cannot reuse it"),
-    ("let pot = 1", "'pot' is a table variable: a local name cannot reuse it"),
-    ("let stock = 1", "'stock' is a zone: a local name cannot reuse it"),
-    ("let limit = 1", "'limit' is a parameter or constant: a local name cannot reuse it"),
-    ("let twice = 1", "'twice' is a definition: a local name cannot reuse it"),
-    ("let len = 1", "'len' is a built-in function: a local name cannot reuse it"),
-    ("for s in seats { let s = 1 }", "'s' is already a name here (the rule's context or a loop variable)"),
-    ("let s = 1\nfor s in seats { pot = s }", "'s' is a local name (from line 1): a loop variable cannot reuse it"),
-    ("let s = 1\npot = sum(s for s in seats)", "'s' is a local name (from line 1): a loop variable cannot reuse it"),
-    ("for s in seats { s = 1 }", "'s' is the rule's context or a loop variable and cannot be assigned"),
-    ("let n = 1\nn[0] = 2", "'n' is a local name, not a seat variable"),
-    ("let n = 1\nn = 'x'", "'n' holds int values (the type its let gave it, at line 1), not str"),
-    ("let n = 'a'\nn += 1", "'n' holds str values (the type its let gave it): it cannot be added to"),
-    ("if pot == 0 { let n = 1 }\npot = n", "'n' is a local name of a block that has ended (its let is at line 1)"),
-    ("let n = m + 1", "unknown name 'm'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("let n = 1\nlet n = 2", "'n' is already a local name (from line 1)"),
+        ("let score = 1", "'score' is a seat variable: a local name cannot reuse it"),
+        ("let pot = 1", "'pot' is a table variable: a local name cannot reuse it"),
+        ("let stock = 1", "'stock' is a zone: a local name cannot reuse it"),
+        ("let limit = 1", "'limit' is a parameter or constant: a local name cannot reuse it"),
+        ("let twice = 1", "'twice' is a definition: a local name cannot reuse it"),
+        ("let len = 1", "'len' is a built-in function: a local name cannot reuse it"),
+        ("for s in seats { let s = 1 }", "'s' is already a name here (the rule's context or a loop variable)"),
+        ("let s = 1\nfor s in seats { pot = s }", "'s' is a local name (from line 1): a loop variable cannot reuse it"),
+        (
+            "let s = 1\npot = sum(s for s in seats)",
+            "'s' is a local name (from line 1): a loop variable cannot reuse it",
+        ),
+        ("for s in seats { s = 1 }", "'s' is the rule's context or a loop variable and cannot be assigned"),
+        ("let n = 1\nn[0] = 2", "'n' is a local name, not a seat variable"),
+        ("let n = 1\nn = 'x'", "'n' holds int values (the type its let gave it, at line 1), not str"),
+        ("let n = 'a'\nn += 1", "'n' holds str values (the type its let gave it): it cannot be added to"),
+        ("if pot == 0 { let n = 1 }\npot = n", "'n' is a local name of a block that has ended (its let is at line 1)"),
+        ("let n = m + 1", "unknown name 'm'"),
+    ],
+)
 def test_misused_locals_are_located_load_errors(text, message):
     with pytest.raises(DSLCompileError) as err:
         compiler().block(text)
@@ -144,8 +162,9 @@ def test_shuffle_permutes_a_zone_with_the_states_generator():
 
 
 def test_shuffle_is_reproducible_and_varies_with_the_seed():
-    orders = {tuple(run("move_all(hand[0], stock)\nshuffle(stock)", FakeState(seed)).table_zones[0])
-              for seed in range(40)}
+    orders = {
+        tuple(run("move_all(hand[0], stock)\nshuffle(stock)", FakeState(seed)).table_zones[0]) for seed in range(40)
+    }
     assert len(orders) > 20
     assert run("shuffle(stock)", FakeState(3)).table_zones == run("shuffle(stock)", FakeState(3)).table_zones
 
@@ -157,8 +176,9 @@ def test_insert_random_moves_the_card_from_wherever_it_lies():
 
 
 def test_insert_random_reaches_every_gap_about_evenly():
-    places = Counter(run("insert_random(hand[1][0], stock)", FakeState(seed)).table_zones[0].index(2)
-                     for seed in range(800))
+    places = Counter(
+        run("insert_random(hand[1][0], stock)", FakeState(seed)).table_zones[0].index(2) for seed in range(800)
+    )
     assert set(places) == {0, 1, 2, 3}  # bottom, between, and top
     assert min(places.values()) > 140
 
@@ -175,12 +195,15 @@ def test_insert_random_draws_from_the_states_generator():
     assert a.rng.getstate() == b.rng.getstate()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("shuffle(hand)", "shuffle() needs a zone here"),
-    ("shuffle(stock, stock)", "shuffle() takes 1 argument, got 2"),
-    ("insert_random(stock, stock)", "insert_random() needs a card here"),
-    ("insert_random(stock[0])", "insert_random() takes 2 arguments, got 1"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("shuffle(hand)", "shuffle() needs a zone here"),
+        ("shuffle(stock, stock)", "shuffle() takes 1 argument, got 2"),
+        ("insert_random(stock, stock)", "insert_random() needs a card here"),
+        ("insert_random(stock[0])", "insert_random() takes 2 arguments, got 1"),
+    ],
+)
 def test_shuffle_effects_check_their_arguments_at_load(text, message):
     with pytest.raises(DSLCompileError) as err:
         compiler().block(text)

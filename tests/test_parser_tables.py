@@ -4,8 +4,9 @@ from grammar.lark, and are regenerated whenever the grammar changes."""
 from __future__ import annotations
 
 import lark
-from trickkit.dsl import parser, parser_tables
-from trickkit.loader import list_games, read_document
+from trickkit.dsl import parser
+from trickkit.dsl import parser_tables
+from trickkit.engine.loader import list_games, read_document
 
 
 def _dsl_texts() -> set[str]:
@@ -32,8 +33,7 @@ def _outcome(p: lark.Lark, text: str, start: str):
         tree = p.parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:
         return ("error", type(err).__name__, err.line, err.column)
-    spans = [(t.data, t.meta.line, t.meta.column, t.meta.end_pos)
-             for t in tree.iter_subtrees() if not t.meta.empty]
+    spans = [(t.data, t.meta.line, t.meta.column, t.meta.end_pos) for t in tree.iter_subtrees() if not t.meta.empty]
     return ("tree", tree, spans)
 
 
@@ -41,7 +41,8 @@ def test_tables_were_made_from_this_grammar():
     # (lark numbers its LALR states differently from run to run, so the tables themselves
     # cannot be compared with a fresh build; their behaviour is, below)
     assert parser_tables.GRAMMAR_SHA256 == parser.grammar_digest(), (
-        "grammar.lark changed: run python -m trickkit.dsl.write_tables")
+        "grammar.lark changed: run python -m trickkit.dsl.write_tables"
+    )
     source = parser.table_source(parser.stored_parser() or parser.build_parser())
     assert f"GRAMMAR_SHA256 = {parser.grammar_digest()!r}" in source
 
@@ -70,6 +71,7 @@ def test_tables_from_another_grammar_are_not_used(monkeypatch):
 
 # -- the lean driver (trickkit/dsl/lalr.py) builds lark's trees --------------------------------
 
+
 def _shape(x):
     """Everything of a parse result: tree names, every position lark records, tokens' types."""
     if isinstance(x, lark.Tree):
@@ -86,9 +88,54 @@ def _lark_shape(p: lark.Lark, text: str, start: str):
         return None  # the driver must refuse it too (lark then reports the error)
 
 
-_PIECES = ["(", ")", "[", "]", "{", "}", ",", ".", ";", " ", "\n", "#c\n", "if ", " then ", " else ", " and ",
-           " or ", "not ", " in ", "??", "==", "=", "+=", "-", "+", "*", "//", "%", "<", "'x'", '"y"', "0", "12",
-           "a", "let ", "for ", " by ", "elif", "true", "null", "x.y", "f(", "\t", "if_", "notx", "ina"]
+_PIECES = [
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ".",
+    ";",
+    " ",
+    "\n",
+    "#c\n",
+    "if ",
+    " then ",
+    " else ",
+    " and ",
+    " or ",
+    "not ",
+    " in ",
+    "??",
+    "==",
+    "=",
+    "+=",
+    "-",
+    "+",
+    "*",
+    "//",
+    "%",
+    "<",
+    "'x'",
+    '"y"',
+    "0",
+    "12",
+    "a",
+    "let ",
+    "for ",
+    " by ",
+    "elif",
+    "true",
+    "null",
+    "x.y",
+    "f(",
+    "\t",
+    "if_",
+    "notx",
+    "ina",
+]
 
 
 def _mutated(text: str, rng) -> str:
@@ -97,7 +144,7 @@ def _mutated(text: str, rng) -> str:
         if op == 0:
             text = text[:i] + rng.choice(_PIECES) + text[i:]
         elif op == 1:
-            text = text[:i] + text[i + rng.randint(1, 4):]
+            text = text[:i] + text[i + rng.randint(1, 4) :]
         else:  # copy a slice elsewhere
             j, k = sorted((rng.randrange(len(text) + 1), rng.randrange(len(text) + 1)))
             text = text[:i] + text[j:k] + text[i:]
@@ -108,6 +155,7 @@ def test_driver_parses_exactly_like_lark():
     import random
 
     from trickkit.dsl import lalr
+
     reference = parser.stored_parser() or parser.build_parser()
     driver = lalr.driver(parser_tables.TABLES, parser._decoded)
     assert driver is not None
@@ -138,6 +186,7 @@ def test_parse_uses_the_driver_and_lark_reports_the_errors(monkeypatch):
     parser.parse("a.b + f(1, 'x')", "expr")
     assert not calls
     import pytest
+
     with pytest.raises(parser.DSLSyntaxError) as info:
         parser.parse("a +", "expr")
     assert calls and "unexpected end of text" in str(info.value)

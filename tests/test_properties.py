@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trickkit
-from trickkit import testing
+from trickkit.lab import conformance as testing
 
 GAMES = trickkit.list_games()
 SEEDS = st.integers(0, 2**32)
@@ -35,8 +35,13 @@ def player_range(name: str) -> tuple[int, int]:
     return g.players_min, g.players_max
 
 
-SHORTER = {"oh_hell": {"max_cards": 4}, "spades": {"target": 200, "floor": -200}, "crazy_eights": {"target": 0},
-           "six_nimmt": {"limit": 20}, "hearts": {"limit": 50}}
+SHORTER = {
+    "oh_hell": {"max_cards": 4},
+    "spades": {"target": 200, "floor": -200},
+    "crazy_eights": {"target": 0},
+    "six_nimmt": {"limit": 20},
+    "hearts": {"limit": 50},
+}
 """Parameters that shorten a game whose default is long (Oh Hell's full game is up to 33 hands,
 random Spades about four, Crazy Eights several hands of long random play, 6 nimmt! several hands
 of up to 10 seats, Hearts to 50 points three to seven hands, so every passing direction: one
@@ -67,7 +72,7 @@ def setup(data, name: str, **params):
 
 
 # ---------------------------------------------------------------- 1-8: the engine's invariants
-# One implementation for every ruleset: trickkit.testing (also `trickkit test FILE` and authors' tests).
+# One implementation for every ruleset: trickkit.lab.conformance (also `trickkit test FILE` and authors' tests).
 @pytest.mark.parametrize("check", testing.CHECKS)
 @pytest.mark.parametrize("name", GAMES)
 def test_engine_invariant(name, check):
@@ -166,7 +171,6 @@ def test_sarkophag_heads_and_leader_never_takes(name, data):
     assert sum(state.scores()) == sum(heads[c] for c in in_taken) == sum(heads[c] for c in dealt)
 
 
-
 # ---------------------------------------------------------------- 10: Skull King
 @pytest.mark.parametrize("name", [g for g in GAMES if g == "skull_king"])
 @FAST
@@ -260,7 +264,7 @@ def test_observation_tensor_shows_what_the_seat_sees(name, data):
                 views += [(f"zone {z.name}[{i}]", m) for i, m in enumerate(v)] if z.count else [(f"zone {z.name}", v)]
             for seg_name, view in views:
                 seg = layout[seg_name]
-                block = tensor[seg.start:seg.start + seg.size]
+                block = tensor[seg.start : seg.start + seg.size]
                 assert block[0] == view["count"]
                 shown = view.get("cards", [view["top"]] if view.get("top") is not None else [])
                 assert block[2:] == [float(shown.count(t)) for t in distinct], seg_name

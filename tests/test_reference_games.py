@@ -104,7 +104,7 @@ def test_the_references_follow_the_rulebook_examples():
     assert ref.legal_actions() == [9, 1]
     for card in (9, 8, 36):
         ref.apply_action(card)
-    assert ref.legal_actions() == [35, 10]         # nothing under 9: either card
+    assert ref.legal_actions() == [35, 10]  # nothing under 9: either card
     ref.apply_action(35)
     assert ref.heads == [0, 0, 9, 0]
     # A 5-head card may not lead unless the hand holds only such cards.
@@ -132,13 +132,18 @@ def test_the_references_follow_the_rulebook_examples():
     assert skull_king.playable(hand, 3) == hand + [skull_king.TIGRESS_ESCAPE]
 
 
-@pytest.mark.parametrize("script", ["sarkophag.py", "skull_king.py", "saqqara.py", "crazy_eights.py",
-                                    "six_nimmt.py", "hearts.py"])
+@pytest.mark.parametrize(
+    "script", ["sarkophag.py", "skull_king.py", "saqqara.py", "crazy_eights.py", "six_nimmt.py", "hearts.py"]
+)
 def test_reference_scripts_report_their_speed(script):
     """``bench.py --baselines`` runs each reference as a script and reads this line."""
     path = Path(__file__).parent / "reference" / script
-    out = subprocess.run([sys.executable, str(path), "--games", "3", "--mode", "api", "--players", "3"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(path), "--games", "3", "--mode", "api", "--players", "3"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     fields = dict(re.findall(r"(\w+)=([0-9.]+)", out))
     assert set(fields) == {"games_per_s", "actions_per_s"}
     assert float(fields["games_per_s"]) > 0 and float(fields["actions_per_s"]) > float(fields["games_per_s"])

@@ -5,11 +5,17 @@ from __future__ import annotations
 import pytest
 
 import trickkit
-from trickkit.state import QUOTE_LIMIT, quote_action
+from trickkit.engine.actions import QUOTE_LIMIT, quote_action
 
 HUGE = 1_000_000
-TEXTS = ["play " + "x" * HUGE, "x" * HUGE, "bid " + "9" * HUGE, "take 1" + " 1" * (HUGE // 2),
-         "\x1b[2J" * (HUGE // 4), "play " + "é" * HUGE]
+TEXTS = [
+    "play " + "x" * HUGE,
+    "x" * HUGE,
+    "bid " + "9" * HUGE,
+    "take 1" + " 1" * (HUGE // 2),
+    "\x1b[2J" * (HUGE // 4),
+    "play " + "é" * HUGE,
+]
 
 
 @pytest.mark.parametrize("game", trickkit.list_games())

@@ -11,7 +11,7 @@ import pytest
 
 import trickkit
 from trickkit.errors import DSLRuntimeError, IllegalActionError, RulesetError
-from trickkit.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
 
 HEAD = """
 format: 1
@@ -70,8 +70,7 @@ def test_repeat_count_runs_the_steps_that_many_times(tmp_path):
 
 
 def test_repeat_count_zero_skips_the_block(tmp_path):
-    game = tiny(tmp_path, BID_REPEAT.format(key="count: 0") + "  - bid: {variable: got, options: '[2]'}\n",
-                players=2)
+    game = tiny(tmp_path, BID_REPEAT.format(key="count: 0") + "  - bid: {variable: got, options: '[2]'}\n", players=2)
     state = game.new_initial_state(seed=1)
     assert state.table_vars[0] == 0 and [a.text for a in state.legal_actions()] == ["bid 2"]
 
@@ -84,8 +83,9 @@ def test_repeat_until_is_checked_before_every_pass(tmp_path):
     bids(state, 2)
     assert state.is_terminal()
     # true from the start: no pass at all
-    game = tiny(tmp_path, BID_REPEAT.format(key="until: 'true'") + "  - bid: {variable: got, options: '[2]'}\n",
-                players=2)
+    game = tiny(
+        tmp_path, BID_REPEAT.format(key="until: 'true'") + "  - bid: {variable: got, options: '[2]'}\n", players=2
+    )
     assert game.new_initial_state(seed=1).table_vars[0] == 0
 
 
@@ -101,7 +101,9 @@ def test_repeat_count_and_until_together_stop_at_the_first(tmp_path):
 
 
 def test_repeat_blocks_nest_and_the_inner_one_restarts(tmp_path):
-    game = tiny(tmp_path, """
+    game = tiny(
+        tmp_path,
+        """
         round:
           - repeat:
               count: 3
@@ -112,7 +114,9 @@ def test_repeat_blocks_nest_and_the_inner_one_restarts(tmp_path):
                     steps:
                       - effect: "inner += 1"
                       - bid: {variable: got, options: "[0]"}
-        """, players=2)
+        """,
+        players=2,
+    )
     state = game.new_initial_state(seed=1)
     n = 0
     while not state.is_terminal():
@@ -123,14 +127,17 @@ def test_repeat_blocks_nest_and_the_inner_one_restarts(tmp_path):
 
 @pytest.mark.parametrize("key", ["until: 'false'", "count: 1000000000"])
 def test_a_repeat_that_never_asks_anyone_stops_by_a_counted_limit(tmp_path, key):
-    game = tiny(tmp_path, f"""
+    game = tiny(
+        tmp_path,
+        f"""
         round:
           - repeat:
               {key}
               steps:
                 - effect: "passes += 1"
           - bid: {{variable: got, options: "[0]"}}
-        """)
+        """,
+    )
     with pytest.raises(DSLRuntimeError, match=f"{MAX_STEPS_WITHOUT_DECISION} steps ran without asking"):
         game.new_initial_state(seed=1)
 
@@ -141,11 +148,14 @@ def test_a_negative_repeat_count_is_a_located_runtime_error(tmp_path):
         game.new_initial_state(seed=1)
 
 
-@pytest.mark.parametrize("key, message", [
-    ("description: no way to stop", "needs 'count'"),
-    ("count: \"'three'\"", "int"),
-    ("until: \"3\"", "bool"),
-])
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        ("description: no way to stop", "needs 'count'"),
+        ("count: \"'three'\"", "int"),
+        ('until: "3"', "bool"),
+    ],
+)
 def test_repeat_mistakes_are_located_load_errors(tmp_path, key, message):
     with pytest.raises(RulesetError, match=message) as err:
         tiny(tmp_path, BID_REPEAT.format(key=key))
@@ -155,7 +165,7 @@ def test_repeat_mistakes_are_located_load_errors(tmp_path, key, message):
 def test_repeat_nesting_is_bounded(tmp_path):
     body = '{"bid": {"variable": "got", "options": "[0]"}}'
     for _ in range(12):
-        body = '{"repeat": {"count": 1, "steps": [' + body + ']}}'
+        body = '{"repeat": {"count": 1, "steps": [' + body + "]}}"
     with pytest.raises(RulesetError, match="nest at most"):
         tiny(tmp_path, f"round: [{body}]\n")
 
@@ -194,10 +204,12 @@ def test_simultaneous_choices_stay_hidden_until_all_have_chosen(tmp_path):
     for viewer in range(3):
         picked = state.observation(viewer)["zones"]["picked"]
         for seat in (0, 1):
-            assert picked[seat] == ({"count": 1, "cards": [["3"], ["6"]][seat][0:1]} if seat == viewer
-                                    else {"count": 1}), (viewer, seat, picked)
-        assert state.history_seen_by(viewer) == [t if actor == viewer else "pick ?"
-                                                 for actor, t in [(0, "pick 3"), (1, "pick 6")]]
+            assert picked[seat] == (
+                {"count": 1, "cards": [["3"], ["6"]][seat][0:1]} if seat == viewer else {"count": 1}
+            ), (viewer, seat, picked)
+        assert state.history_seen_by(viewer) == [
+            t if actor == viewer else "pick ?" for actor, t in [(0, "pick 3"), (1, "pick 6")]
+        ]
     assert state.history_seen_by(None) == ["pick 3", "pick 6"]
     assert state.observation_all()["zones"]["picked"][1]["cards"] == ["6"]
     state.apply_action("pick 12")
@@ -248,12 +260,15 @@ def test_choose_count_and_allowed(tmp_path):
     assert game.new_initial_state(seed=1, deals=DEAL).observation(0)["phase"] == "bid"
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("pick 7", "seat 0 has no 7 in its hand"),
-    ("pick 77", "unknown card '77'"),
-    ("play 3", "say 'pick CARD'"),
-    ("pick 1", "may not choose 1"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("pick 7", "seat 0 has no 7 in its hand"),
+        ("pick 77", "unknown card '77'"),
+        ("play 3", "say 'pick CARD'"),
+        ("pick 1", "may not choose 1"),
+    ],
+)
 def test_an_illegal_choice_says_why_and_changes_nothing(tmp_path, text, reason):
     game = tiny(tmp_path, PICK.format(to="picked", extra="first: '0', allowed: card.rank > 1"))
     state = game.new_initial_state(seed=1, deals=DEAL)
@@ -263,12 +278,15 @@ def test_an_illegal_choice_says_why_and_changes_nothing(tmp_path, text, reason):
     assert (state.to_json(), state.observation_all()) == before
 
 
-@pytest.mark.parametrize("extra, message", [
-    ("verb: play", "taken by the engine"),
-    ("from: table", "owned by each seat"),
-    ("allowed: card.rank", "bool"),
-    ("from: picked", "another seat zone"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ("verb: play", "taken by the engine"),
+        ("from: table", "owned by each seat"),
+        ("allowed: card.rank", "bool"),
+        ("from: picked", "another seat zone"),
+    ],
+)
 def test_choose_mistakes_are_located_load_errors(tmp_path, extra, message):
     with pytest.raises(RulesetError, match=message) as err:
         tiny(tmp_path, PICK.format(to="picked", extra=extra).replace("verb: pick, ", ""))
@@ -347,13 +365,16 @@ def test_end_turn_to_no_seat_fails_located_and_changes_nothing(tmp_path):
     assert (state.to_json(), state.observation_all()) == before
 
 
-@pytest.mark.parametrize("call, message", [
-    ("end_turn(nxt=to)", "no named argument 'nxt'"),
-    ("end_turn(next='left')", "needs a seat"),
-    ("end_turn(next=to, next=to)", "once"),
-    ("end_turn(next += to)", "once"),
-    ("move(card, table, hand[to], next=to)", "it takes none"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("end_turn(nxt=to)", "no named argument 'nxt'"),
+        ("end_turn(next='left')", "needs a seat"),
+        ("end_turn(next=to, next=to)", "once"),
+        ("end_turn(next += to)", "once"),
+        ("move(card, table, hand[to], next=to)", "it takes none"),
+    ],
+)
 def test_named_argument_mistakes_are_located_load_errors(tmp_path, call, message):
     with pytest.raises(RulesetError, match=message):
         tiny(tmp_path, GIVE.format(on_start="").replace("end_turn(next=to)", call))
@@ -365,5 +386,9 @@ def test_the_transcript_shows_picks_as_hidden_then_revealed_together(tmp_path):
     for text in ("pick 3", "pick 6", "pick 12"):
         state.apply_action(text)
     lines = state.transcript(1).splitlines()
-    assert lines[2:6] == ["seat 0: pick ?", "seat 1 (you): pick 6", "seat 2: pick ?",
-                          "revealed: seat 0 pick 3, seat 1 (you) pick 6, seat 2 pick 12"]
+    assert lines[2:6] == [
+        "seat 0: pick ?",
+        "seat 1 (you): pick 6",
+        "seat 2: pick ?",
+        "revealed: seat 0 pick 3, seat 1 (you) pick 6, seat 2 pick 12",
+    ]

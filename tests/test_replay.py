@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import trickkit
-from trickkit.cli import main
-from trickkit.loader import ruleset_text
-from trickkit.records import replay_record, replay_records
-from trickkit.simulation import simulate
+from trickkit.cli.main import main
+from trickkit.engine.loader import ruleset_text
+from trickkit.engine.records import replay_record, replay_records
+from trickkit.lab.simulation import simulate
 
 
 def lines(path: Path) -> list[dict]:
@@ -25,8 +25,12 @@ def test_round_trip_from_simulate_out(tmp_path, capsys):
     assert main(["simulate", "skull_king", "--games", "4", "--param", "rounds=3", "--out", str(out)]) == 0
     capsys.readouterr()
     results = replay_records(out)
-    assert [(r.line, r.status) for r in results] == [(1, "confirmed"), (2, "confirmed"), (3, "confirmed"),
-                                                     (4, "confirmed")]
+    assert [(r.line, r.status) for r in results] == [
+        (1, "confirmed"),
+        (2, "confirmed"),
+        (3, "confirmed"),
+        (4, "confirmed"),
+    ]
     assert "ruleset" not in lines(out)[0]  # a shipped game is named, not a file
     assert main(["replay", str(out)]) == 0
     assert capsys.readouterr().out == "4 confirmed, 0 diverged, 0 refused\n"
@@ -52,12 +56,15 @@ def test_tampered_action_diverges_with_the_exact_place(tmp_path, capsys):
     assert results[1].status == "diverged" and results[1].action == 0
     state = trickkit.load_game("skull_king", rounds=2).new_initial_state(seed=records[1]["seed"])
     seat = state.current_player()
-    assert str(results[1]) == (f"line 2: diverged: action 0 'bid 7' by seat {seat} was refused: illegal action 'bid 7' for seat {seat}: "
-                               "a bid must be one of 0..1")
+    assert str(results[1]) == (
+        f"line 2: diverged: action 0 'bid 7' by seat {seat} was refused: illegal action 'bid 7' for seat {seat}: "
+        "a bid must be one of 0..1"
+    )
     assert main(["replay", str(out)]) == 1
     assert capsys.readouterr().out == (
         f"{out}:2: diverged: action 0 'bid 7' by seat {seat} was refused: illegal action 'bid 7' for seat {seat}: a bid must be one of 0..1\n"
-        "1 confirmed, 1 diverged, 0 refused\n")
+        "1 confirmed, 1 diverged, 0 refused\n"
+    )
 
 
 def test_tampered_scores_and_truncated_actions_diverge(tmp_path):
@@ -70,12 +77,16 @@ def test_tampered_scores_and_truncated_actions_diverge(tmp_path):
     assert str(result) == f"line 7: diverged: final scores expected {wrong['scores']}, got {record['scores']}"
     short = dict(record, actions=record["actions"][:-1])
     seat = game.replay(record["seed"], None, short["actions"]).current_player()
-    assert str(replay_record(short, 1)) == (f"line 1: diverged: the game is not over after the record's "
-                                            f"{len(short['actions'])} actions (seat {seat} to act)")
+    assert str(replay_record(short, 1)) == (
+        f"line 1: diverged: the game is not over after the record's "
+        f"{len(short['actions'])} actions (seat {seat} to act)"
+    )
     longer = dict(record, actions=record["actions"] + ["bid 0"])
     n = len(record["actions"])
-    assert str(replay_record(longer, 1)) == (f"line 1: diverged: the game ended after {n} actions, but the record "
-                                             f"has {n + 1} (action {n} 'bid 0' is one too many)")
+    assert str(replay_record(longer, 1)) == (
+        f"line 1: diverged: the game ended after {n} actions, but the record "
+        f"has {n + 1} (action {n} 'bid 0' is one too many)"
+    )
 
 
 def test_changed_ruleset_is_refused_unless_forced(tmp_path, capsys):
@@ -90,7 +101,9 @@ def test_changed_ruleset_is_refused_unless_forced(tmp_path, capsys):
     results = replay_records(out)
     assert [str(r) for r in results] == [
         f"line {i}: refused: ruleset 'skull_king' has changed since the record was made (recorded content hash "
-        f"{old_hash[:12]}, now {new_hash[:12]}); use --force to replay anyway" for i in (1, 2)]
+        f"{old_hash[:12]}, now {new_hash[:12]}); use --force to replay anyway"
+        for i in (1, 2)
+    ]
     assert main(["replay", str(out)]) == 1
     capsys.readouterr()
     forced = replay_records(out, force=True)

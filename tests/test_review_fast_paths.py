@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from trickkit import source
+from trickkit.rules import source
 from trickkit.errors import RulesetError
 
 
@@ -30,10 +30,13 @@ def _yaml_outcome(text: str, fast: bool, monkeypatch):
     return ("ok", _norm(data), list(loc._values.items()), list(loc._keys.items()))
 
 
-@pytest.mark.parametrize("text", [
-    "a: |#\n",  # PyYAML: "expected chomping or indentation indicators, but found '#'"; libyaml: ''
-    "a: >-#c\n  x\n",
-    "a: |2#\n  x\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: |#\n",  # PyYAML: "expected chomping or indentation indicators, but found '#'"; libyaml: ''
+        "a: >-#c\n  x\n",
+        "a: |2#\n  x\n",
+    ],
+)
 def test_block_scalar_header_with_comment_glued_reads_alike(text, monkeypatch):
     assert _yaml_outcome(text, True, monkeypatch) == _yaml_outcome(text, False, monkeypatch)

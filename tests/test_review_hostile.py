@@ -52,6 +52,7 @@ def play_randomly(state, rng, steps=10_000):
 
 # -- a rule of type int that gives a bool at play --------------------------------------------
 
+
 def test_score_that_is_a_bool_at_play_is_refused(tmp_path):
     """`score: true` is refused at load ("must be a number"), but a score whose static type is
     `any` (an if whose branches are int and bool) returned True to `scores()`: the run-time
@@ -72,12 +73,14 @@ def test_leader_that_is_a_bool_at_play_is_refused(tmp_path):
 
 # -- a variable set at play to a value of another type ----------------------------------------
 
+
 def test_variable_set_to_a_text_at_play_fails_at_the_assignment(tmp_path):
     """'Variables keep the type of their initial value': `heads` (initial 0) assigned an if
     whose branches are a text and an int loads (static type any), then holds 'x'; the
     failure is reported at `$.score` (reading `heads`), not at the assignment that broke it."""
-    game = sarkophag_with(tmp_path, after_trick="heads[winner.seat] = if round > 0 then 'x' else 0",
-                          score="0", game_over="false")
+    game = sarkophag_with(
+        tmp_path, after_trick="heads[winner.seat] = if round > 0 then 'x' else 0", score="0", game_over="false"
+    )
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
     with pytest.raises(DSLRuntimeError, match=r"after_trick"):
@@ -100,11 +103,15 @@ def test_variable_set_to_a_bool_at_play_is_refused(tmp_path):
 
 # -- built-ins whose arguments type-check but fail as Python errors at play ---------------------
 
+
 def test_distinct_of_a_list_of_lists(tmp_path):
     """`distinct(l)` type-checks for any list, but a list of lists (zones, `[[1], [1]]`) failed at
     play with "TypeError: unhashable type: 'list'" (builtins.py: dict.fromkeys)."""
-    game = sarkophag_with(tmp_path, must_play_if_able="len(distinct([[1], [2], [1]])) == 2 and "
-                          "len(distinct(list(hand[s] for s in seats))) == num_players")
+    game = sarkophag_with(
+        tmp_path,
+        must_play_if_able="len(distinct([[1], [2], [1]])) == 2 and "
+        "len(distinct(list(hand[s] for s in seats))) == num_players",
+    )
     state = game.new_initial_state(seed=1)
     play_randomly(state, random.Random(0))
     assert state.is_terminal()
@@ -116,14 +123,16 @@ def test_concat_of_a_list_of_numbers_is_a_load_error(tmp_path):
         sarkophag_with(tmp_path, must_play_if_able="len(concat([1, 2])) > 0")
 
 
-@pytest.mark.parametrize("rule", ["abs(null) == 0", "min(card.rank, null) == 0", "-null == 0", "null + 1 == 2",
-                                  "left_of(null) == 0"])
+@pytest.mark.parametrize(
+    "rule", ["abs(null) == 0", "min(card.rank, null) == 0", "-null == 0", "null + 1 == 2", "left_of(null) == 0"]
+)
 def test_arithmetic_on_a_literal_null_is_a_load_error(tmp_path, rule):
     with pytest.raises(RulesetError, match=r"must_play_if_able"):
         sarkophag_with(tmp_path, must_play_if_able=rule)
 
 
 # -- public API calls with odd arguments ------------------------------------------------------
+
 
 @pytest.mark.parametrize("text", ["", "   "])
 def test_action_seen_by_a_blank_text(text):
@@ -143,8 +152,9 @@ INJECTED = "s.seat_vars[0][0] = 999"
 """A statement the AST allow-list accepts: it would change a seat variable of the game."""
 
 
-@pytest.mark.parametrize("name", ["sarkophag", "spades", "skull_king", "hearts", "oh_hell", "six_nimmt", "trumps",
-                                  "saqqara", "crazy_eights"])
+@pytest.mark.parametrize(
+    "name", ["sarkophag", "spades", "skull_king", "hearts", "oh_hell", "six_nimmt", "trumps", "saqqara", "crazy_eights"]
+)
 @pytest.mark.parametrize("newline", ["\n", "\r", "\r\n"])
 def test_extends_path_never_reaches_generated_code(tmp_path, name, newline):
     """`extends: "p\\n    s.seat_vars[0][0] = 999\\n#.yaml"` names a parent file in the folder;
@@ -154,8 +164,9 @@ def test_extends_path_never_reaches_generated_code(tmp_path, name, newline):
     play). Ruleset text must never reach exec."""
     parent = f"p{newline}    {INJECTED}{newline}#.yaml"
     try:
-        (tmp_path / parent).write_text(open(os.path.join(RULESETS, f"{name}.yaml"), encoding="utf-8").read(),
-                                       encoding="utf-8")
+        (tmp_path / parent).write_text(
+            open(os.path.join(RULESETS, f"{name}.yaml"), encoding="utf-8").read(), encoding="utf-8"
+        )
     except OSError:
         pytest.skip("the file system refuses that file name")
     child = write(tmp_path, {"extends": parent, "name": "innocent"}, "child.yaml")
@@ -176,15 +187,20 @@ def test_extends_path_never_reaches_generated_code(tmp_path, name, newline):
 
 # -- work the evaluation budget does not count -------------------------------------------------
 
-@pytest.mark.parametrize("test", ["-1 in big", "-1 not in big", "big == b2", "index_of(big, -1) == 0",
-                                  "len(distinct(big)) == 0", "str(big) == 'x'"])
+
+@pytest.mark.parametrize(
+    "test",
+    ["-1 in big", "-1 not in big", "big == b2", "index_of(big, -1) == 0", "len(distinct(big)) == 0", "str(big) == 'x'"],
+)
 def test_linear_operations_on_long_lists_are_charged(tmp_path, test):
     """Promise: runaway rules hit counted limits (EVALUATION_BUDGET, 5,000,000 list items per
     engine call). This rule walks 100 x 100,000 = 10,000,000 items but is charged ~100,200, so it
     runs; 40,000 turns of the loop instead of 100 took minutes per trick (one Sarkophag game of
     `99999 in big` was stopped after ten minutes)."""
-    block = ("let big = range(0, 100000)\nlet b2 = range(0, 100000)\n"
-             f"for i in range(0, 100) {{\n  if {test} {{ heads[0] += 0 }}\n}}")
+    block = (
+        "let big = range(0, 100000)\nlet b2 = range(0, 100000)\n"
+        f"for i in range(0, 100) {{\n  if {test} {{ heads[0] += 0 }}\n}}"
+    )
     game = sarkophag_with(tmp_path, after_trick=block)
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
@@ -194,6 +210,7 @@ def test_linear_operations_on_long_lists_are_charged(tmp_path, test):
 
 
 # -- extends merge directives ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("keys", ["[[1]]", "[{a: 1}]", "[name, [round]]"])
 @pytest.mark.parametrize("where", ["", "parameters:\n  "])
@@ -206,6 +223,7 @@ def test_remove_of_a_list_or_mapping_is_a_ruleset_error(tmp_path, keys, where):
 
 
 # -- a definition that takes a built-in function's name ---------------------------------------
+
 
 @pytest.mark.parametrize("head", ["len(x)", "abs(x)", "sum", "move(a, b, c)", "any(x)", "left_of(x)", "true", "str(x)"])
 def test_definition_may_not_hide_a_built_in_function(tmp_path, head):
@@ -221,8 +239,7 @@ def test_concat_is_limited_like_plus(tmp_path):
     """`l + l` is refused past MAX_VALUE_LENGTH (100,000 items), but `concat(list(big for i in
     range(0, k)))` built k x 100,000 items, charged k: 100 made 10 million in 5 s and 140 MB, and
     k = 5,000 (well inside the budget) would ask for gigabytes. builtins.py concat had no limit."""
-    block = ("let big = range(0, 100000)\n"
-             "if len(concat(list(big for i in range(0, 3)))) == 0 { heads[0] += 0 }")
+    block = "let big = range(0, 100000)\nif len(concat(list(big for i in range(0, 3)))) == 0 { heads[0] += 0 }"
     game = sarkophag_with(tmp_path, after_trick=block)
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
@@ -233,11 +250,13 @@ def test_concat_is_limited_like_plus(tmp_path):
 
 # -- a variable set to a zone ---------------------------------------------------------------
 
+
 def _saved_hand_game(tmp_path):
     d = shipped("sarkophag")
     d["table_variables"] = {"saved": {"initial": []}, "n_saved": {"initial": -1}}
-    d["round"][1]["tricks"]["after_trick"] = ("if n_saved < 0 {\n  saved = hand[0]\n  n_saved = len(hand[0])\n}\n"
-                                              "heads[winner.seat] += 1")
+    d["round"][1]["tricks"]["after_trick"] = (
+        "if n_saved < 0 {\n  saved = hand[0]\n  n_saved = len(hand[0])\n}\nheads[winner.seat] += 1"
+    )
     return trickkit.load_game(write(tmp_path, d))
 
 
@@ -262,16 +281,21 @@ def test_variable_set_to_a_zone_keeps_its_value_and_clones_agree(tmp_path):
 
 # -- numbers beyond the float range in observation tensors -------------------------------------
 
+
 def test_observation_tensor_of_a_number_beyond_the_float_range(tmp_path):
     """Rules may compute integers of up to MAX_INT_BITS (4,096) bits; a seat variable (and the
     score) of 2**1100 made `observation_tensor` raise a raw OverflowError (tensor.py float())."""
-    game = sarkophag_with(tmp_path, after_trick="heads[winner.seat] = 1\nfor i in range(0, 1100) {\n"
-                                                "  heads[winner.seat] = heads[winner.seat] * 2\n}", score="0")
+    game = sarkophag_with(
+        tmp_path,
+        after_trick="heads[winner.seat] = 1\nfor i in range(0, 1100) {\n"
+        "  heads[winner.seat] = heads[winner.seat] * 2\n}",
+        score="0",
+    )
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
     for _ in range(4):
         state.apply_action(rng.choice(state.legal_actions()))
-    assert max(state.seat_vars[0]) == 2 ** 1100  # heads
+    assert max(state.seat_vars[0]) == 2**1100  # heads
     for seat in range(game.num_players):
         tensor = state.observation_tensor(seat)
         assert len(tensor) == game.observation_tensor_shape()[0]
@@ -298,28 +322,38 @@ def test_a_score_too_large_for_records_is_a_located_error(tmp_path):
 def test_simulate_cli_with_a_huge_score_has_no_traceback(tmp_path):
     import subprocess
     import sys
+
     d = shipped("sarkophag")
     d["round"][1]["tricks"]["after_trick"] = BIG_SCORE
     path = write(tmp_path, d)
-    for args in (["simulate", path, "--games", "2", "--no-progress"],
-                 ["compare", path, "sarkophag", "--games", "2", "--no-progress"]):
-        run = subprocess.run([sys.executable, "-m", "trickkit.cli", *args], capture_output=True, text=True, timeout=600)
+    for args in (
+        ["simulate", path, "--games", "2", "--no-progress"],
+        ["compare", path, "sarkophag", "--games", "2", "--no-progress"],
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "trickkit.cli.main", *args], capture_output=True, text=True, timeout=600
+        )
         assert "Traceback" not in run.stderr, run.stderr[-2000:]
         assert run.returncode == 2 and "DSLRuntimeError" in run.stderr
 
 
 # -- choice parameters ----------------------------------------------------------------------
 
+
 def test_choice_parameter_compared_with_a_number_is_a_type_error(tmp_path):
     """A choice parameter had type `any` (ruleset.py `_symbols`), so `sequence == 3` (text choices)
     or Skull King's `round == rounds` after `rounds` became a choice of texts loaded and was
     always false: the game never ended (max_actions, or a deal error at round 17)."""
-    path = write(tmp_path, "extends: oh_hell\nname: v\ndefinitions:\n"
-                           "  hands: \"if sequence == 3 then 2 * most - 1 else most\"\n")
+    path = write(
+        tmp_path, 'extends: oh_hell\nname: v\ndefinitions:\n  hands: "if sequence == 3 then 2 * most - 1 else most"\n'
+    )
     with pytest.raises(RulesetError, match="comparing str with int"):
         trickkit.load_game(path)
-    path = write(tmp_path, "extends: skull_king\nname: v\nparameters:\n"
-                           "  rounds: {type: choice, choices: ['1', '2'], default: '1'}\n", "sk.yaml")
+    path = write(
+        tmp_path,
+        "extends: skull_king\nname: v\nparameters:\n  rounds: {type: choice, choices: ['1', '2'], default: '1'}\n",
+        "sk.yaml",
+    )
     with pytest.raises(RulesetError, match=r"game_over: comparing int with str"):
         trickkit.load_game(path)
 
@@ -327,13 +361,16 @@ def test_choice_parameter_compared_with_a_number_is_a_type_error(tmp_path):
 def test_choice_parameter_compared_with_a_text_it_never_takes(tmp_path):
     """`sequence == 'updown'` (the choices are up_down, up, down) is always false: the same
     mistake with a card attribute gets "did you mean"."""
-    path = write(tmp_path, "extends: oh_hell\nname: v\ndefinitions:\n"
-                           "  hands: \"if sequence == 'updown' then 2 * most - 1 else most\"\n")
+    path = write(
+        tmp_path,
+        "extends: oh_hell\nname: v\ndefinitions:\n  hands: \"if sequence == 'updown' then 2 * most - 1 else most\"\n",
+    )
     with pytest.raises(RulesetError, match=r"parameter 'sequence' is never 'updown' \(did you mean 'up_down'\?\)"):
         trickkit.load_game(path)
 
 
 # -- a trick won by a play that is not in it ---------------------------------------------------
+
 
 def test_winner_must_be_a_play_of_the_trick(tmp_path):
     """`winner: old[0]` (a play kept from the previous trick in a variable) has the static
@@ -346,19 +383,23 @@ def test_winner_must_be_a_play_of_the_trick(tmp_path):
     game = trickkit.load_game(write(tmp_path, d))
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
-    with pytest.raises(DSLRuntimeError, match=r"\$\.round\[1\]\.tricks\.winner: the winner must be a play of this trick"):
+    with pytest.raises(
+        DSLRuntimeError, match=r"\$\.round\[1\]\.tricks\.winner: the winner must be a play of this trick"
+    ):
         for _ in range(8):  # the second trick is won by a play of the first
             state.apply_action(rng.choice(state.legal_actions()))
 
 
 # -- the size of observation tensors ---------------------------------------------------------
 
+
 def test_observation_tensor_size_is_limited(tmp_path):
     """Each zone (a family member, a seat zone per seat) takes a float per card text: a
     20-line ruleset with a 9,000-card deck and two families of 1,000 piles asked for 18 million
     floats per `observation_tensor` call (ten such families: most of a gigabyte per call, and
     nothing limited it). Now a located refusal, like the action space's MAX_DISTINCT_ACTIONS."""
-    from trickkit.tensor import MAX_TENSOR_SIZE
+    from trickkit.engine.tensor import MAX_TENSOR_SIZE
+
     d = shipped("sarkophag")
     d["deck"][0]["rank"] = {"from": 1, "to": 9000}
     d["deck"][0]["attributes"]["heads"] = {"by": "rank", "default": 1, "groups": {0: [1]}}
@@ -375,11 +416,13 @@ def test_observation_tensor_size_is_limited(tmp_path):
 
 # -- validate checks every seat count ---------------------------------------------------------
 
+
 def test_validate_finds_problems_of_other_seat_counts(tmp_path, capsys):
     """`players: {min: 2, max: 4}` over Spades (teams [[0, 2], [1, 3]]) validated "ok" (only
     the default 4 seats were loaded: loader.validate, cli validate), and
     `load_game(path, players=3)` then raised a RulesetError that validate never reported."""
-    from trickkit.cli import main
+    from trickkit.cli.main import main
+
     path = write(tmp_path, "extends: spades\nname: v\nplayers: {min: 2, max: 4, default: 4}\n")
     problems = trickkit.validate(path)
     assert any("got 3 (with 3 players)" in str(p) for p in problems), problems
@@ -388,6 +431,7 @@ def test_validate_finds_problems_of_other_seat_counts(tmp_path, capsys):
 
 
 # -- shipped games at the edges of their declared parameters -----------------------------------
+
 
 @pytest.mark.parametrize("players, hand_size", [(4, 16), (5, 13), (6, 11), (6, 20)])
 def test_sarkophag_declared_hand_sizes_can_be_played(players, hand_size):
@@ -405,6 +449,7 @@ def test_sarkophag_declared_hand_sizes_can_be_played(players, hand_size):
 
 
 # -- names with a final newline ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("where", ["action kind", "zone", "name"])
 def test_a_name_may_not_end_with_a_newline(tmp_path, where):
@@ -494,6 +539,7 @@ def test_lookahead_trials_share_the_evaluation_budget(tmp_path):
 
 # -- a ruleset's own action limit --------------------------------------------------------------
 
+
 def test_max_actions_is_bounded(tmp_path):
     """`max_actions` is the counted limit that stops a game that never ends, but the ruleset
     set it without bound: `max_actions: 1000000000000` with `game_over: "false"` made
@@ -504,6 +550,7 @@ def test_max_actions_is_bounded(tmp_path):
 
 
 # -- a reason rule that gives null ---------------------------------------------------------------
+
 
 def test_a_null_reason_gives_the_default_refusal(tmp_path):
     """`reason` gives a text for a refused card; where it gives null the refusal said 'None: you

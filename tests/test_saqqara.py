@@ -197,9 +197,24 @@ def test_hands_are_private_but_counted():
 
 
 # ---------------------------------------------------------------- zone-level checks of rulebook cases
-DRAFT_15 = ["take 4", "take 1", "take 4", "take 1", "take 4", "take 1",
-            "place 2 1 right", "place 1 2 right", "place 3 1 right", "place 1 3 right",
-            "take 1", "take 1", "take 1", "stop", "take 2", "stop"]
+DRAFT_15 = [
+    "take 4",
+    "take 1",
+    "take 4",
+    "take 1",
+    "take 4",
+    "take 1",
+    "place 2 1 right",
+    "place 1 2 right",
+    "place 3 1 right",
+    "place 1 3 right",
+    "take 1",
+    "take 1",
+    "take 1",
+    "stop",
+    "take 2",
+    "stop",
+]
 
 
 def test_row_of_15_goes_to_points_and_restarts_from_the_lowest_pile():
@@ -214,10 +229,31 @@ def test_row_of_15_goes_to_points_and_restarts_from_the_lowest_pile():
     assert state.scores() == [5, 0]
 
 
-BLOCKING = ["take 1", "take 2", "take 1", "take 2", "take 1", "take 2",
-            "place 1 2 right", "place 2 2 right", "take 3", "stop", "take 1", "stop",
-            "place 2 2 right", "place 3 2 right", "place 3 2 right", "place 4 2 right",
-            "take 1", "take 1", "take 1", "take 1", "take 1", "take 3", "stop"]
+BLOCKING = [
+    "take 1",
+    "take 2",
+    "take 1",
+    "take 2",
+    "take 1",
+    "take 2",
+    "place 1 2 right",
+    "place 2 2 right",
+    "take 3",
+    "stop",
+    "take 1",
+    "stop",
+    "place 2 2 right",
+    "place 3 2 right",
+    "place 3 2 right",
+    "place 4 2 right",
+    "take 1",
+    "take 1",
+    "take 1",
+    "take 1",
+    "take 1",
+    "take 3",
+    "stop",
+]
 
 
 def test_blocked_row_goes_to_discard():
@@ -232,15 +268,32 @@ def test_blocked_row_goes_to_discard():
 
 # ---------------------------------------------------------------- end of the game
 def test_last_reward_on_first_placement_ends_the_game_at_once():
-    """"The game ends immediately" when the last reward is taken: a first placement that
+    """ "The game ends immediately" when the last reward is taken: a first placement that
     takes it is the last action (issue 15, A), in both readings of stop_at_once."""
     for stop_at_once in (False, True):
         state = load(2, reward_cards=1, hand_limit=9, stop_at_once=stop_at_once).new_initial_state(seed=0)
-        for text in ["take 1", "take 2", "take 1", "take 2", "take 1", "take 2",
-                     "take 1", "take 1", "take 1", "take 1", "stop",                  # seat 0: 1-7
-                     "take 2", "take 2", "take 2", "take 2", "take 2", "stop",         # seat 1: 1-8
-                     "place 1 2 right", "place 7 1 right",                            # row 1 [0, 7]
-                     "place 7 1 right"]:                     # seat 1: the last reward, row [0, 7, 7]
+        for text in [
+            "take 1",
+            "take 2",
+            "take 1",
+            "take 2",
+            "take 1",
+            "take 2",
+            "take 1",
+            "take 1",
+            "take 1",
+            "take 1",
+            "stop",  # seat 0: 1-7
+            "take 2",
+            "take 2",
+            "take 2",
+            "take 2",
+            "take 2",
+            "stop",  # seat 1: 1-8
+            "place 1 2 right",
+            "place 7 1 right",  # row 1 [0, 7]
+            "place 7 1 right",
+        ]:  # seat 1: the last reward, row [0, 7, 7]
             state.apply_action(text)
         assert state.is_terminal(), "a second placement was offered after the last reward"
         assert state.legal_actions() == []

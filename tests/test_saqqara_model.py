@@ -80,9 +80,11 @@ def choose(rng: random.Random, model: SaqqaraModel, eagerness: float, shy: bool)
     legal = model.legal_actions()
     places = [a for a in legal if a[0] == "place"]
     if shy:
+
         def earns(action):
             _, value, row, end = action
             return value == model.rows[row - 1][0 if end == "left" else -1]
+
         places = [a for a in places if not earns(a)] or places
         legal = [a for a in legal if a[0] != "place" or a in places]
     if places and rng.random() < eagerness:
@@ -160,8 +162,12 @@ def test_the_model_itself_follows_the_rulebook_cases():
     model = SaqqaraModel(players=2, reward_cards=1, stop_at_once=True)
     for p in (1, 2, 3, 3, 3, 1):
         model.apply_action(("take", p))
-    for action in [("place", 1, 3, "right"), ("place", 3, 1, "right"),
-                   ("place", 1, 2, "right"), ("place", 2, 3, "right")]:
+    for action in [
+        ("place", 1, 3, "right"),
+        ("place", 3, 1, "right"),
+        ("place", 1, 2, "right"),
+        ("place", 2, 3, "right"),
+    ]:
         model.apply_action(action)
     assert model.hands[0] == [1]
     assert [text(a) for a in model.legal_actions()] == ["take 1", "take 2", "take 3", "take 4"]

@@ -1,7 +1,7 @@
 """Runs every scenario file under tests/scenarios (recursively), one test per scenario.
 
 Adding a case means adding a ``*.yaml`` file (or a scenario to an existing one); nothing
-here needs to change.  Files are run with :func:`trickkit.scenarios.run_scenario_file`
+here needs to change.  Files are run with :func:`trickkit.lab.scenarios.run_scenario_file`
 once each (cached); each scenario's result is reported as its own test, with the
 runner's message (first difference, file and line) on failure.  A malformed file shows up
 as a single failing test carrying the located ScenarioError.
@@ -15,12 +15,10 @@ from pathlib import Path
 import pytest
 
 from trickkit.errors import ScenarioError
-from trickkit.scenarios import ScenarioResult, load_scenario_file, run_scenario_file
+from trickkit.lab.scenarios import ScenarioResult, load_scenario_file, run_scenario_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
-SCENARIO_FILES = sorted(
-    p for pattern in ("*.yaml", "*.yml") for p in SCENARIO_DIR.rglob(pattern) if p.is_file()
-)
+SCENARIO_FILES = sorted(p for pattern in ("*.yaml", "*.yml") for p in SCENARIO_DIR.rglob(pattern) if p.is_file())
 
 
 def _rel(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""Tests of trickkit.scenarios (fake game via a patched loader; real engine when present)."""
+"""Tests of trickkit.lab.scenarios (fake game via a patched loader; real engine when present)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 import fakegame  # noqa: E402
 
 import trickkit  # noqa: E402
-from trickkit import scenarios  # noqa: E402
+import trickkit.engine.loader  # noqa: E402
+from trickkit.lab import scenarios  # noqa: E402
 from trickkit.errors import IllegalActionError, ScenarioError  # noqa: E402
-from trickkit.scenarios import ScenarioResult, load_scenario_file, run_scenario_file  # noqa: E402
+from trickkit.lab.scenarios import ScenarioResult, load_scenario_file, run_scenario_file  # noqa: E402
+
 
 @pytest.fixture
 def fake(monkeypatch):
@@ -69,19 +71,34 @@ def fail_message(tmp_path, actions, **extra):
 @pytest.mark.parametrize(
     "actions,message,line",
     [
-        (["take 2", "'expect': {scores: [0, 0], current_player: 1}"],
-         "step 2 (after 'take 2'): current_player expected 1 got 0", 5),
-        (["'expect': {legal: [take 1, take 3]}"],
-         "step 1 (at start): legal actions differ: missing ['take 3'], unexpected ['take 2']"
-         " (legal now: ['take 1', 'take 2'])", 4),
+        (
+            ["take 2", "'expect': {scores: [0, 0], current_player: 1}"],
+            "step 2 (after 'take 2'): current_player expected 1 got 0",
+            5,
+        ),
+        (
+            ["'expect': {legal: [take 1, take 3]}"],
+            "step 1 (at start): legal actions differ: missing ['take 3'], unexpected ['take 2']"
+            " (legal now: ['take 1', 'take 2'])",
+            4,
+        ),
         (["'expect': {illegal: [take 1]}"], "step 1 (at start): illegal action 'take 1' was accepted", 4),
-        (["take 2", "take 2", "take 2", "take 1", "'expect': {scores: [0, 1]}"],
-         "step 5 (after 'take 1'): scores expected [0, 1] got [1, 0]", 8),
-        (["take 2", "take 2", "take 2", "take 1", "'expect': {winners: [1]}"],
-         "step 5 (after 'take 1'): winners expected [1] got [0]", 8),
+        (
+            ["take 2", "take 2", "take 2", "take 1", "'expect': {scores: [0, 1]}"],
+            "step 5 (after 'take 1'): scores expected [0, 1] got [1, 0]",
+            8,
+        ),
+        (
+            ["take 2", "take 2", "take 2", "take 1", "'expect': {winners: [1]}"],
+            "step 5 (after 'take 1'): winners expected [1] got [0]",
+            8,
+        ),
         (["take 2", "'expect': {terminal: true}"], "step 2 (after 'take 2'): terminal expected true got false", 5),
-        (["take 2", "take 3"],
-         "step 2 (after 'take 2'): action 'take 3' was rejected: 'take 3': you may take 1 or 2", 5),
+        (
+            ["take 2", "take 3"],
+            "step 2 (after 'take 2'): action 'take 3' was rejected: 'take 3': you may take 1 or 2",
+            5,
+        ),
     ],
 )
 def test_first_difference_is_reported(tmp_path, fake, actions, message, line):
@@ -155,10 +172,15 @@ def test_relative_game_paths_resolve_against_the_scenario_file(tmp_path, monkeyp
         return fakegame.PileGame(**kwargs)
 
     monkeypatch.setattr(trickkit, "load_game", load_game, raising=False)
+
+    monkeypatch.setattr(trickkit.engine.loader, "load_game", load_game, raising=False)
     sub = tmp_path / "sub"
     sub.mkdir()
-    path = write(sub, "- {game: ../games/pile.yaml, params: {players: 3}, actions: [take 1]}\n"
-                      "- {game: skull_king, actions: [take 1]}\n")
+    path = write(
+        sub,
+        "- {game: ../games/pile.yaml, params: {players: 3}, actions: [take 1]}\n"
+        "- {game: skull_king, actions: [take 1]}\n",
+    )
     results = run_scenario_file(path)
     assert [r.passed for r in results] == [True, True]
     assert seen == [(str(sub / "../games/pile.yaml"), {"players": 3}), ("skull_king", {})]
@@ -221,7 +243,7 @@ def test_top_level_unknown_key_next_to_scenarios(tmp_path):
 
 
 def test_yaml_errors_are_scenario_errors_with_lines(tmp_path):
-    assert malformed(tmp_path, "game: pile\nactions: [take 1\n") .startswith("DIR/bad.yaml:3:1: $: YAML syntax error")
+    assert malformed(tmp_path, "game: pile\nactions: [take 1\n").startswith("DIR/bad.yaml:3:1: $: YAML syntax error")
     # in a top-level list the positions are those of the original file
     assert malformed(tmp_path, "- game: pile\n  actions: [a]\n- game: [x\n", "list.yaml").startswith(
         "DIR/list.yaml:4:1: $: YAML syntax error"
@@ -241,7 +263,7 @@ def test_missing_file_is_a_scenario_error(tmp_path):
 
 def _scripted_scenario(name, players, seed):
     """A scenario written from a random playthrough: legal sets at every step, final result."""
-    from trickkit.simulation import play_game
+    from trickkit.lab.simulation import play_game
 
     kwargs = {"players": players} if players else {}
     game = trickkit.load_game(name, **kwargs)
@@ -249,13 +271,21 @@ def _scripted_scenario(name, players, seed):
     state = game.new_initial_state(seed=record["seed"])
     actions = []
     for text in record["actions"][:40]:
-        actions.append({"expect": {"current_player": state.current_player(),
-                                   "legal": sorted(str(a) for a in state.legal_actions()),
-                                   "illegal": ["play NO_SUCH_CARD"], "terminal": False}})
+        actions.append(
+            {
+                "expect": {
+                    "current_player": state.current_player(),
+                    "legal": sorted(str(a) for a in state.legal_actions()),
+                    "illegal": ["play NO_SUCH_CARD"],
+                    "terminal": False,
+                }
+            }
+        )
         actions.append(text)
         state.apply_action(text)
-    actions.append({"expect": {"terminal": state.is_terminal(), "scores": list(state.scores()),
-                               "winners": list(state.winners())}})
+    actions.append(
+        {"expect": {"terminal": state.is_terminal(), "scores": list(state.scores()), "winners": list(state.winners())}}
+    )
     scenario = {"name": f"{name} replay", "game": name, "seed": record["seed"], "actions": actions}
     if players:
         scenario["params"] = {"players": players}

@@ -1,11 +1,11 @@
-"""Tests for trickkit.schema_check: located JSON Schema validation."""
+"""Tests for trickkit.rules.schema_check: located JSON Schema validation."""
 
 from __future__ import annotations
 
 import pytest
 
-from trickkit.schema_check import check_schema, load_schema
-from trickkit.source import load_yaml
+from trickkit.rules.schema_check import check_schema, load_schema
+from trickkit.rules.source import load_yaml
 
 SCHEMA = {
     "type": "object",
@@ -73,9 +73,7 @@ def test_unknown_key_with_did_you_mean_located_at_key():
 
 
 def test_type_error_location_and_message():
-    assert check("name: x\nplayers:\n  min: three\n") == [
-        "g.yaml:3:8: $.players.min: expected integer, got 'three'"
-    ]
+    assert check("name: x\nplayers:\n  min: three\n") == ["g.yaml:3:8: $.players.min: expected integer, got 'three'"]
     assert check("name: [a]\n") == ["g.yaml:1:7: $.name: expected string, got a list"]
 
 

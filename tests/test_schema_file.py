@@ -107,7 +107,7 @@ def test_shipped_rulesets_found() -> None:
 def test_shipped_ruleset_is_valid(validator: Draft202012Validator, path: Path) -> None:
     data = _load(path)
     if "extends" in data:  # a variant file is checked as the ruleset it resolves to
-        from trickkit.loader import read_document
+        from trickkit.engine.loader import read_document
 
         merged, _ = read_document(path)
         data = _str_keys(merged)
@@ -141,7 +141,9 @@ def test_unknown_step_kind_is_rejected(validator: Draft202012Validator) -> None:
     data = _skull_king()
     data["round"].insert(1, {"shuffle": {"count": 1}})
     errors = _errors(validator, data)
-    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("additionalProperties", ["round", 1])], _describe(errors)
+    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("additionalProperties", ["round", 1])], (
+        _describe(errors)
+    )
     assert "'shuffle'" in errors[0].message
 
 
@@ -149,22 +151,26 @@ def test_step_with_two_kinds_is_rejected(validator: Draft202012Validator) -> Non
     data = _skull_king()
     data["round"][0]["effect"] = "x = 1"
     errors = _errors(validator, data)
-    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("maxProperties", ["round", 0])], _describe(errors)
+    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("maxProperties", ["round", 0])], _describe(
+        errors
+    )
 
 
 def test_misspelt_step_option_is_rejected(validator: Draft202012Validator) -> None:
     data = _skull_king()
     data["round"][0]["deal"]["too"] = data["round"][0]["deal"].pop("to")
     errors = _errors(validator, data)
-    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("additionalProperties", ["round", 0, "deal"])], _describe(errors)
+    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("additionalProperties", ["round", 0, "deal"])], (
+        _describe(errors)
+    )
 
 
 def test_bad_lookup_group_key_is_rejected(validator: Draft202012Validator) -> None:
     data = _skull_king()
     data["deck"][0]["attributes"] = {"points": {"by": "rank", "groups": {"": [10]}}}
     errors = _errors(validator, data)
-    assert [(e.validator, list(e.absolute_path)) for e in errors] == [
-        ("oneOf", ["deck", 0, "attributes", "points"])
-    ], _describe(errors)
+    assert [(e.validator, list(e.absolute_path)) for e in errors] == [("oneOf", ["deck", 0, "attributes", "points"])], (
+        _describe(errors)
+    )
     # of the two allowed forms (constant, lookup), the lookup fails on the empty key
     assert any(sub.validator == "minLength" and sub.instance == "" for sub in errors[0].context)

@@ -75,17 +75,27 @@ def test_a_refusal_is_explained_by_the_kind_of_the_texts_length(tmp_path):
 
 
 def test_the_text_must_start_with_the_declared_verb(tmp_path):
-    with pytest.raises(trickkit.RulesetError, match=r"mark_in_colour\.text: the text of action 'mark_in_colour' "
-                                                    r"must start with its verb 'mark', got 'paint \{n\} \{c\}'"):
+    with pytest.raises(
+        trickkit.RulesetError,
+        match=r"mark_in_colour\.text: the text of action 'mark_in_colour' "
+        r"must start with its verb 'mark', got 'paint \{n\} \{c\}'",
+    ):
         load(tmp_path, GAME.replace('text: "mark {n} {c}"', 'text: "paint {n} {c}"'))
 
 
 def test_kinds_sharing_a_verb_need_texts_of_different_lengths(tmp_path):
-    with pytest.raises(trickkit.RulesetError, match=r"actions 'mark' and 'mark_in_colour' both have texts of 2 words "
-                                                    r"starting with 'mark'"):
-        load(tmp_path, GAME.replace('text: "mark {n} {c}"', 'text: "mark {c}"')
-             .replace('choices: {n: "[1, 2]", c: "[\'red\', \'blue\']"}', "choices: {c: \"['red', 'blue']\"}")
-             .replace("allowed: n == 2", "allowed: true").replace("10 * n", "10"))
+    with pytest.raises(
+        trickkit.RulesetError,
+        match=r"actions 'mark' and 'mark_in_colour' both have texts of 2 words "
+        r"starting with 'mark'",
+    ):
+        load(
+            tmp_path,
+            GAME.replace('text: "mark {n} {c}"', 'text: "mark {c}"')
+            .replace("choices: {n: \"[1, 2]\", c: \"['red', 'blue']\"}", "choices: {c: \"['red', 'blue']\"}")
+            .replace("allowed: n == 2", "allowed: true")
+            .replace("10 * n", "10"),
+        )
 
 
 def test_a_seats_own_zone_is_indexed_directly_in_generated_code():

@@ -6,10 +6,9 @@ import random
 import pytest
 
 import trickkit
-from trickkit import turns
+from trickkit.engine import turns
 
-TURN_GAMES = [n for n in trickkit.list_games()
-              if any(st.kind == "turns" for st in trickkit.load_game(n).rules.steps)]
+TURN_GAMES = [n for n in trickkit.list_games() if any(st.kind == "turns" for st in trickkit.load_game(n).rules.steps)]
 
 
 @pytest.mark.parametrize("name", TURN_GAMES)
@@ -63,7 +62,7 @@ def test_a_clone_that_never_draws_still_replays_the_game():
 
 
 def _saqqara_with_lookahead(tmp_path, value):
-    text = trickkit.loader.ruleset_text("saqqara")
+    text = trickkit.engine.loader.ruleset_text("saqqara")
     assert "lookahead: placed == 0" in text
     path = tmp_path / f"saqqara_{abs(hash(value))}.yaml"
     path.write_text(text.replace("lookahead: placed == 0", f"lookahead: {value}"))
@@ -100,8 +99,10 @@ def test_a_lookahead_expression_checks_only_where_it_holds(tmp_path):
 def test_a_choice_named_like_a_parameter_is_still_tested_per_combination(tmp_path):
     """`pile` is both a choice of `take` and (here) a parameter: `allowed` means the choice."""
     path = tmp_path / "shadow.yaml"
-    path.write_text("extends: saqqara\nname: saqqara_shadow\n"
-                    "parameters:\n  pile: {type: int, default: 1, min: 1, description: hides nothing}\n")
+    path.write_text(
+        "extends: saqqara\nname: saqqara_shadow\n"
+        "parameters:\n  pile: {type: int, default: 1, min: 1, description: hides nothing}\n"
+    )
     game = trickkit.load_game(str(path), players=2)
     state = game.new_initial_state(seed=1)
     for action in ["take 1", "take 2", "take 3", "take 4", "take 1", "take 2"]:
@@ -130,23 +131,27 @@ def test_a_generator_held_by_the_caller_keeps_clones_exact():
 def test_an_action_subclass_is_an_action():
     class Tagged(trickkit.Action):
         pass
+
     state = trickkit.load_game("skull_king").new_initial_state(seed=1)
     action = state.legal_actions()[0]
     state.apply_action(Tagged(action.text, action.verb, value=action.value))
     assert state.history() == [action.text]
 
 
-@pytest.mark.parametrize("value, message", [
-    ("2", "lookahead: expected boolean or string, got 2"),
-    ("placed", "lookahead: must be true or false (a bool), got a number (int)"),
-    ("\"'no'\"", "lookahead: must be true or false (a bool), got a text (str)"),
-    ("plased == 0", "lookahead: unknown name 'plased' (did you mean 'placed'?)"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("2", "lookahead: expected boolean or string, got 2"),
+        ("placed", "lookahead: must be true or false (a bool), got a number (int)"),
+        ("\"'no'\"", "lookahead: must be true or false (a bool), got a text (str)"),
+        ("plased == 0", "lookahead: unknown name 'plased' (did you mean 'placed'?)"),
+    ],
+)
 def test_a_lookahead_that_is_not_a_bool_is_a_located_load_error(tmp_path, value, message):
-    text = trickkit.loader.ruleset_text("saqqara").replace("lookahead: placed == 0", f"lookahead: {value}")
+    text = trickkit.engine.loader.ruleset_text("saqqara").replace("lookahead: placed == 0", f"lookahead: {value}")
     path = tmp_path / "bad.yaml"
     path.write_text(text)
-    line = text[:text.index(f"lookahead: {value}")].count("\n") + 1
+    line = text[: text.index(f"lookahead: {value}")].count("\n") + 1
     with pytest.raises(trickkit.RulesetError) as err:
         trickkit.load_game(str(path))
     assert f"bad.yaml:{line}:" in str(err.value) and message in str(err.value)

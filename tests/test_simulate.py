@@ -13,9 +13,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 import fakegame  # noqa: E402
 
 import trickkit  # noqa: E402
+import trickkit.engine.loader  # noqa: E402
 from trickkit.errors import IllegalActionError, TrickkitError  # noqa: E402
-from trickkit import simulation as sim  # noqa: E402
-from trickkit.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
+from trickkit.lab import simulation as sim  # noqa: E402
+from trickkit.lab.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
+
 
 def read_jsonl(path):
     return [json.loads(line) for line in Path(path).read_text().splitlines()]
@@ -43,8 +45,17 @@ def test_seeds_differ_by_index_seed_and_kind():
 def test_play_game_record_format():
     game = fakegame.PileGame(players=2)
     record = play_game(game, seed=5, index=3)
-    assert list(record) == ["game", "params", "players", "seed", "actions", "scores", "winners",
-                            "ruleset_sha256", "trickkit_version"]
+    assert list(record) == [
+        "game",
+        "params",
+        "players",
+        "seed",
+        "actions",
+        "scores",
+        "winners",
+        "ruleset_sha256",
+        "trickkit_version",
+    ]
     assert record["game"] == "pile"
     assert record["params"] == {"players": 2, "pile": 7}
     assert record["players"] == 2
@@ -201,6 +212,7 @@ def test_shared_wins_count_for_every_winner():
 
 def test_game_given_by_name_uses_load_game(monkeypatch):
     monkeypatch.setattr(trickkit, "load_game", fakegame.load_game, raising=False)
+    monkeypatch.setattr(trickkit.engine.loader, "load_game", fakegame.load_game, raising=False)
     summary = simulate("pile", 7, seed=0)
     assert summary.game == "pile"
     assert summary.games == 7
@@ -219,8 +231,15 @@ def test_zero_games_and_bad_arguments():
 
 def test_to_table_lists_every_seat():
     summary = SimulationSummary(
-        game="pile", params={"players": 2, "pile": 7}, players=2, games=10, seconds=2.0,
-        games_per_s=5.0, actions_per_s=25.0, mean_length=5.0, mean_score=(0.25, 0.75),
+        game="pile",
+        params={"players": 2, "pile": 7},
+        players=2,
+        games=10,
+        seconds=2.0,
+        games_per_s=5.0,
+        actions_per_s=25.0,
+        mean_length=5.0,
+        mean_score=(0.25, 0.75),
         win_rate=(0.25, 0.75),
     )
     text = summary.to_text()
@@ -275,6 +294,8 @@ def test_unpicklable_game_is_reloaded_in_workers(tmp_path, monkeypatch):
         return fakegame.PileGame(**kwargs)
 
     monkeypatch.setattr(trickkit, "load_game", load_game, raising=False)
+
+    monkeypatch.setattr(trickkit.engine.loader, "load_game", load_game, raising=False)
     game = fakegame.PileGame(players=3, pile=9)
     game.hook = lambda: None  # lambdas cannot be pickled
     assert sim._game_spec(game) == ("load", "pile", {"players": 3, "pile": 9})

@@ -71,12 +71,15 @@ def test_six_nimmt_matches_the_referee(players):
         play_in_lockstep(10 * players + seed, players)
 
 
-@pytest.mark.parametrize("players, params", [
-    (3, {"hand_size": 1, "limit": 5}),
-    (5, {"hand_size": 4, "limit": 20}),
-    (2, {"limit": 0}),
-    (10, {"hand_size": 3, "limit": 30}),
-])
+@pytest.mark.parametrize(
+    "players, params",
+    [
+        (3, {"hand_size": 1, "limit": 5}),
+        (5, {"hand_size": 4, "limit": 20}),
+        (2, {"limit": 0}),
+        (10, {"hand_size": 3, "limit": 30}),
+    ],
+)
 def test_six_nimmt_matches_the_referee_with_other_parameters(players, params):
     for seed in range(3):
         play_in_lockstep(500 + seed, players, **params)

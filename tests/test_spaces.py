@@ -1,4 +1,4 @@
-"""The fixed action space (trickkit.spaces) and observation tensors (trickkit.tensor) of a Game."""
+"""The fixed action space (trickkit.engine.spaces) and observation tensors (trickkit.engine.tensor) of a Game."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import trickkit
-from trickkit.spaces import ActionSpaceError
+from trickkit.engine.spaces import ActionSpaceError
 
 GAMES = trickkit.list_games()
 
@@ -37,8 +37,9 @@ def test_ids_and_tensors_are_the_same_in_every_process():
     digests = set()
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        done = subprocess.run([sys.executable, "-c", _FINGERPRINT], capture_output=True, text=True, env=env,
-                              timeout=300, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", _FINGERPRINT], capture_output=True, text=True, env=env, timeout=300, check=True
+        )
         digests.add(done.stdout.strip())
     assert len(digests) == 1 and len(digests.pop()) == 64
 
@@ -136,12 +137,12 @@ def test_tensor_seats_are_relative_to_the_viewer():
     distinct = list(dict.fromkeys(game.cards))
     for p in range(4):
         t = state.observation_tensor(p)
-        mine = [distinct[i] for i, x in enumerate(t[hand.start + 2:hand.start + hand.size]) if x]
+        mine = [distinct[i] for i, x in enumerate(t[hand.start + 2 : hand.start + hand.size]) if x]
         assert sorted(mine) == sorted(state.observation(p)["zones"]["hand"][p]["cards"])
-        assert t[cur.start:cur.start + cur.size].index(1.0) == (state.current_player() - p) % 4
+        assert t[cur.start : cur.start + cur.size].index(1.0) == (state.current_player() - p) % 4
         other = layout["zone hand +1"]
         assert t[other.start] == len(state.seat_zones[0][(p + 1) % 4]) > 0  # its count only
-        assert not any(t[other.start + 1:other.start + other.size])  # not shown, no card bits
+        assert not any(t[other.start + 1 : other.start + other.size])  # not shown, no card bits
 
 
 def test_simultaneous_bids_stay_hidden_in_the_tensor():
@@ -153,13 +154,13 @@ def test_simultaneous_bids_stay_hidden_in_the_tensor():
     watcher = (first + 1) % 3
     seg = layout[f"var bid +{(first - watcher) % 3}"]
     t = state.observation_tensor(watcher)
-    assert t[seg.start:seg.start + seg.size] == [0.0, 1.0]  # value 0, is_null: not seen yet
+    assert t[seg.start : seg.start + seg.size] == [0.0, 1.0]  # value 0, is_null: not seen yet
     own = layout["var bid +0"]
-    assert state.observation_tensor(first)[own.start:own.start + own.size] == [1.0, 0.0]
+    assert state.observation_tensor(first)[own.start : own.start + own.size] == [1.0, 0.0]
 
 
 def test_an_action_space_too_large_is_a_clear_error(tmp_path, monkeypatch):
-    import trickkit.spaces as spaces
+    import trickkit.engine.spaces as spaces
 
     monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5000)  # Trumps' Lovers alone have 78 x 78 choices
     with pytest.raises(ActionSpaceError, match="would exceed 5000 actions.*'lovers'"):
@@ -169,7 +170,7 @@ def test_an_action_space_too_large_is_a_clear_error(tmp_path, monkeypatch):
 def test_probing_stops_at_game_over_and_at_a_round_that_cannot_be_dealt(tmp_path):
     from pathlib import Path
 
-    from trickkit.spaces import _Prober
+    from trickkit.engine.spaces import _Prober
 
     game = trickkit.load_game("skull_king", players=6, rounds=7)
     assert {s.round for s in _Prober(game).states()} == set(range(1, 8))  # game_over: round == rounds
@@ -185,7 +186,7 @@ def test_probing_stops_at_game_over_and_at_a_round_that_cannot_be_dealt(tmp_path
 
 
 def test_the_generated_reference_lists_every_game_its_ids_and_segments():
-    from trickkit.tensor import spaces_reference
+    from trickkit.cli.docgen import spaces_reference
 
     page = spaces_reference()
     for name in GAMES:
@@ -200,7 +201,7 @@ def test_the_generated_reference_lists_every_game_its_ids_and_segments():
 
 
 def test_probed_numbers_are_completed_between_the_smallest_and_largest():
-    from trickkit.spaces import _Prober
+    from trickkit.engine.spaces import _Prober
 
     game = trickkit.load_game("sarkophag", players=3)
 
@@ -214,7 +215,7 @@ def test_probed_numbers_are_completed_between_the_smallest_and_largest():
 
 
 def test_too_many_bids_is_a_clear_error(monkeypatch):
-    import trickkit.spaces as spaces
+    import trickkit.engine.spaces as spaces
 
     monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5)
     with pytest.raises(ActionSpaceError, match="would exceed 5 actions.*bids alone have 11 values"):

@@ -15,23 +15,39 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import FakeState, compiler  # noqa: E402
 
 CONTEXT = (("card", "card"),)
-DEFINITIONS = {"lead": "trick[0]", "led": "first(p.suit for p in trick if p.kind == 'suit')",
-               "low": "card.rank < 5"}
+DEFINITIONS = {"lead": "trick[0]", "led": "first(p.suit for p in trick if p.kind == 'suit')", "low": "card.rank < 5"}
 
 # every construct the stager handles, with nulls in the attributes (pirate, escape)
 TESTS = [
-    "true", "false", "round == 2", "card.kind == 'suit'", "card.suit != 'green'", "card.rank < 5",
-    "card.rank >= 3", "3 < card.rank", "card.rank > round", "card.suit == led", "led == null or card.suit == led",
-    "len(trick) == 0 or card.kind != 'suit'", "len(trick) > 0 and card.rank <= lead.rank",
-    "not (card.kind == 'escape')", "not low", "if len(trick) == 0 then card.kind == 'pirate' else low",
-    "if round == 2 then true else card.rank > 1", "card.kind in ['pirate', 'escape']",
-    "card.suit in list(p.suit for p in trick)", "card.rank > 1 or card.kind == 'pirate'",
-    "card.rank < lead.rank", "(card.rank ?? 0) + 1 > 4", "card.rank == null",
+    "true",
+    "false",
+    "round == 2",
+    "card.kind == 'suit'",
+    "card.suit != 'green'",
+    "card.rank < 5",
+    "card.rank >= 3",
+    "3 < card.rank",
+    "card.rank > round",
+    "card.suit == led",
+    "led == null or card.suit == led",
+    "len(trick) == 0 or card.kind != 'suit'",
+    "len(trick) > 0 and card.rank <= lead.rank",
+    "not (card.kind == 'escape')",
+    "not low",
+    "if len(trick) == 0 then card.kind == 'pirate' else low",
+    "if round == 2 then true else card.rank > 1",
+    "card.kind in ['pirate', 'escape']",
+    "card.suit in list(p.suit for p in trick)",
+    "card.rank > 1 or card.kind == 'pirate'",
+    "card.rank < lead.rank",
+    "(card.rank ?? 0) + 1 > 4",
+    "card.rank == null",
     "low and (card.suit == 'green' or card.kind == 'escape')",
 ]
 
-trick_strategy = st.lists(st.sampled_from([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (0, 3, 3, 0)]),
-                          max_size=3).map(lambda t: [(p[0], p[1], p[2], i) for i, p in enumerate(t)])
+trick_strategy = st.lists(st.sampled_from([(0, 0, 0, 0), (1, 1, 1, 1), (2, 2, 2, 2), (0, 3, 3, 0)]), max_size=3).map(
+    lambda t: [(p[0], p[1], p[2], i) for i, p in enumerate(t)]
+)
 
 
 def per_card(text, state, cards):
@@ -45,8 +61,7 @@ def per_card(text, state, cards):
 
 @pytest.mark.parametrize("text", TESTS)
 @settings(max_examples=40, deadline=None)
-@given(trick=trick_strategy, round_=st.integers(1, 3),
-       cards=st.lists(st.integers(0, 3), max_size=6))
+@given(trick=trick_strategy, round_=st.integers(1, 3), cards=st.lists(st.integers(0, 3), max_size=6))
 def test_staged_filter_matches_per_card_tests(text, trick, round_, cards):
     state = FakeState(trick)
     state.round = round_

@@ -7,7 +7,7 @@ import pytest
 
 import trickkit
 from trickkit.errors import RulesetError
-from trickkit.simulation import simulate
+from trickkit.lab.simulation import simulate
 
 BASE = """
 format: 1
@@ -40,10 +40,24 @@ EXTRA
 """
 
 
-def write(tmp_path, teams="teams: [[0, 2], [1, 3]]", teamvars="team_variables:\n  won: {initial: 0}",
-          after="won[team_of(winner.seat)] += 1", score="won[team_of(seat)]", extra="", rounds=2, name="g"):
-    text = (BASE.replace("TEAMVARS", teamvars).replace("TEAMS", teams).replace("AFTER", after)
-            .replace("SCORE", score).replace("EXTRA", extra).replace("ROUNDS", str(rounds)))
+def write(
+    tmp_path,
+    teams="teams: [[0, 2], [1, 3]]",
+    teamvars="team_variables:\n  won: {initial: 0}",
+    after="won[team_of(winner.seat)] += 1",
+    score="won[team_of(seat)]",
+    extra="",
+    rounds=2,
+    name="g",
+):
+    text = (
+        BASE.replace("TEAMVARS", teamvars)
+        .replace("TEAMS", teams)
+        .replace("AFTER", after)
+        .replace("SCORE", score)
+        .replace("EXTRA", extra)
+        .replace("ROUNDS", str(rounds))
+    )
     path = tmp_path / f"{name}.yaml"
     path.write_text(text, "utf-8")
     return path
@@ -86,17 +100,25 @@ def test_a_teams_rule_and_the_team_functions(tmp_path):
     game = trickkit.load_game(path, players=6)
     assert game.teams == ((0, 3), (1, 4), (2, 5))
     assert [game.team_of(s) for s in range(6)] == [0, 1, 2, 0, 1, 2]
-    path2 = write(tmp_path, teams="teams: [[0, 2, 4], [1, 3, 5]]", name="h",
-                  after="won[team_of(winner.seat)] += partner(winner.seat) * 0 + 1\n        last = [team_of(0), team_of(5), partner(0), partner(2), partner(4), num_teams, len(team_members(1)), team_members(0)[2]]",
-                  extra="table_variables:\n  last: {initial: [], type: list}")
+    path2 = write(
+        tmp_path,
+        teams="teams: [[0, 2, 4], [1, 3, 5]]",
+        name="h",
+        after="won[team_of(winner.seat)] += partner(winner.seat) * 0 + 1\n        last = [team_of(0), team_of(5), partner(0), partner(2), partner(4), num_teams, len(team_members(1)), team_members(0)[2]]",
+        extra="table_variables:\n  last: {initial: [], type: list}",
+    )
     state = play_out(trickkit.load_game(path2, players=6).new_initial_state(seed=1))
     assert state.observation_all()["variables"]["last"] == [0, 1, 2, 4, 0, 2, 3, 4]
 
 
 def test_without_teams_every_seat_is_a_team(tmp_path):
-    path = write(tmp_path, teams="", teamvars="team_variables:\n  won: {initial: 0}",
-                 after="won[team_of(winner.seat)] += 1\n        flag = partner(winner.seat) == winner.seat and num_teams == 3",
-                 extra="table_variables:\n  flag: {initial: false}")
+    path = write(
+        tmp_path,
+        teams="",
+        teamvars="team_variables:\n  won: {initial: 0}",
+        after="won[team_of(winner.seat)] += 1\n        flag = partner(winner.seat) == winner.seat and num_teams == 3",
+        extra="table_variables:\n  flag: {initial: false}",
+    )
     game = trickkit.load_game(path, players=3)
     assert game.teams == ((0,), (1,), (2,))
     state = play_out(game.new_initial_state(seed=2))
@@ -108,8 +130,14 @@ def test_without_teams_every_seat_is_a_team(tmp_path):
 
 def test_team_score_rule_decides_the_winners(tmp_path):
     # per-seat scores differ inside a team; team_score sums them, and both partners win
-    path = write(tmp_path, teamvars="", after="", score="tricks[seat] * 0 + seat",
-                 extra="team_score: sum(s for s in team_members(team))", rounds=1)
+    path = write(
+        tmp_path,
+        teamvars="",
+        after="",
+        score="tricks[seat] * 0 + seat",
+        extra="team_score: sum(s for s in team_members(team))",
+        rounds=1,
+    )
     state = trickkit.load_game(path).new_initial_state(seed=0)
     assert state.team_scores() == [2, 4]
     assert state.winners() == [1, 3]
@@ -130,14 +158,17 @@ def test_team_variables_reset_and_copy_independently(tmp_path):
     assert state.observation(0)["variables"]["won"] == [0, 0]  # the clone's trick counts stay its own
 
 
-@pytest.mark.parametrize(("teams", "message"), [
-    ("teams: [[0, 2], [1]]", "no team lists seat 3"),
-    ("teams: [[0, 2], [1, 3, 2]]", "seat 2 is in two teams"),
-    ("teams: [[0, 2], [1, 7]]", "a team lists seats 0..3, got 7"),
-    ('teams: "seat // 0"', "ZeroDivisionError"),
-    ('teams: "if seat == 1 then null else seat"', "gives seat 1 no team"),
-    ('teams: "round"', "unknown name 'round'"),
-])
+@pytest.mark.parametrize(
+    ("teams", "message"),
+    [
+        ("teams: [[0, 2], [1]]", "no team lists seat 3"),
+        ("teams: [[0, 2], [1, 3, 2]]", "seat 2 is in two teams"),
+        ("teams: [[0, 2], [1, 7]]", "a team lists seats 0..3, got 7"),
+        ('teams: "seat // 0"', "ZeroDivisionError"),
+        ('teams: "if seat == 1 then null else seat"', "gives seat 1 no team"),
+        ('teams: "round"', "unknown name 'round'"),
+    ],
+)
 def test_bad_teams_are_located_errors(tmp_path, teams, message):
     with pytest.raises(RulesetError) as err:
         trickkit.load_game(write(tmp_path, teams=teams))
@@ -153,8 +184,11 @@ def test_team_variable_misuse_is_a_load_error(tmp_path):
 
 
 def test_a_team_function_of_a_seat_out_of_range_is_null(tmp_path):
-    path = write(tmp_path, after="won[team_of(winner.seat)] += 1\n        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null and team_of(first(s for s in [] if s > 0)) == null",
-                 extra="table_variables:\n  flag: {initial: false}")
+    path = write(
+        tmp_path,
+        after="won[team_of(winner.seat)] += 1\n        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null and team_of(first(s for s in [] if s > 0)) == null",
+        extra="table_variables:\n  flag: {initial: false}",
+    )
     state = play_out(trickkit.load_game(path).new_initial_state(seed=0))
     assert state.observation_all()["variables"]["flag"] is True
 
@@ -194,7 +228,7 @@ def test_more_teams_than_seats_is_one_error(tmp_path):
 def test_replay_confirms_team_scores_of_simulated_games(tmp_path):
     import json
 
-    from trickkit.records import replay_records
+    from trickkit.engine.records import replay_records
 
     out = tmp_path / "games.jsonl"
     simulate(trickkit.load_game("spades", target=100, floor=-100), 3, seed=4, out=out)

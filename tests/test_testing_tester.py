@@ -1,4 +1,4 @@
-"""trickkit.testing catches broken rulesets (test the tester), and passes a sound one."""
+"""trickkit.lab.conformance catches broken rulesets (test the tester), and passes a sound one."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit import testing
-from trickkit.cli import main
+from trickkit.lab import conformance as testing
+from trickkit.cli.main import main
 from trickkit.dsl import runtime
 
 HERE = Path(__file__).resolve().parent / "testing_rulesets"
@@ -85,8 +85,23 @@ def test_cli_test_reports_and_exit_codes(capsys):
     assert main(["test", str(HERE / "never_ends.yaml"), "--examples", "2", "--seed", "0"]) == 1
     out = capsys.readouterr().out
     assert "FAIL termination failed" in out and "other checks need games that end" in out
-    assert main(["test", str(HERE / "sound.yaml"), "--examples", "2", "--check", "conservation",
-                 "--check", "clone", "--seed", "0"]) == 0
+    assert (
+        main(
+            [
+                "test",
+                str(HERE / "sound.yaml"),
+                "--examples",
+                "2",
+                "--check",
+                "conservation",
+                "--check",
+                "clone",
+                "--seed",
+                "0",
+            ]
+        )
+        == 0
+    )
     assert "2 passed, 0 failed" in capsys.readouterr().out
     assert main(["test", str(HERE / "sound.yaml"), "--check", "nope"]) == 2
     assert main(["test", str(HERE / "sound.yaml"), "--replay", "{not json"]) == 2
@@ -152,11 +167,14 @@ def test_a_replayed_action_that_is_not_legal_is_reported():
         testing.replay_case(case)
 
 
-@pytest.mark.parametrize("sabotage,message", [
-    ("accept", "was accepted"),
-    ("change", "changed the state"),
-    ("raw", "raised ZeroDivisionError"),
-])
+@pytest.mark.parametrize(
+    "sabotage,message",
+    [
+        ("accept", "was accepted"),
+        ("change", "changed the state"),
+        ("raw", "raised ZeroDivisionError"),
+    ],
+)
 def test_an_engine_that_mishandles_illegal_actions_is_caught(monkeypatch, sabotage, message):
     # the engine refuses illegal actions correctly, so the faults are put in by hand
     apply = trickkit.State.apply_action

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import trickkit
-from trickkit.cli import main
+from trickkit.cli.main import main
 
 
 def _played_game(name, seed, **params):

@@ -12,18 +12,28 @@ import yaml
 
 import trickkit
 from trickkit import IllegalActionError, RulesetError
-from trickkit.privacy import privacy_table, seen_text
+from trickkit.engine.privacy import privacy_table, seen_text
 
 BASE = {
-    "format": 1, "name": "layers", "title": "Layers", "players": {"min": 2, "max": 2, "default": 2},
+    "format": 1,
+    "name": "layers",
+    "title": "Layers",
+    "players": {"min": 2, "max": 2, "default": 2},
     "deck": [{"suit": {"R": "red", "B": "blue", "G": "green"}, "rank": {"from": 1, "to": 5}, "text": "{suit}{rank}"}],
     "zones": {"stock": {"owner": "table", "visibility": "hidden"}, "hand": {"owner": "seat", "visibility": "owner"}},
-    "round": [{"deal": {"count": 4}},
-              {"tricks": {"count": 4,
-                          "must_play_if_able": ["len(trick) == 0 or card.suit == trick[0].suit", "card.rank < 3"],
-                          "reason": "'must follow ' + trick[0].suit + ', else play under 3'",
-                          "winner": "highest(p for p in trick if p.suit == trick[0].suit by p.rank)"}}],
-    "game_over": "true", "score": "0",
+    "round": [
+        {"deal": {"count": 4}},
+        {
+            "tricks": {
+                "count": 4,
+                "must_play_if_able": ["len(trick) == 0 or card.suit == trick[0].suit", "card.rank < 3"],
+                "reason": "'must follow ' + trick[0].suit + ', else play under 3'",
+                "winner": "highest(p for p in trick if p.suit == trick[0].suit by p.rank)",
+            }
+        },
+    ],
+    "game_over": "true",
+    "score": "0",
 }
 
 
@@ -60,7 +70,7 @@ def legal(state) -> set[str]:
 # ---------------------------------------------------------------- layered follow duties
 def test_the_first_test_some_card_passes_decides(tmp_path):
     game = game_of(tmp_path, BASE)
-    assert legal(after_lead(game, "R5", ["R1", "B1", "G2", "B4"])) == {"play R1"}          # follow suit
+    assert legal(after_lead(game, "R5", ["R1", "B1", "G2", "B4"])) == {"play R1"}  # follow suit
     assert legal(after_lead(game, "R5", ["B1", "G2", "B4", "G5"])) == {"play B1", "play G2"}  # else under 3
     assert legal(after_lead(game, "R5", ["B3", "G4", "B4", "G5"])) == {"play B3", "play G4", "play B4", "play G5"}
 
@@ -75,7 +85,7 @@ def test_a_refusal_names_the_cards_of_the_deciding_test(tmp_path):
 
 
 def test_the_generated_filters_and_the_per_card_path_agree(tmp_path):
-    from trickkit.steps import playable_cards
+    from trickkit.engine.steps import playable_cards
 
     game = game_of(tmp_path, BASE)
     for hand in (["R1", "B1", "G2", "B4"], ["B1", "G2", "B4", "G5"], ["B3", "G4", "B4", "G5"]):
@@ -104,8 +114,9 @@ def test_each_test_of_a_layered_duty_is_typed_and_located(tmp_path):
     problem = next(p for p in err.problems if p.path == "$.round[1].tricks.must_play_if_able[1]")
     assert problem.line > 0 and "must be" in problem.message and "bool" in problem.message
     err = error_of(tmp_path, with_tricks(must_play_if_able=["card.sute == 'red'"]))
-    assert any(p.path == "$.round[1].tricks.must_play_if_able[0]" and "did you mean 'suit'" in p.message
-               for p in err.problems), err
+    assert any(
+        p.path == "$.round[1].tricks.must_play_if_able[0]" and "did you mean 'suit'" in p.message for p in err.problems
+    ), err
     err = error_of(tmp_path, with_tricks(must_play_if_able=[]))  # the schema: at least one test
     assert "must_play_if_able" in str(err)
 
@@ -119,9 +130,13 @@ def test_card_text_is_the_canonical_text(tmp_path):
 
 
 def test_str_of_a_card_and_joining_a_card_to_a_text_give_its_text(tmp_path):
-    game = game_of(tmp_path, with_tricks(
-        must_play_if_able="len(trick) == 0 or card.suit == trick[0].suit",
-        reason="'no ' + str(card) + ' on ' + trick[0].card + ' (' + str(trick[0]) + ', ' + str(list(c for c in hand[1])) + ')'"))
+    game = game_of(
+        tmp_path,
+        with_tricks(
+            must_play_if_able="len(trick) == 0 or card.suit == trick[0].suit",
+            reason="'no ' + str(card) + ' on ' + trick[0].card + ' (' + str(trick[0]) + ', ' + str(list(c for c in hand[1])) + ')'",
+        ),
+    )
     state = after_lead(game, "R5", ["R1", "B1", "G2", "B4"])
     with pytest.raises(IllegalActionError) as info:
         state.apply_action("play B4")
@@ -174,18 +189,37 @@ def test_text_and_copy_are_the_engines_attributes(tmp_path):
 
 # ---------------------------------------------------------------- private action kinds
 PRIVATE = {
-    "format": 1, "name": "private", "title": "Private", "players": {"min": 3, "max": 3, "default": 3},
+    "format": 1,
+    "name": "private",
+    "title": "Private",
+    "players": {"min": 3, "max": 3, "default": 3},
     "deck": [{"suit": {"R": "red"}, "rank": {"from": 1, "to": 9}, "text": "{suit}{rank}"}],
-    "zones": {"stock": {"owner": "table", "visibility": "hidden"}, "hand": {"owner": "seat", "visibility": "owner"},
-              "given": {"owner": "seat", "visibility": "owner"}},
-    "round": [{"deal": {"count": 3}},
-              {"turns": {"until": "all(len(hand[s]) == 2 for s in seats)",
-                         "actions": {"give": {"text": "give {card} to {seat}",
-                                              "choices": {"card": "hand[current_player]",
-                                                          "seat": "list(s for s in seats if s != current_player)"},
-                                              "private": True,
-                                              "effect": "move(card, hand[current_player], given[seat])\nend_turn()"}}}}],
-    "game_over": "true", "score": "0",
+    "zones": {
+        "stock": {"owner": "table", "visibility": "hidden"},
+        "hand": {"owner": "seat", "visibility": "owner"},
+        "given": {"owner": "seat", "visibility": "owner"},
+    },
+    "round": [
+        {"deal": {"count": 3}},
+        {
+            "turns": {
+                "until": "all(len(hand[s]) == 2 for s in seats)",
+                "actions": {
+                    "give": {
+                        "text": "give {card} to {seat}",
+                        "choices": {
+                            "card": "hand[current_player]",
+                            "seat": "list(s for s in seats if s != current_player)",
+                        },
+                        "private": True,
+                        "effect": "move(card, hand[current_player], given[seat])\nend_turn()",
+                    }
+                },
+            }
+        },
+    ],
+    "game_over": "true",
+    "score": "0",
 }
 
 
@@ -201,7 +235,10 @@ def test_a_private_action_kind_shows_only_its_verb(tmp_path):
     assert state.history_seen_by((actor + 1) % 3) == ["give ?"]
     assert state.history_seen_by(actor) == [action.text]
     table = privacy_table(game.rules)
-    assert seen_text(table, "give R1 to 2", 0, 1) == "give ?" and seen_text(table, "give R1 to 2", 0, None) == "give R1 to 2"
+    assert (
+        seen_text(table, "give R1 to 2", 0, 1) == "give ?"
+        and seen_text(table, "give R1 to 2", 0, None) == "give R1 to 2"
+    )
     assert seen_text(table, "give", 0, 1) == "give"  # a bare verb (as a responder's `pass`) hides nothing
 
 

@@ -70,8 +70,9 @@ def test_the_empress_shows_every_hand_to_everyone():
 def test_the_empress_while_pending_does_not_open_hands_yet():
     # seat 1 holds a face-up court, so seat 1 may cancel the Empress while it is pending
     hands = [["SK", "T3", "S5"], ["CQ", "C4", "C5"], ["W4", "W7", "W8"]]
-    state = _state(hands, ["draw", "play SK", "draw", "play CQ", "pass", "draw", "play W4",
-                           "pass", "pass", "draw", "play T3"])
+    state = _state(
+        hands, ["draw", "play SK", "draw", "play CQ", "pass", "draw", "play W4", "pass", "pass", "draw", "play T3"]
+    )
     assert state.current_player() == 1  # seat 1 decides on a cancel
     assert _hand_seen(state, 1, 0) is None
     state.apply_action("cancel CQ")  # cancelled: no effect, hands stay private
@@ -99,8 +100,7 @@ def test_the_empress_buried_or_silenced_hides_hands_again():
 
 
 def test_trump_stack_shows_only_its_top_and_the_draw_pile_is_hidden():
-    state = _state(HANDS, ["draw", "play T1", "draw", "play C3", "draw", "play W4",
-                           "draw", "play T3"])
+    state = _state(HANDS, ["draw", "play T1", "draw", "play C3", "draw", "play W4", "draw", "play T3"])
     for viewer in range(3):
         zones = state.observation(viewer)["zones"]
         assert zones["trumps"][0]["count"] == 2
@@ -115,8 +115,7 @@ def test_trump_stack_shows_only_its_top_and_the_draw_pile_is_hidden():
 
 def test_court_face_state_is_public_and_face_down_cards_hidden():
     hands = [["SK", "S5", "S6"], ["CQ", "C3", "C4"], ["W4", "W7", "W8"]]
-    state = _state(hands, ["draw", "play SK", "draw", "play CQ", "pass", "draw", "play W4",
-                           "pass", "cancel CQ"])
+    state = _state(hands, ["draw", "play SK", "draw", "play CQ", "pass", "draw", "play W4", "pass", "cancel CQ"])
     for viewer in range(3):
         zones = state.observation(viewer)["zones"]
         assert zones["court_up"][0]["cards"] == ["SK"]
@@ -128,8 +127,7 @@ def test_court_face_state_is_public_and_face_down_cards_hidden():
 
 def test_world_stack_shows_only_its_top():
     hands = [["T21", "T10", "T1"], ["C3", "C4", "C5"], ["W4", "W7", "W8"]]
-    state = _state(hands, ["draw", "play T21", "draw", "play C3", "draw", "play W4",
-                           "draw", "world T10"])
+    state = _state(hands, ["draw", "play T21", "draw", "play C3", "draw", "play W4", "draw", "world T10"])
     zones = state.observation(2)["zones"]
     assert zones["world"][0]["count"] == 2 and zones["world"][0]["top"] == "T10"
     assert "T21" not in repr(zones["world"])

@@ -1,5 +1,5 @@
 """The generated passes of turns steps (`trickkit.dsl.compiler.Compiler.kinds_pass`): the shipped
-turns games use them, they agree with the engine's general path (`trickkit.turns`) on random
+turns games use them, they agree with the engine's general path (`trickkit.engine.turns`) on random
 states, budget included, and a rule that fails inside one still fails located."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 import trickkit
-from trickkit import turns
+from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
 TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts"]
@@ -144,8 +144,10 @@ def test_copies_are_offered_once_by_the_generated_pass(tmp_path):
     assert [a.text for a in state.legal_actions()] == ["play 1", "play 2"]
 
 
-@pytest.mark.parametrize("guard, choice", [("1 // zero == 0", "true"), ("true", "card.rank // zero == 0"),
-                                           ("len(table) >= 0", "card.rank // zero == 0")])
+@pytest.mark.parametrize(
+    "guard, choice",
+    [("1 // zero == 0", "true"), ("true", "card.rank // zero == 0"), ("len(table) >= 0", "card.rank // zero == 0")],
+)
 def test_a_rule_failing_inside_a_generated_pass_is_a_located_error(tmp_path, guard, choice):
     game = _tiny(tmp_path, guard=guard, choice=choice)
     assert _turn_steps(game)[0].passes is not None
@@ -158,8 +160,11 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
     # tries the same placements: the answers are shared, not tried twice
     tried = []
     real = turns._trial_passes
-    monkeypatch.setattr(turns, "_trial_passes", lambda game, s, kind, combo: tried.append((id(kind), combo))
-                        or real(game, s, kind, combo))
+    monkeypatch.setattr(
+        turns,
+        "_trial_passes",
+        lambda game, s, kind, combo: tried.append((id(kind), combo)) or real(game, s, kind, combo),
+    )
     asked_can = 0
     for game, state in _decisions("saqqara", 3, seed=5):
         tried.clear()
@@ -173,7 +178,7 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
 def _everything(s):
     """Every field of a state, by value (lists copied deeply, the generator by its state), and
     the identity of each zone and variable list."""
-    from trickkit.state import State
+    from trickkit.engine.state import State
 
     def value(v):
         if isinstance(v, list):
@@ -181,6 +186,7 @@ def _everything(s):
         if isinstance(v, dict):
             return {k: value(x) for k, x in v.items()}
         return v
+
     out = {}
     for name in State.__slots__:
         v = getattr(s, name)
@@ -226,8 +232,9 @@ def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
 
 
 def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
-    game, state = next((g, s) for g, s in _decisions("saqqara", 1, seed=3)
-                       if any(a.verb == "place" for a in s.legal_actions()))
+    game, state = next(
+        (g, s) for g, s in _decisions("saqqara", 1, seed=3) if any(a.verb == "place" for a in s.legal_actions())
+    )
     kind = next(k for k in game.rules.steps[state.step].kinds if k.name == "place")
     combo = next(a.choices for a in state.legal_actions() if a.verb == "place")
     before = _everything(state)
@@ -236,6 +243,7 @@ def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
         s.table_zones[0].append(99)
         s.turn_over = True
         raise ValueError("boom")
+
     kind = attrs.evolve(kind, effect=failing)  # a kind like place whose effect fails half-way
     with pytest.raises(ValueError):
         turns._trial_in_place(game, state, kind, combo)
@@ -265,8 +273,10 @@ def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, mon
     # over y. Computed there it fails for x == 0 (which `x == 0 or` guards): the engine's
     # general path then decides, with the same answer as testing each combination
     text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
-    text = text.replace('choices: {card: "hand[current_player]"}',
-                        'choices: {card: "hand[current_player]", x: "range(0, 3)", y: "range(0, 2)"}')
+    text = text.replace(
+        'choices: {card: "hand[current_player]"}',
+        'choices: {card: "hand[current_player]", x: "range(0, 3)", y: "range(0, 2)"}',
+    )
     text = text.replace('text: "play {card}"', 'text: "play {card} {x} {y}"')
     text = text.replace("allowed: true and true", "allowed: card.rank > 0 and (x == 0 or 6 // x + y > ZERO)")
     results = []
@@ -286,8 +296,9 @@ def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, mon
         results.append(fast)
     hand = sorted({a.split()[1] for a in results[1]})
     assert results[1] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)]
-    assert results[0] == [f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2)
-                          if x == 0 or 6 // x + y > 3]
+    assert results[0] == [
+        f"play {c} {x} {y}" for c in hand for x in range(3) for y in range(2) if x == 0 or 6 // x + y > 3
+    ]
 
 
 def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
@@ -304,10 +315,13 @@ def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
         assert text.count("(s, ())") < len(step.kinds)  # most rules inlined, none dropped
 
 
-@pytest.mark.parametrize("until, message", [
-    ("if 1 // zero == 0 then flag else flag", r"until: ZeroDivisionError: integer division or modulo by zero in"),
-    ("if zero == 0 then null else flag", r"until: expected true or false, got None in"),
-])
+@pytest.mark.parametrize(
+    "until, message",
+    [
+        ("if 1 // zero == 0 then flag else flag", r"until: ZeroDivisionError: integer division or modulo by zero in"),
+        ("if zero == 0 then null else flag", r"until: expected true or false, got None in"),
+    ],
+)
 def test_a_checked_until_called_bare_still_fails_located(tmp_path, until, message):
     # `until` may be null (a variable), so its result is checked; the check calls the rule's
     # generated function itself, and on a failure its hook, which names the rule

@@ -31,19 +31,22 @@ def one_problem(path) -> str:
     return found[0]
 
 
-@pytest.mark.parametrize("rule, text, needs", [
-    ("round: {$change: {1: {options: '3'}}}", "options", "a list of numbers"),
-    ("round: {$change: {1: {options: 'null'}}}", "options", "a list of numbers"),
-    ("round: {$change: {1: {options: '[[1], [2]]'}}}", "options", "a list of numbers"),
-    ("round: {$change: {1: {options: \"'abc'\"}}}", "options", "a list of numbers"),
-    ("round: {$change: {2: {must_play_if_able: \"'false'\"}}}", "must_play_if_able", "true or false"),
-    ("round: {$change: {2: {always_allowed: '1'}}}", "always_allowed", "true or false"),
-    ("round: {$change: {2: {leader: 'trick'}}}", "leader", "a number"),
-    ("round: {$change: {2: {winner: '1'}}}", "winner", "a play"),
-    ("round: {$change: {1: {first: 'true'}}}", "first", "a number"),
-    ("game_over: \"'no'\"", "game_over", "true or false"),
-    ("score: 'bid'", "score", "a number"),
-])
+@pytest.mark.parametrize(
+    "rule, text, needs",
+    [
+        ("round: {$change: {1: {options: '3'}}}", "options", "a list of numbers"),
+        ("round: {$change: {1: {options: 'null'}}}", "options", "a list of numbers"),
+        ("round: {$change: {1: {options: '[[1], [2]]'}}}", "options", "a list of numbers"),
+        ("round: {$change: {1: {options: \"'abc'\"}}}", "options", "a list of numbers"),
+        ("round: {$change: {2: {must_play_if_able: \"'false'\"}}}", "must_play_if_able", "true or false"),
+        ("round: {$change: {2: {always_allowed: '1'}}}", "always_allowed", "true or false"),
+        ("round: {$change: {2: {leader: 'trick'}}}", "leader", "a number"),
+        ("round: {$change: {2: {winner: '1'}}}", "winner", "a play"),
+        ("round: {$change: {1: {first: 'true'}}}", "first", "a number"),
+        ("game_over: \"'no'\"", "game_over", "true or false"),
+        ("score: 'bid'", "score", "a number"),
+    ],
+)
 def test_a_rule_of_the_wrong_type_is_a_load_error(tmp_path, rule, text, needs):
     message = one_problem(variant(tmp_path, rule))
     assert f".{text}: must be {needs}" in message, message
@@ -56,17 +59,22 @@ def test_bool_rules_of_a_zone_visibility_are_checked(tmp_path):
 
 
 def test_a_variable_keeps_the_type_of_its_initial_value(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           $append:
             - effect: |
                 for s in seats { bid[s] = true }
-    """)
+    """,
+    )
     assert "'bid' holds int values (the type of its initial value), not bool" in one_problem(path)
 
 
 def test_a_declared_type_allows_null_and_checks_the_initial_value(tmp_path):
-    ok = variant(tmp_path, """
+    ok = variant(
+        tmp_path,
+        """
         table_variables:
           top: {initial: null, type: card}
         round:
@@ -74,40 +82,53 @@ def test_a_declared_type_allows_null_and_checks_the_initial_value(tmp_path):
             - effect: |
                 top = first(c for c in stock)
                 top = null
-    """)
+    """,
+    )
     trickkit.load_game(ok)
-    bad = variant(tmp_path, """
+    bad = variant(
+        tmp_path,
+        """
         table_variables:
           top: {initial: 3, type: bool}
-    """)
+    """,
+    )
     assert "initial value 3 is not of the declared type 'bool'" in one_problem(bad)
-    wrong = variant(tmp_path, """
+    wrong = variant(
+        tmp_path,
+        """
         table_variables:
           top: {initial: null, type: card}
         round:
           $append:
             - effect: top = 5
-    """)
+    """,
+    )
     assert "'top' holds card values" in one_problem(wrong)
 
 
 def test_a_number_variable_cannot_be_set_to_null(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           $append:
             - effect: for s in seats { bid[s] = null }
-    """)
+    """,
+    )
     assert "cannot be null" in one_problem(path)
 
 
 def test_a_text_literal_no_card_has_is_an_error_with_the_suit_code_suggested(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         definitions:
           black_led: trick[0].suit == 'B'
         round:
           $append:
             - effect: if black_led { end_game() }
-    """)
+    """,
+    )
     message = problems(path)[0]
     assert "no card has suit 'B' (did you mean 'black'?)" in message
 
@@ -119,33 +140,45 @@ def test_cards_of_optional_groups_may_be_named_while_they_are_out_of_the_deck():
 
 
 def test_a_builtin_argument_of_the_wrong_type(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         round:
           $append:
             - effect: if seat_holding(hand, 'B2') == 0 { end_game() }
-    """)
+    """,
+    )
     assert "seat_holding() expects a card, got a text (str)" in one_problem(path)
 
 
 def test_options_of_unknown_type_are_checked_when_they_run(tmp_path):
     """A rule whose type is only known at play time (a null variable) fails located, not with a TypeError."""
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         table_variables:
           choices: null
         round: {$change: {1: {options: 'choices'}}}
-    """)
+    """,
+    )
     game = trickkit.load_game(path)
-    with pytest.raises(DSLRuntimeError, match=r"v\.yaml:\d+:\d+: \$\.round\[1\]\.bid\.options: expected a list of "
-                                              r"different numbers, got None"):
+    with pytest.raises(
+        DSLRuntimeError,
+        match=r"v\.yaml:\d+:\d+: \$\.round\[1\]\.bid\.options: expected a list of "
+        r"different numbers, got None",
+    ):
         game.new_initial_state(seed=1).legal_actions()
 
 
 def test_duplicate_bid_options_are_refused_when_they_run(tmp_path):
-    path = variant(tmp_path, """
+    path = variant(
+        tmp_path,
+        """
         table_variables:
           choices: {initial: [1, 1, 2], type: list}
         round: {$change: {1: {options: 'choices'}}}
-    """)
+    """,
+    )
     game = trickkit.load_game(path)
     with pytest.raises(DSLRuntimeError, match="different numbers"):
         game.new_initial_state(seed=1).legal_actions()

@@ -10,20 +10,44 @@ The public API::
     state.scores()
 """
 
-__version__ = "0.1.0"
-
-from .actions import Action
-from .errors import (DSLRuntimeError, IllegalActionError, Problem, RulesetError, ScenarioError, StateError,
-                     TrickkitError)
-from .game import DealError, Game
-from .loader import GameInfo, game_info, list_games, load_game, validate
-from .spaces import ActionSpaceError
-from .state import TERMINAL, State
+from trickkit._version import __version__
+from trickkit.engine.actions import Action
+from trickkit.engine.game import DealError, Game
+from trickkit.engine.loader import GameInfo, game_info, list_games, load_game, validate
+from trickkit.engine.spaces import ActionSpaceError
+from trickkit.engine.state import TERMINAL, State
+from trickkit.errors import (
+    DSLRuntimeError,
+    IllegalActionError,
+    Problem,
+    RulesetError,
+    ScenarioError,
+    StateError,
+    TrickkitError,
+)
 
 __all__ = [
-    "__version__", "Action", "ActionSpaceError", "DealError", "DSLRuntimeError", "Game", "GameInfo", "game_info", "IllegalActionError", "Problem",
-    "RulesetError", "ScenarioError", "SimulationSummary", "State", "StateError", "TERMINAL", "TrickkitError",
-    "list_games", "load_game", "simulate", "validate",
+    "__version__",
+    "Action",
+    "ActionSpaceError",
+    "DealError",
+    "DSLRuntimeError",
+    "Game",
+    "GameInfo",
+    "game_info",
+    "IllegalActionError",
+    "Problem",
+    "RulesetError",
+    "ScenarioError",
+    "SimulationSummary",
+    "State",
+    "StateError",
+    "TERMINAL",
+    "TrickkitError",
+    "list_games",
+    "load_game",
+    "simulate",
+    "validate",
 ]
 
 
@@ -31,7 +55,7 @@ def __getattr__(name: str):
     """`simulate` and `SimulationSummary`, imported on first use: the simulation module (and the
     agents and process pools it brings) is not needed to load and play a game."""
     if name in ("simulate", "SimulationSummary"):
-        from . import simulation
+        from trickkit.lab import simulation
 
         return getattr(simulation, name)
     raise AttributeError(f"module 'trickkit' has no attribute {name!r}")

@@ -63,8 +63,10 @@ def _once(problems: Sequence[Problem]) -> list[Problem]:
     for key, p in first.items():
         if key in also:
             head, sep, rest = p.message.partition("\n")
-            p = attrs.evolve(p, message=f"{head} (also used at {', '.join(dict.fromkeys(also[key]))}, "
-                                        f"through a YAML alias){sep}{rest}")
+            p = attrs.evolve(
+                p,
+                message=f"{head} (also used at {', '.join(dict.fromkeys(also[key]))}, through a YAML alias){sep}{rest}",
+            )
         out.append(p)
     return out
 
@@ -100,10 +102,14 @@ def short_repr(value, limit: int = 80) -> str:
         text = repr(value)
     except (ValueError, RecursionError):  # a huge int inside a list, or a very deep list
         return f"<a {type(value).__name__} too large to show>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``."""
     close = difflib.get_close_matches(str(name), list(candidates), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class DealError(TrickkitError, ValueError):
+    """A deal given to ``new_initial_state(deals=...)`` does not fit the game."""

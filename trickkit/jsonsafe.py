@@ -26,8 +26,9 @@ class JSONLimitError(ValueError):
 
 def _parse_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_JSON_INT_DIGITS:
-        raise JSONLimitError(f"an integer of {len(digits.lstrip('-')):,} digits is too large "
-                             f"(at most {MAX_JSON_INT_DIGITS})")
+        raise JSONLimitError(
+            f"an integer of {len(digits.lstrip('-')):,} digits is too large (at most {MAX_JSON_INT_DIGITS})"
+        )
     return int(digits)
 
 

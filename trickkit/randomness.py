@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 
-
 _WALKS: dict[int, tuple] = {}
 """Deck size -> the walk's positions as ``(i, k)``: i from the last down to 1, and the number of
 bits ``k`` of a draw for a uniform index in ``[0, i]`` (decks come in a few sizes per process)."""

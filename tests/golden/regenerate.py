@@ -40,25 +40,45 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("sarkophag", "p3", {"players": 3}, 4),
     ("sarkophag", "p4", {"players": 4}, 4),
     ("sarkophag", "p5_limit30_reached_ends", {"players": 5, "limit": 30, "limit_reached_ends": True}, 2),
-    ("sarkophag", "p6_hand6_free_after_break_limit20",
-     {"players": 6, "hand_size": 6, "free_after_break": True, "limit": 20}, 2),
+    (
+        "sarkophag",
+        "p6_hand6_free_after_break_limit20",
+        {"players": 6, "hand_size": 6, "free_after_break": True, "limit": 20},
+        2,
+    ),
     ("saqqara", "p2", {"players": 2}, 3),
     ("saqqara", "p3", {"players": 3}, 3),
     ("saqqara", "p4_target12_stop_at_once", {"players": 4, "target": 12, "stop_at_once": True}, 3),
-    ("saqqara", "p3_supply_aware_hand4_refill3_rewards12",
-     {"players": 3, "supply_aware_blocking": True, "hand_limit": 4, "refill": 3, "reward_cards": 12}, 3),
+    (
+        "saqqara",
+        "p3_supply_aware_hand4_refill3_rewards12",
+        {"players": 3, "supply_aware_blocking": True, "hand_limit": 4, "refill": 3, "reward_cards": 12},
+        3,
+    ),
     ("skull_king", "p2", {"players": 2}, 2),
     ("skull_king", "p4", {"players": 4}, 2),
-    ("skull_king", "p6_rounds5_bonus20_capture40",
-     {"players": 6, "rounds": 5, "pirate_bonus": 20, "skull_king_capture_bonus": 40}, 2),
+    (
+        "skull_king",
+        "p6_rounds5_bonus20_capture40",
+        {"players": 6, "rounds": 5, "pirate_bonus": 20, "skull_king_capture_bonus": 40},
+        2,
+    ),
     ("skull_king", "p3_rounds3", {"players": 3, "rounds": 3}, 3),
     ("skull_king_2021", "p4", {"players": 4}, 2),
     ("skull_king_2021", "p2_kraken", {"players": 2, "kraken": True}, 2),
-    ("skull_king_2021", "p5_kraken_left_white_whale",
-     {"players": 5, "kraken": True, "kraken_next_leader": "left_of_kraken", "white_whale": True}, 2),
+    (
+        "skull_king_2021",
+        "p5_kraken_left_white_whale",
+        {"players": 5, "kraken": True, "kraken_next_leader": "left_of_kraken", "white_whale": True},
+        2,
+    ),
     ("skull_king_2021", "p6_loot_rascal", {"players": 6, "loot": True, "scoring": "rascal"}, 2),
-    ("skull_king_2021", "p8_all_options_rounds4",
-     {"players": 8, "rounds": 4, "kraken": True, "white_whale": True, "loot": True, "mermaid_capture_bonus": 30}, 2),
+    (
+        "skull_king_2021",
+        "p8_all_options_rounds4",
+        {"players": 8, "rounds": 4, "kraken": True, "white_whale": True, "loot": True, "mermaid_capture_bonus": 30},
+        2,
+    ),
     ("trumps", "p2", {"players": 2}, 2),
     ("trumps", "p4", {"players": 4}, 1),
     ("trumps", "p3_hand7", {"players": 3, "hand_size": 7}, 1),
@@ -110,8 +130,13 @@ def step_record(state: trickkit.State, index: int, action: str) -> dict:
 
 def end_record(state: trickkit.State) -> dict:
     """The ``end`` line: the finished state, its scores, winners and action history."""
-    return {"kind": "end", **observe(state), "scores": state.scores(), "winners": state.winners(),
-            "history": state.history()}
+    return {
+        "kind": "end",
+        **observe(state),
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "history": state.history(),
+    }
 
 
 def encode(record: dict) -> str:
@@ -138,10 +163,18 @@ def play(game: trickkit.Game, index: int) -> list[dict]:
 def record_set(game_name: str, params: dict, games: int) -> list[dict]:
     """The lines of one playthrough file: the header, then ``games`` whole games."""
     game = trickkit.load_game(game_name, **params)
-    lines: list[dict] = [{
-        "kind": "header", "format": FORMAT, "game": game_name, "players": game.num_players, "params": params,
-        "resolved_params": game.params, "ruleset_sha256": game.content_hash, "games": games,
-    }]
+    lines: list[dict] = [
+        {
+            "kind": "header",
+            "format": FORMAT,
+            "game": game_name,
+            "players": game.num_players,
+            "params": params,
+            "resolved_params": game.params,
+            "ruleset_sha256": game.content_hash,
+            "games": games,
+        }
+    ]
     for index in range(games):
         lines += play(game, index)
     return lines
@@ -183,8 +216,10 @@ def main() -> int:
         if stale.name not in wanted:
             stale.unlink()
             print(f"removed {stale.name}")
-    print(f"{len(wanted)} files, {sum(n for *_, n in PARAMETER_SETS)} games, {total_steps} steps, "
-          f"{total_bytes // 1024} KB")
+    print(
+        f"{len(wanted)} files, {sum(n for *_, n in PARAMETER_SETS)} games, {total_steps} steps, "
+        f"{total_bytes // 1024} KB"
+    )
     return 0
 
 

@@ -26,8 +26,8 @@ def shuffled(rng: random.Random) -> list[str]:
 def deal(rng: random.Random, players: int, size: int) -> tuple[list[list[str]], list[str]]:
     """Every seat's hand of ``size`` cards and the undealt stock (its last card on top)."""
     cards = shuffled(rng)
-    hands = [cards[k * size:(k + 1) * size] for k in range(players)]
-    return hands, cards[players * size:]
+    hands = [cards[k * size : (k + 1) * size] for k in range(players)]
+    return hands, cards[players * size :]
 
 
 def follow(hand: list[str], trick: list[tuple[int, str]]) -> list[str]:

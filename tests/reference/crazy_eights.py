@@ -73,8 +73,8 @@ class RandomChance:
         cards = list(DECK)
         self.rng.shuffle(cards)
         count = model.hand_size
-        hands = [cards[k * count:(k + 1) * count] for k in range(model.n)]
-        stock = cards[model.n * count:]
+        hands = [cards[k * count : (k + 1) * count] for k in range(model.n)]
+        stock = cards[model.n * count :]
         discard = [stock.pop()]
         for _ in range(len(DECK)):  # an 8 turned up is buried at a random place, another turned
             if rank(discard[-1]) != "8":

@@ -52,7 +52,7 @@ def points(card: int) -> int:
 def deal(rng: random.Random) -> list[list[int]]:
     cards = list(range(52))
     rng.shuffle(cards)
-    return [sorted(cards[13 * s:13 * (s + 1)]) for s in range(SEATS)]
+    return [sorted(cards[13 * s : 13 * (s + 1)]) for s in range(SEATS)]
 
 
 class Hearts:

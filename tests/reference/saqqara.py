@@ -42,9 +42,16 @@ ENDS = ("left", "right")
 class SaqqaraModel:
     """One game of Saqqara from the start of the setup draft."""
 
-    def __init__(self, players: int = 3, hand_limit: int = 5, refill: int = 5, target: int = 15,
-                 reward_cards: int = 24, supply_aware_blocking: bool = False,
-                 stop_at_once: bool = False):
+    def __init__(
+        self,
+        players: int = 3,
+        hand_limit: int = 5,
+        refill: int = 5,
+        target: int = 15,
+        reward_cards: int = 24,
+        supply_aware_blocking: bool = False,
+        stop_at_once: bool = False,
+    ):
         self.n = players
         self.hand_limit, self.refill, self.target = hand_limit, refill, target
         self.supply_aware, self.stop_at_once = supply_aware_blocking, stop_at_once
@@ -63,11 +70,11 @@ class SaqqaraModel:
 
     # -- the turn in play ------------------------------------------------------------
     def _new_turn(self):
-        self.taken = 0         # artifacts excavated this turn
-        self.placed = 0        # artifacts placed this turn
+        self.taken = 0  # artifacts excavated this turn
+        self.placed = 0  # artifacts placed this turn
         self.discarded = 0
         self.to_refill = 0
-        self.touched: set[int] = set()   # rows placed into (0-based)
+        self.touched: set[int] = set()  # rows placed into (0-based)
 
     def _next_seat(self):
         self.current = (self.current + 1) % self.n

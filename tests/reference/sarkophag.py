@@ -28,7 +28,7 @@ _HEADS_BY_COUNT = {
     3: (6, 8, 10, 20, 30, 40, 50, 52, 54),
     5: (15, 25, 35, 45),
 }
-HEADS = [1] * 61                       # index = card; every card not listed has 1 head
+HEADS = [1] * 61  # index = card; every card not listed has 1 head
 for _count, _cards in _HEADS_BY_COUNT.items():
     for _card in _cards:
         HEADS[_card] = _count
@@ -39,23 +39,22 @@ NO_LEAD = frozenset(_HEADS_BY_COUNT[5])
 def deal(rng: random.Random, players: int, hand_size: int) -> list[list[int]]:
     """Each seat's hand (sorted), from one shuffle of the 60 cards."""
     cards = rng.sample(CARDS, players * hand_size)
-    return [sorted(cards[s * hand_size:(s + 1) * hand_size]) for s in range(players)]
+    return [sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(players)]
 
 
 class Sarkophag:
     """One deal behind ``legal_actions()``/``apply_action(card)``; ``heads`` per seat."""
 
-    __slots__ = ("n", "hands", "heads", "current", "trick", "down", "broken", "tricks_left",
-                 "free_after_break")
+    __slots__ = ("n", "hands", "heads", "current", "trick", "down", "broken", "tricks_left", "free_after_break")
 
     def __init__(self, hands: list[list[int]], dealer: int = 0, free_after_break: bool = False):
         self.n = len(hands)
         self.hands = [list(h) for h in hands]
         self.heads = [0] * self.n
         self.current = (dealer + 1) % self.n
-        self.trick: list[int] = []          # cards in play order; seats follow from the leader
-        self.down = False                   # direction: the second card was below the lead
-        self.broken = False                 # somebody played on the other side
+        self.trick: list[int] = []  # cards in play order; seats follow from the leader
+        self.down = False  # direction: the second card was below the lead
+        self.broken = False  # somebody played on the other side
         self.tricks_left = len(hands[0])
         self.free_after_break = free_after_break
 
@@ -86,7 +85,7 @@ class Sarkophag:
         if len(trick) < self.n:
             self.current = (seat + 1) % self.n
             return
-        leader = (seat + 1) % self.n        # the last card was played right of the leader
+        leader = (seat + 1) % self.n  # the last card was played right of the leader
         pick = min if self.down != self.broken else max
         taker = (leader + trick.index(pick(trick))) % self.n
         self.heads[taker] += sum(HEADS[c] for c in trick)

@@ -132,7 +132,7 @@ class SixNimmt:
 def deal(rng: random.Random, players: int, hand_size: int) -> tuple[list[list[int]], list[int]]:
     """Hands and four row starters from one shuffle of the 104 cards."""
     cards = rng.sample(range(1, 105), players * hand_size + 4)
-    hands = [cards[s * hand_size:(s + 1) * hand_size] for s in range(players)]
+    hands = [cards[s * hand_size : (s + 1) * hand_size] for s in range(players)]
     return hands, cards[-4:]
 
 

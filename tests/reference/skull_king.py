@@ -33,9 +33,9 @@ BLACK = 3
 SUIT_CARDS = 52
 ESCAPE, PIRATE, MERMAID, SKULL_KING, TIGRESS = "escape", "pirate", "mermaid", "skull_king", "tigress"
 SPECIALS = [ESCAPE] * 5 + [PIRATE] * 5 + [MERMAID] * 2 + [SKULL_KING, TIGRESS]
-DECK_SIZE = SUIT_CARDS + len(SPECIALS)             # 66
+DECK_SIZE = SUIT_CARDS + len(SPECIALS)  # 66
 TIGRESS_CARD = DECK_SIZE - 1
-TIGRESS_ESCAPE = DECK_SIZE                         # an action, not a card
+TIGRESS_ESCAPE = DECK_SIZE  # an action, not a card
 BID = 100
 # What each action counts as in a trick (Scary Mary as a pirate keeps its card id).
 ROLE = ["suit"] * SUIT_CARDS + SPECIALS[:-1] + [PIRATE, ESCAPE]
@@ -62,7 +62,7 @@ def card_text(card: int, as_action: bool = False) -> str:
 
 def deal_round(rng: random.Random, players: int, r: int) -> list[list[int]]:
     cards = rng.sample(range(DECK_SIZE), players * r)
-    return [cards[s * r:(s + 1) * r] for s in range(players)]
+    return [cards[s * r : (s + 1) * r] for s in range(players)]
 
 
 def playable(hand: list[int], suit: int) -> list[int]:
@@ -80,7 +80,7 @@ def trick_result(actions: list[int]) -> tuple[int, int]:
     """(index of the winning action, bonus) of a complete trick, in play order."""
     king = first_pirate = first_mermaid = top_black = top_led = -1
     led = -1
-    pirates = 0                                    # Scary Mary counts in either role
+    pirates = 0  # Scary Mary counts in either role
     for i, a in enumerate(actions):
         role = ROLE[a]
         if role == "suit":
@@ -140,7 +140,7 @@ class SkullKing:
         self.round += 1
         r = self.round
         self.hands = [list(h) for h in self.deals[r - 1]]
-        self.current = r % self.n                  # left of the dealer, seat (r - 1) % n
+        self.current = r % self.n  # left of the dealer, seat (r - 1) % n
         self.bids: list[int] = []
         self.won = [0] * self.n
         self.bonus = [0] * self.n
@@ -161,7 +161,7 @@ class SkullKing:
         n, seat = self.n, self.current
         self.current = (seat + 1) % n
         if action >= BID:
-            self.bids.append(action - BID)          # in order from the first bidder
+            self.bids.append(action - BID)  # in order from the first bidder
             return
         self.hands[seat].remove(TIGRESS_CARD if action == TIGRESS_ESCAPE else action)
         if self.suit < 0 and action < SUIT_CARDS:

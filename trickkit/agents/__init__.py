@@ -17,14 +17,23 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, Sequence
 
+from trickkit.agents.basic import FirstLegalAgent, RandomAgent
+from trickkit.agents.determinize import InformationSetSampler
+from trickkit.agents.ismcts import ISMCTSAgent
 from trickkit.errors import TrickkitError
 
-from .basic import FirstLegalAgent, RandomAgent
-from .determinize import InformationSetSampler
-from .ismcts import ISMCTSAgent
-
-__all__ = ["AGENTS", "Agent", "AgentSpec", "FirstLegalAgent", "ISMCTSAgent", "InformationSetSampler",
-           "RandomAgent", "make_agent", "parse_agent_spec", "parse_agent_specs"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentSpec",
+    "FirstLegalAgent",
+    "ISMCTSAgent",
+    "InformationSetSampler",
+    "RandomAgent",
+    "make_agent",
+    "parse_agent_spec",
+    "parse_agent_specs",
+]
 
 
 class Agent(Protocol):
@@ -60,7 +69,7 @@ class AgentSpec:
         self.options = dict(options or {})
 
     def __call__(self, rng: random.Random) -> Any:
-        """A new agent; ``rng`` is the game's agent generator (see `trickkit.simulation`)."""
+        """A new agent; ``rng`` is the game's agent generator (see `trickkit.lab.simulation`)."""
         cls, _ = AGENTS[self.name]
         if cls is RandomAgent:
             return RandomAgent(rng)
@@ -104,8 +113,7 @@ def parse_agent_spec(text: str, extra: dict[str, str] | None = None) -> AgentSpe
         given[key.strip()] = value.strip()
     for key, value in given.items():
         if key not in allowed:
-            raise TrickkitError(f"agent {name!r} has no option {key!r}"
-                                f" (options: {', '.join(allowed) or 'none'})")
+            raise TrickkitError(f"agent {name!r} has no option {key!r} (options: {', '.join(allowed) or 'none'})")
         try:
             options[key] = _TYPES[key](value)
         except ValueError:
@@ -117,8 +125,7 @@ def parse_agent_spec(text: str, extra: dict[str, str] | None = None) -> AgentSpe
     return AgentSpec(name, options)
 
 
-def parse_agent_specs(text: str | Sequence[str], players: int,
-                      extra: dict[str, str] | None = None) -> list[AgentSpec]:
+def parse_agent_specs(text: str | Sequence[str], players: int, extra: dict[str, str] | None = None) -> list[AgentSpec]:
     """Parse one spec per seat: ``'ismcts,random,random,random'`` or a list of specs.
 
     A single spec is used for every seat.
@@ -133,8 +140,9 @@ def parse_agent_specs(text: str | Sequence[str], players: int,
         known = {k for s in specs for k in AGENTS[s.name][1]}
         unused = sorted(set(extra) - known)
         if unused:
-            raise TrickkitError(f"agent option {unused[0]!r} fits none of the agents "
-                                f"{', '.join(sorted({s.name for s in specs}))}")
+            raise TrickkitError(
+                f"agent option {unused[0]!r} fits none of the agents {', '.join(sorted({s.name for s in specs}))}"
+            )
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:

@@ -14,12 +14,14 @@ def _legal_or_raise(state: Any) -> list:
     """The state's legal actions; a non-terminal state without any is a ruleset bug, said clearly."""
     actions = state.legal_actions()
     if not actions:
-        from trickkit.ruleset import step_where
+        from trickkit.rules.ruleset import step_where
 
         rules = getattr(state, "rules", None)  # name the step and its file when the engine can
         where = f"{step_where(rules.steps[state.step])}: " if rules is not None else ""
-        raise TrickkitError(f"{where}seat {state.current_player()} has no legal action in a non-terminal "
-                            f"state: the ruleset leaves the seat stuck")
+        raise TrickkitError(
+            f"{where}seat {state.current_player()} has no legal action in a non-terminal "
+            f"state: the ruleset leaves the seat stuck"
+        )
     return actions
 
 

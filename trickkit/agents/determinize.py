@@ -53,8 +53,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
-from trickkit.privacy import seen_text
 
 __all__ = ["InformationSetSampler"]
 
@@ -64,17 +64,18 @@ class _Step:
 
     __slots__ = ("actor", "text", "seen", "hidden", "where", "obs", "face", "choices", "cards")
 
-    def __init__(self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None, action: Any,
-                 cards: tuple):
+    def __init__(
+        self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None, action: Any, cards: tuple
+    ):
         self.actor = actor
-        self.text = text        # the real text: replayed as is only when `hidden` is False
-        self.seen = seen        # how the seat saw it when it was taken
-        self.hidden = hidden    # the seat saw a masked text (private choice, simultaneous bid or card)
-        self.where = where      # (round, step index): a simultaneous choice is revealed when its step ends
-        self.obs = obs          # after a hidden action: what the seat saw right after it
-        self.face = action.face          # the real action's card (as played), or -1
-        self.choices = action.choices    # and its choices
-        self.cards = cards               # which choices are cards
+        self.text = text  # the real text: replayed as is only when `hidden` is False
+        self.seen = seen  # how the seat saw it when it was taken
+        self.hidden = hidden  # the seat saw a masked text (private choice, simultaneous bid or card)
+        self.where = where  # (round, step index): a simultaneous choice is revealed when its step ends
+        self.obs = obs  # after a hidden action: what the seat saw right after it
+        self.face = action.face  # the real action's card (as played), or -1
+        self.choices = action.choices  # and its choices
+        self.cards = cards  # which choices are cards
 
 
 class InformationSetSampler:
@@ -99,9 +100,9 @@ class InformationSetSampler:
         self.max_tries = max_tries
         self.stats = {"samples": 0, "tries": 0, "rejected": 0, "fallbacks": 0}
         self._key = None
-        self._replay = None   # the game replayed from its start, kept in step with the real one
+        self._replay = None  # the game replayed from its start, kept in step with the real one
         self._texts: list[str] = []
-        self._synced = None   # (the seat's observation now, unknown cards in place order) once in step
+        self._synced = None  # (the seat's observation now, unknown cards in place order) once in step
         self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
         self.last_permutation: dict[int, int] | None = None
         """The permutation of unknown cards behind the last sample (None after a fallback)."""
@@ -113,7 +114,7 @@ class InformationSetSampler:
         Raises:
             TrickkitError: ``state`` is not a trickkit engine state.
         """
-        from trickkit.state import State
+        from trickkit.engine.state import State
 
         game = getattr(state, "game", None)
         if not isinstance(state, State) and not (hasattr(state, "seed") and hasattr(game, "rules")):
@@ -123,24 +124,28 @@ class InformationSetSampler:
         if key == self._key and history == self._texts and self._synced is not None:
             return  # already there (a search samples the same decision many times)
         self._synced = None
-        if key != self._key or history[:len(self._texts)] != self._texts:
+        if key != self._key or history[: len(self._texts)] != self._texts:
             self._key = key
             self._replay = game.new_initial_state(seed=state.seed, deals=state.deals)
             self._texts = []
             self._new_epoch()
         try:
-            for text in history[len(self._texts):]:
+            for text in history[len(self._texts) :]:
                 self._advance(text)
         except TrickkitError as e:
             self._key = None
-            raise TrickkitError(f"cannot recall the game for seat {self.seat}: it does not replay from its seed "
-                                f"and deals ({e}); was its generator drawn from outside the engine?") from None
+            raise TrickkitError(
+                f"cannot recall the game for seat {self.seat}: it does not replay from its seed "
+                f"and deals ({e}); was its generator drawn from outside the engine?"
+            ) from None
         self._texts = history
         target = state.observation(self.seat)
         if self._replay.observation(self.seat) != target:
             self._key = None
-            raise TrickkitError(f"cannot recall the game for seat {self.seat}: replayed from its seed and deals it "
-                                f"does not reach this state (was its generator drawn from outside the engine?)")
+            raise TrickkitError(
+                f"cannot recall the game for seat {self.seat}: replayed from its seed and deals it "
+                f"does not reach this state (was its generator drawn from outside the engine?)"
+            )
         known = self._known
         # places in the order of the zones (public structure), so that a sample depends only on
         # the generator and what the seat saw, never on which hidden card lies where
@@ -178,7 +183,9 @@ class InformationSetSampler:
             return
         if public:
             self._constrain_moves(pre, r, text)
-        self._steps.append(_Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards))
+        self._steps.append(
+            _Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards)
+        )
         self._known.update(_visible_cards(r, me))
 
     def _constrain(self, r: Any, actor: int, text: str) -> None:
@@ -274,9 +281,15 @@ class InformationSetSampler:
         other seats' private choices)."""
         final_where = (self._replay.round, self._replay.step)
         priv = world.game._privacy
-        epoch = [(st.actor, st.seen if st.hidden and (seen_text(priv, st.text, st.actor, self.seat) != st.text
-                                                       or st.where == final_where) else st.text)
-                 for st in self._steps]
+        epoch = [
+            (
+                st.actor,
+                st.seen
+                if st.hidden and (seen_text(priv, st.text, st.actor, self.seat) != st.text or st.where == final_where)
+                else st.text,
+            )
+            for st in self._steps
+        ]
         world._history = list(self._start._history) + epoch
         return world
 
@@ -302,9 +315,9 @@ class InformationSetSampler:
         order = [p for p in unknown if p in excluded]
         rng.shuffle(order)
         order.sort(key=lambda p: -len(excluded[p]))
-        out: dict[int, int] = {}     # place -> card
+        out: dict[int, int] = {}  # place -> card
         holder: dict[int, int] = {}  # card -> place
-        left = dict.fromkeys(free)   # ordered: the draws depend on the generator only
+        left = dict.fromkeys(free)  # ordered: the draws depend on the generator only
         for p in order:
             bad = excluded[p]
             choices = [c for c in left if c not in bad]
@@ -322,8 +335,9 @@ class InformationSetSampler:
         out.update(zip((p for p in unknown if p not in excluded), rest))
         return out
 
-    def _augment(self, p: int, excluded: dict, out: dict, holder: dict, left: dict, free: list, seen: set,
-                 depth: int) -> int | None:
+    def _augment(
+        self, p: int, excluded: dict, out: dict, holder: dict, left: dict, free: list, seen: set, depth: int
+    ) -> int | None:
         """A card for place ``p``: a free one, or one whose place can take another card in turn
         (an augmenting path, as in Kuhn's matching). Returns it (still to be given to ``p``), or None."""
         if depth > 200:  # bounded: constraints no deal satisfies cost a rejection, not a hang
@@ -363,21 +377,27 @@ class InformationSetSampler:
                 # The seat saw this action only in part. Its cards are the real ones relabelled like
                 # every other unknown card (a card the seat knows is itself); anything else it hid
                 # (a bid still secret) is drawn again among the actions that look the same.
-                revealed = not (seen_text(world.game._privacy, st.text, st.actor, me) != st.text
-                                or st.where == final_where)
+                revealed = not (
+                    seen_text(world.game._privacy, st.text, st.actor, me) != st.text or st.where == final_where
+                )
                 options = [a for a in world.legal_actions() if world.action_seen_by(a, me) == st.seen]
                 fits = []
                 for a in options:
                     if revealed and st.face < 0 and not any(st.cards) and a.text != st.text:
                         continue  # no card in it (a bid): once revealed, it is what it was
                     if st.face >= 0:
-                        if a.face < 0 or face_mode[a.face] != face_mode[st.face] or \
-                                texts[face_card[a.face]] != texts[get(face_card[st.face], face_card[st.face])]:
+                        if (
+                            a.face < 0
+                            or face_mode[a.face] != face_mode[st.face]
+                            or texts[face_card[a.face]] != texts[get(face_card[st.face], face_card[st.face])]
+                        ):
                             continue
                     if len(a.choices) != len(st.choices):
                         continue
-                    if all((texts[x] == texts[get(v, v)]) if is_card else (x == v or not revealed)
-                           for x, v, is_card in zip(a.choices, st.choices, st.cards)):
+                    if all(
+                        (texts[x] == texts[get(v, v)]) if is_card else (x == v or not revealed)
+                        for x, v, is_card in zip(a.choices, st.choices, st.cards)
+                    ):
                         fits.append(a)
                 if not fits:
                     return None
@@ -452,7 +472,7 @@ def _visible_cards(s: Any, me: int) -> set[int]:
     for specs, values, per_seat in ((rules.seat_vars, s.seat_vars, True), (rules.table_vars, s.table_vars, False)):
         for v in specs:
             if v.type in ("card", "play"):
-                for x in (values[v.index] if per_seat else [values[v.index]]):
+                for x in values[v.index] if per_seat else [values[v.index]]:
                     if isinstance(x, int) and not isinstance(x, bool):
                         out.add(x)
                     elif isinstance(x, tuple) and len(x) > 1:
@@ -487,8 +507,10 @@ def _card_choices(s: Any, action: Any) -> tuple[bool, ...]:
         return (False,) * len(action.choices)
     texts = s.rules.deck.texts  # a step without action kinds (a card chosen): `verb CARD`
     words = action.text.split()[1:]
-    return tuple(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(texts) and texts[v] in words
-                 for v in action.choices)
+    return tuple(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(texts) and texts[v] in words
+        for v in action.choices
+    )
 
 
 def _relabel(s: Any, perm: dict[int, int]) -> Any:
@@ -531,9 +553,18 @@ def _hidden_locations(s: Any, me: int) -> dict[int, tuple]:
 
 def _signature(s: Any) -> tuple:
     """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
-    return (s.current_player(), s.round, s.step, s.turn_player, s.window, repr(s.trick),
-            tuple(len(h) for zone in s.seat_zones for h in zone), tuple(len(z) for z in s.table_zones),
-            repr(s.seat_vars), repr(s.table_vars))
+    return (
+        s.current_player(),
+        s.round,
+        s.step,
+        s.turn_player,
+        s.window,
+        repr(s.trick),
+        tuple(len(h) for zone in s.seat_zones for h in zone),
+        tuple(len(z) for z in s.table_zones),
+        repr(s.seat_vars),
+        repr(s.table_vars),
+    )
 
 
 def _swap(s: Any, a: int, b: int) -> None:

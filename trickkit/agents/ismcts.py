@@ -6,10 +6,9 @@ import math
 import random
 from typing import Any
 
+from trickkit.agents.basic import _legal_or_raise
+from trickkit.agents.determinize import InformationSetSampler
 from trickkit.errors import TrickkitError
-
-from .basic import _legal_or_raise
-from .determinize import InformationSetSampler
 
 __all__ = ["ISMCTSAgent"]
 
@@ -23,8 +22,8 @@ class _Node:
         self.player = player  # the seat that chose the action leading here
         self.children: dict[str, _Node] = {}
         self.visits = 0
-        self.avail = 0        # times this action was legal when its parent was visited
-        self.reward = 0.0     # sum of `player`'s rewards over the visits
+        self.avail = 0  # times this action was legal when its parent was visited
+        self.reward = 0.0  # sum of `player`'s rewards over the visits
 
 
 class ISMCTSAgent:
@@ -57,8 +56,14 @@ class ISMCTSAgent:
             trickkit engine state.
     """
 
-    def __init__(self, iterations: int = 200, exploration: float = 0.7, seed: int | None = None,
-                 rollout_limit: int | None = None, max_tries: int = 50):
+    def __init__(
+        self,
+        iterations: int = 200,
+        exploration: float = 0.7,
+        seed: int | None = None,
+        rollout_limit: int | None = None,
+        max_tries: int = 50,
+    ):
         if not isinstance(iterations, int) or iterations < 1:
             raise TrickkitError(f"ismcts: iterations must be an int >= 1, got {iterations!r}")
         if not isinstance(exploration, (int, float)) or exploration < 0:
@@ -143,7 +148,7 @@ class ISMCTSAgent:
             for n in path[1:]:
                 n.visits += 1
                 n.reward += rewards[n.player]
-        best = max(legal, key=lambda a: (root.children[a.text].visits if a.text in root.children else -1))
+        best = max(legal, key=lambda a: root.children[a.text].visits if a.text in root.children else -1)
         return best
 
     def _playout(self, world: Any) -> list[float]:

@@ -10,7 +10,7 @@ Allowed: function definitions named by the generator, assignments, ``if``/``for`
 expressions, subscripts and slices, list and tuple displays (and ``[*x]``, a list's copy,
 inside a list display only), literal constants (int, str, bool, None), a fixed set of state
 attributes, the chosen action's ``face``/``value`` (read by a fused step function,
-`trickkit.fused`), and calls of the generator's helpers only.
+`trickkit.engine.fused`), and calls of the generator's helpers only.
 """
 
 from __future__ import annotations
@@ -19,22 +19,82 @@ import ast
 import re
 
 _NODES = (
-    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.If, ast.For,
-    ast.Break, ast.Continue, ast.Pass, ast.Expr, ast.Name, ast.Load, ast.Store, ast.Constant, ast.Attribute,
-    ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp,
-    ast.Call, ast.And, ast.Or, ast.Not, ast.USub, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Eq,
-    ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.ListComp,
+    ast.Module,
+    ast.FunctionDef,
+    ast.arguments,
+    ast.arg,
+    ast.Return,
+    ast.Assign,
+    ast.AugAssign,
+    ast.If,
+    ast.For,
+    ast.Break,
+    ast.Continue,
+    ast.Pass,
+    ast.Expr,
+    ast.Name,
+    ast.Load,
+    ast.Store,
+    ast.Constant,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Slice,
+    ast.Tuple,
+    ast.List,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.Call,
+    ast.And,
+    ast.Or,
+    ast.Not,
+    ast.USub,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.FloorDiv,
+    ast.Mod,
+    ast.Eq,
+    ast.NotEq,
+    ast.Lt,
+    ast.LtE,
+    ast.Gt,
+    ast.GtE,
+    ast.In,
+    ast.NotIn,
+    ast.Is,
+    ast.IsNot,
+    ast.ListComp,
     ast.comprehension,
 )
 
 _NODE_SET = frozenset(_NODES)
 
-STATE_ATTRIBUTES = frozenset({
-    "trick", "round", "dealer", "current", "turn_player", "window", "seat_vars", "table_vars", "seat_zones",
-    "table_zones", "budget", "memo", "turn_over",
-    # the engine's own fields, which the fused step functions (trickkit.fused) read and move on
-    "step", "acted", "tricks_done", "tricks_total", "last_trick",
-})
+STATE_ATTRIBUTES = frozenset(
+    {
+        "trick",
+        "round",
+        "dealer",
+        "current",
+        "turn_player",
+        "window",
+        "seat_vars",
+        "table_vars",
+        "seat_zones",
+        "table_zones",
+        "budget",
+        "memo",
+        "turn_over",
+        # the engine's own fields, which the fused step functions (trickkit.engine.fused) read and move on
+        "step",
+        "acted",
+        "tricks_done",
+        "tricks_total",
+        "last_trick",
+    }
+)
 """Attributes of the state generated code may read (and, for ``turn_over``/``budget``, write)."""
 
 ACTION_ATTRIBUTES = frozenset({"face", "value"})
@@ -51,7 +111,7 @@ GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfcglpkT][0-9]+)$")
 
 _FUNCTION_NAME = re.compile(r"^_[rdfcglp][0-9]+$")
 """Generated functions: rules, definitions, hand filters, constants, combination filters, and
-the fused legal (``_l``) and apply (``_p``) functions of a step (`trickkit.fused`)."""
+the fused legal (``_l``) and apply (``_p``) functions of a step (`trickkit.engine.fused`)."""
 
 
 class UnsafeCode(Exception):
@@ -85,8 +145,11 @@ def check(source: str, known_globals) -> ast.Module:
         if kind is ast.Name:
             ok = names_ok.get(node.id)
             if ok is None:
-                ok = names_ok[node.id] = bool(LOCAL_NAME.match(node.id) or GLOBAL_NAME.match(node.id) and (
-                    node.id in known_globals or node.id in defined))
+                ok = names_ok[node.id] = bool(
+                    LOCAL_NAME.match(node.id)
+                    or GLOBAL_NAME.match(node.id)
+                    and (node.id in known_globals or node.id in defined)
+                )
             if not ok:
                 raise UnsafeCode(f"generated code names {node.id!r}")
             if node.ctx.__class__ is ast.Store and not LOCAL_NAME.match(node.id):
@@ -106,8 +169,12 @@ def check(source: str, known_globals) -> ast.Module:
             if not LOCAL_NAME.match(node.arg) or node.annotation:
                 raise UnsafeCode(f"generated argument {node.arg!r}")
         elif kind is ast.Attribute:
-            if node.attr in ACTION_ATTRIBUTES and isinstance(node.value, ast.Name) and node.value.id == "act" \
-                    and node.ctx.__class__ is ast.Load:
+            if (
+                node.attr in ACTION_ATTRIBUTES
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "act"
+                and node.ctx.__class__ is ast.Load
+            ):
                 continue  # the chosen action's payload, read by a fused apply function
             if node.attr.startswith("_") or node.attr not in STATE_ATTRIBUTES | _METHODS:
                 raise UnsafeCode(f"generated code reads attribute {node.attr!r}")
@@ -130,8 +197,12 @@ def check(source: str, known_globals) -> ast.Module:
             if isinstance(f, ast.Name):
                 if not GLOBAL_NAME.match(f.id):
                     raise UnsafeCode(f"generated code calls {f.id!r}")
-            elif not (isinstance(f, ast.Attribute) and f.attr in _METHODS and isinstance(f.value, ast.Name)
-                      and LOCAL_NAME.match(f.value.id)):
+            elif not (
+                isinstance(f, ast.Attribute)
+                and f.attr in _METHODS
+                and isinstance(f.value, ast.Name)
+                and LOCAL_NAME.match(f.value.id)
+            ):
                 raise UnsafeCode("generated code calls something other than a helper")
         for field in node._fields:
             value = getattr(node, field, None)

@@ -31,12 +31,13 @@ from typing import Any, Callable, Mapping, Sequence
 import attrs
 import lark
 
-from ..errors import did_you_mean
-from . import allowlist
-from . import builtins as B
-from . import coverage as _coverage
-from .parser import DSLSyntaxError, parse
-from .runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded  # noqa: F401  (re-exported)
+from trickkit.dsl import allowlist
+from trickkit.dsl import builtins as B
+from trickkit.dsl import coverage as _coverage
+from trickkit.dsl.parser import DSLSyntaxError, parse
+from trickkit.dsl.runtime import EVALUATION_BUDGET, HELPERS, Budget, EvaluationLimit, GameEnded
+from trickkit.errors import did_you_mean
+
 
 class DSLCompileError(Exception):
     """A DSL text that parses but cannot be compiled (unknown name, wrong arity, type error)."""
@@ -273,8 +274,13 @@ class _Memo:
         m, key, t = self.m, self.key, self.t
         if self.plain:
             return list(self.lines) + [f"{t} = {self.code}"]
-        return [f"{m} = s.memo", f"if {m} is not None and {key} in {m}:", [f"{t} = {m}[{key}]"], "else:",
-                list(self.lines) + [f"{t} = {self.code}", f"if {m} is not None:", [f"{m}[{key}] = {t}"]]]
+        return [
+            f"{m} = s.memo",
+            f"if {m} is not None and {key} in {m}:",
+            [f"{t} = {m}[{key}]"],
+            "else:",
+            list(self.lines) + [f"{t} = {self.code}", f"if {m} is not None:", [f"{m}[{key}] = {t}"]],
+        ]
 
 
 def _plain_memos(lines) -> None:
@@ -345,8 +351,14 @@ class Compiler:
         """Inline state-only definitions too (see `Splice.card_test`: computed once, before the card loop)."""
 
     # -- entry points -----------------------------------------------------------------
-    def expression(self, text: str, context: Sequence[tuple[str, str]] = (), want: str | None = None,
-                   memoise: bool = True, where: str = ""):
+    def expression(
+        self,
+        text: str,
+        context: Sequence[tuple[str, str]] = (),
+        want: str | None = None,
+        memoise: bool = True,
+        where: str = "",
+    ):
         """Compile an expression. Returns ``(function, frame_size, type)``.
 
         ``memoise``: memoise its larger state-only parts in the state's cache while the
@@ -477,7 +489,7 @@ class Compiler:
         """One generated function over a turns step's action kinds (or a reaction window's):
         for each kind in order, its guard, its choices' domains (copies of a card offered once
         when ``texts``, the deck's card texts, is given), the evaluation budget charge and its
-        combination filter, as the engine's general path (`trickkit.turns._combinations`)
+        combination filter, as the engine's general path (`trickkit.engine.turns._combinations`)
         computes them, without a Python call per hook.
 
         Each of ``kinds`` names the functions already generated for that kind: ``guard``
@@ -518,8 +530,11 @@ class Compiler:
             if kind.get("where"):
                 lines.append("    " + _location_comment(kind["where"]))
             domains = kind["domains"]
-            charge = ["s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
-                      "if s.budget < 0:", ["_over_budget()"]]
+            charge = [
+                "s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
+                "if s.budget < 0:",
+                ["_over_budget()"],
+            ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
                 test = call(kind["allowed"], "if {}:") + [[found or "out.append([()])"]]
                 if not first_only:
@@ -528,8 +543,11 @@ class Compiler:
                     body = charge + test
                 else:
                     body = call(kind["guard"], "t0 = {}") + [
-                            "if t0 is True:", [found or "out.append([()])"],
-                            "elif t0:", charge + test]
+                        "if t0 is True:",
+                        [found or "out.append([()])"],
+                        "elif t0:",
+                        charge + test,
+                    ]
                     if not first_only:
                         body += ["else:", ["out.append(())"]]
             else:
@@ -580,6 +598,7 @@ class Compiler:
 
         def renumber(line: str) -> str:
             return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
+
         return [renumber(line) for line in lines], f"({renumber(code)})"
 
     def _loop_test(self, tree, scope, levels=()) -> tuple[Val, _Body, list]:
@@ -736,8 +755,13 @@ class Compiler:
                 return self._hoisted(val, lines)
             if self.memoise and (kind == "aggregate" or _size(node) >= _MEMO_MIN_NODES):
                 return self._memoised(val, lines)
-        elif val.state and self.body.loops and not self.body.eager and kind != "name" \
-                and val.free.isdisjoint(self.body.inner):
+        elif (
+            val.state
+            and self.body.loops
+            and not self.body.eager
+            and kind != "name"
+            and val.free.isdisjoint(self.body.inner)
+        ):
             # invariant too: it names only locals bound outside the loops (a `for` statement's
             # variable, the rule's context), which hold still while the expression runs
             return self._hoisted(val, lines)
@@ -834,8 +858,13 @@ class Compiler:
         if all(v.is_const for v in items):
             value = [v.const for v in items]
             return Val(self._const_code(value), f"list[{et}]", value, False)
-        return Val("[" + ", ".join(self._code(v) for v in items) + "]", f"list[{et}]", nullable=False,
-                   state=any(v.state for v in items), free=frozenset().union(*(v.free for v in items)))
+        return Val(
+            "[" + ", ".join(self._code(v) for v in items) + "]",
+            f"list[{et}]",
+            nullable=False,
+            state=any(v.state for v in items),
+            free=frozenset().union(*(v.free for v in items)),
+        )
 
     def _e_name(self, node, scope, defs):
         name = str(node.children[0])
@@ -845,16 +874,22 @@ class Compiler:
             return Val(local.name, local.type, nullable=local.nullable, free=free, state=local.state)
         if name in self._def_trees and self.ns.definition_params.get(name):
             params = self.ns.definition_params[name]
-            raise _err(node, f"{name} takes {len(params)} argument{'s' if len(params) != 1 else ''}: "
-                             f"write {name}({', '.join(params)})")
+            raise _err(
+                node,
+                f"{name} takes {len(params)} argument{'s' if len(params) != 1 else ''}: "
+                f"write {name}({', '.join(params)})",
+            )
         if name in self._def_trees:
             return self._call_definition(node, name, [], scope, defs)
         sym = self.ns.symbols.get(name)
         if sym is None:
             ended = self._ended_lets
             if name in ended:
-                raise _err(node, f"{name!r} is a local name of a block that has ended (its let is at "
-                                 f"{_where(ended[name])}): a local lives until the end of the block that declares it")
+                raise _err(
+                    node,
+                    f"{name!r} is a local name of a block that has ended (its let is at "
+                    f"{_where(ended[name])}): a local lives until the end of the block that declares it",
+                )
             known = list(self.ns.symbols) + list(self._def_trees) + scope.all_names()
             raise _err(node, f"unknown name {name!r}{did_you_mean(name, known)}")
         if sym.kind == "const":
@@ -891,8 +926,11 @@ class Compiler:
             raise _err(node, f"definition {name!r} refers to itself ({' -> '.join(defs + (name,))})")
         root = scope.root()
         size = self._expanded_size(name)
-        if (args or self.inline_definitions or self._reads_context(name, root)) and size <= _INLINE_MAX_NODES \
-                or size <= _INLINE_ALWAYS_NODES:
+        if (
+            (args or self.inline_definitions or self._reads_context(name, root))
+            and size <= _INLINE_MAX_NODES
+            or size <= _INLINE_ALWAYS_NODES
+        ):
             # small and tied to the rule's context: inline, so its state-only parts can be hoisted
             inner = root
             for p, a in zip(params, args):
@@ -933,8 +971,14 @@ class Compiler:
         fname, read, typ, nullable, values = entry
         ctx_locals = [root.names[n].name for n in read]
         call_args = ["s"] + ctx_locals + [self._code(a) for a in args]
-        return Val(f"{fname}({', '.join(call_args)})", typ, nullable=nullable, values=values,
-                   state=True, free=frozenset(ctx_locals).union(*(a.free for a in args)))
+        return Val(
+            f"{fname}({', '.join(call_args)})",
+            typ,
+            nullable=nullable,
+            values=values,
+            state=True,
+            free=frozenset(ctx_locals).union(*(a.free for a in args)),
+        )
 
     def _reads_context(self, name, root: _Scope) -> bool:
         """Does definition ``name`` (or one it uses) name a context value of ``root``?"""
@@ -993,14 +1037,21 @@ class Compiler:
         read = [n for i, (n, _) in enumerate(context) if f"q{i}" in val.free]
         arg_names = [names[n].name for n in read] + [f"p{k}" for k in range(len(params))]
         fname = f"_d{next(self._ids)}"
-        lines = [f"def {fname}({', '.join(['s'] + arg_names)}):",
-                 "    " + _location_comment(self.definition_where.get(name, "definition"))]
+        lines = [
+            f"def {fname}({', '.join(['s'] + arg_names)}):",
+            "    " + _location_comment(self.definition_where.get(name, "definition")),
+        ]
         if not arg_names:  # state-only: one value per state held still, shared by every rule
             key = next(self._memo_keys)
             m, r = body.temp("m"), body.temp()
             lines += [f"    {m} = s.memo", f"    if {m} is not None and {key} in {m}:", f"        return {m}[{key}]"]
             lines += _flatten(body.lines)
-            lines += [f"    {r} = {val.code}", f"    if {m} is not None:", f"        {m}[{key}] = {r}", f"    return {r}"]
+            lines += [
+                f"    {r} = {val.code}",
+                f"    if {m} is not None:",
+                f"        {m}[{key}] = {r}",
+                f"    return {r}",
+            ]
         else:
             lines += _flatten(body.lines)
             lines.append(f"    return {val.code}")
@@ -1016,8 +1067,11 @@ class Compiler:
             if bt == "card":
                 table = self.ns.card_attrs.get(attr)
                 if table is None:
-                    raise _err(attr_tok, f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)} "
-                                         f"(their attributes: {', '.join(self.ns.card_attrs)})")
+                    raise _err(
+                        attr_tok,
+                        f"cards have no attribute {attr!r}{did_you_mean(attr, self.ns.card_attrs)} "
+                        f"(their attributes: {', '.join(self.ns.card_attrs)})",
+                    )
                 tn = self._table(table)
                 result_type, nullable = _attr_type(table), None in table
                 read = lambda x: f"{tn}[{x}]"  # noqa: E731
@@ -1034,26 +1088,39 @@ class Compiler:
                     table = self.ns.face_attrs.get(attr)
                     if table is None:
                         known = list(PLAY_FIELDS) + list(self.ns.face_attrs)
-                        raise _err(attr_tok, f"plays have no attribute {attr!r}{did_you_mean(attr, known)} "
-                                             f"(their attributes: {', '.join(known)})")
+                        raise _err(
+                            attr_tok,
+                            f"plays have no attribute {attr!r}{did_you_mean(attr, known)} "
+                            f"(their attributes: {', '.join(known)})",
+                        )
                     tn = self._table(table)
                     result_type, nullable = _attr_type(table), None in table
                     read = lambda x: f"{tn}[{x}[2]]"  # noqa: E731
             else:  # type unknown at load (e.g. a choice seen from a definition): decide per value
                 ctable = self.ns.card_attrs.get(attr)
                 ftable = self.ns.face_attrs.get(attr)
-                args = [self._code(b), self._table(ctable) if ctable is not None else "None",
-                        self._table(ftable) if ftable is not None else "None", repr(_PLAY_INDEX.get(attr))]
+                args = [
+                    self._code(b),
+                    self._table(ctable) if ctable is not None else "None",
+                    self._table(ftable) if ftable is not None else "None",
+                    repr(_PLAY_INDEX.get(attr)),
+                ]
                 return Val(f"_attr_any({', '.join(args)})", "any", state=b.state, free=b.free)
             values = self._attr_values(attr, bt)
             if b.is_const and b.const is None:
                 return Val("None", result_type, None, True)
             if not b.nullable:
-                return Val(read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free,
-                           values=values)
+                return Val(
+                    read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free, values=values
+                )
             x = self._simple(b)
-            return Val(f"(None if {x.code} is None else {read(x.code)})", result_type,
-                       state=b.state, free=b.free, values=values)
+            return Val(
+                f"(None if {x.code} is None else {read(x.code)})",
+                result_type,
+                state=b.state,
+                free=b.free,
+                values=values,
+            )
         raise _err(attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)")
 
     def _attr_values(self, attr: str, base_type: str) -> tuple | None:
@@ -1077,8 +1144,10 @@ class Compiler:
             return
         if isinstance(attr, tuple):  # a parameter of type choice
             shown = ", ".join(repr(v) for v in sorted(values))
-            raise _err(node, f"parameter {attr[1]!r} is never {lit!r}{did_you_mean(lit, sorted(values))}; "
-                             f"its choices are {shown}")
+            raise _err(
+                node,
+                f"parameter {attr[1]!r} is never {lit!r}{did_you_mean(lit, sorted(values))}; its choices are {shown}",
+            )
         alias = self.ns.attr_aliases.get(attr, {}).get(lit)
         hint = f" (did you mean {alias!r}?)" if alias in values else did_you_mean(lit, sorted(values))
         shown = ", ".join(repr(v) for v in sorted(values)[:12]) + (" ..." if len(values) > 12 else "")
@@ -1092,8 +1161,13 @@ class Compiler:
             start, count = family
             if x.is_const:
                 ok = isinstance(x.const, int) and 0 <= x.const < count
-                return Val(f"s.table_zones[{start + x.const}]" if ok else "None", "zone", NOT_CONST if ok else None,
-                           nullable=not ok, state=True)
+                return Val(
+                    f"s.table_zones[{start + x.const}]" if ok else "None",
+                    "zone",
+                    NOT_CONST if ok else None,
+                    nullable=not ok,
+                    state=True,
+                )
             xs = self._simple(x)
             test = f"{xs.code} is not None and 0 <= {xs.code} < {count}" if x.nullable else f"0 <= {xs.code} < {count}"
             return Val(f"(s.table_zones[{start} + {xs.code}] if {test} else None)", "zone", state=True, free=x.free)
@@ -1120,8 +1194,12 @@ class Compiler:
             size = str(self.ns.num_players) if _SEAT_LISTS.match(b.code) else None
             bs, xs = b if size else self._simple(b), self._simple(x)  # `s.seat_vars[0]` is read only once
             size = size or f"_len({bs.code})"
-            return Val(f"({bs.code}[{xs.code}] if 0 <= {xs.code} < {size} else _index({bs.code}, {xs.code}))",
-                       et, state=state, free=free)
+            return Val(
+                f"({bs.code}[{xs.code}] if 0 <= {xs.code} < {size} else _index({bs.code}, {xs.code}))",
+                et,
+                state=state,
+                free=free,
+            )
         return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
     def _family(self, node, scope):
@@ -1218,8 +1296,11 @@ class Compiler:
         texts = self.ns.card_attrs.get("text", ())
         ids = [i for i, t in enumerate(texts) if t == text]
         if len(ids) > 1:
-            raise _err(lit, f"card_named({text!r}): the deck has {len(ids)} copies of {text!r}, so no one card "
-                            f"has that name; test the text instead: card.text == {text!r}")
+            raise _err(
+                lit,
+                f"card_named({text!r}): the deck has {len(ids)} copies of {text!r}, so no one card "
+                f"has that name; test the text instead: card.text == {text!r}",
+            )
         if not ids:
             every = (self.ns.attr_values or {}).get("text", frozenset())
             if text in every:  # in the deck only with other parameter values: no such card in this game
@@ -1282,9 +1363,14 @@ class Compiler:
         body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
-        item_nullable = not (coll.type == "zone" or coll.code.startswith("_fn_range(")
-                             or coll.is_const and None not in coll.const
-                             or coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
+        item_nullable = not (
+            coll.type == "zone"
+            or coll.code.startswith("_fn_range(")
+            or coll.is_const
+            and None not in coll.const
+            or coll.type in ("list[zone]", "list[play]")
+            and self._names_state_list(coll_node, scope)
+        )
         self._check_loop_name(var_tok, scope)
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
@@ -1363,9 +1449,15 @@ class Compiler:
         """May an item of the list ``coll`` be null? Not for a zone's cards, the plays of the
         trick, the zones of a seat zone or family, a range, or a constant list without null
         (so ``for s in seats { score[s] ... }`` indexes without a null check)."""
-        return not (coll.type == "zone" or coll.code.startswith("_fn_range(")
-                    or coll.is_const and isinstance(coll.const, list) and None not in coll.const
-                    or coll.type in ("list[zone]", "list[play]") and self._names_state_list(node, scope))
+        return not (
+            coll.type == "zone"
+            or coll.code.startswith("_fn_range(")
+            or coll.is_const
+            and isinstance(coll.const, list)
+            and None not in coll.const
+            or coll.type in ("list[zone]", "list[play]")
+            and self._names_state_list(node, scope)
+        )
 
     def _names_state_list(self, node, scope) -> bool:
         """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
@@ -1373,8 +1465,12 @@ class Compiler:
             return False
         name = str(node.children[0])
         sym = self.ns.symbols.get(name)
-        return scope.lookup(name) is None and name not in self._def_trees and sym is not None and \
-            sym.kind in ("state", "seat_zone", "zone_family")
+        return (
+            scope.lookup(name) is None
+            and name not in self._def_trees
+            and sym is not None
+            and sym.kind in ("state", "seat_zone", "zone_family")
+        )
 
     def _aggregate_step(self, name, result, ec) -> list[str]:
         """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
@@ -1417,15 +1513,24 @@ class Compiler:
         a, alines = self._capture(lambda: self._expr(node.children[1], scope, defs))
         b, blines = self._capture(lambda: self._expr(node.children[2], scope, defs))
         if self.coverage is not None:  # counters compiled in only when asked for
-            a, b = self._counted(node.children[0], "then", a, alines), self._counted(node.children[0], "else", b, blines)
+            a, b = (
+                self._counted(node.children[0], "then", a, alines),
+                self._counted(node.children[0], "else", b, blines),
+            )
         t = _unify(a.type, b.type)
         state = c.state or a.state or b.state
         free = c.free | a.free | b.free
         nullable = a.nullable or b.nullable
         values = _union_values(a, b)
         if not alines and not blines:
-            return Val(f"({self._code(a)} if {self._code(c)} else {self._code(b)})", t, nullable=nullable,
-                       state=state, free=free, values=values)
+            return Val(
+                f"({self._code(a)} if {self._code(c)} else {self._code(b)})",
+                t,
+                nullable=nullable,
+                state=state,
+                free=free,
+                values=values,
+            )
         r = self.body.temp()
         self._emit(f"if {self._code(c)}:")
         self.body.lines.append(alines + [f"{r} = {self._code(a)}"])
@@ -1447,8 +1552,14 @@ class Compiler:
         x = self._simple(a)
         values = _union_values(a, b)
         if not blines:
-            return Val(f"({self._code(b)} if {x.code} is None else {x.code})", t, nullable=b.nullable,
-                       state=state, free=free, values=values)
+            return Val(
+                f"({self._code(b)} if {x.code} is None else {x.code})",
+                t,
+                nullable=b.nullable,
+                state=state,
+                free=free,
+                values=values,
+            )
         r = self.body.temp()
         self._emit(f"{r} = {x.code}")
         self._emit(f"if {r} is None:")
@@ -1540,8 +1651,11 @@ class Compiler:
             if a.is_const and b.is_const:
                 v = (a.const == b.const) == (op == "==")
                 return Val(repr(v), "bool", v, False)
-            if (is_list(a.type) or a.type == "any") and (is_list(b.type) or b.type == "any") \
-                    and (is_list(a.type) or is_list(b.type)):  # two lists: charged by their items
+            if (
+                (is_list(a.type) or a.type == "any")
+                and (is_list(b.type) or b.type == "any")
+                and (is_list(a.type) or is_list(b.type))
+            ):  # two lists: charged by their items
                 test = f"_eq(s, {self._code(a)}, {self._code(b)})"
                 return Val(test if op == "==" else f"(not {test})", "bool", nullable=False, state=state, free=free)
             return Val(f"({self._code(a)} {op} {self._code(b)})", "bool", nullable=False, state=state, free=free)
@@ -1587,8 +1701,14 @@ class Compiler:
         state, free = a.state or b.state, a.free | b.free
         # a zone holds at most the deck, and a short constant list is short: plain `in`; any
         # other list may be long, so the test is charged to the budget like a loop over it
-        plain = b.type == "zone" or b.is_const and isinstance(b.const, list) and len(b.const) <= 64 \
-            and not is_list(a.type) and a.type != "any"
+        plain = (
+            b.type == "zone"
+            or b.is_const
+            and isinstance(b.const, list)
+            and len(b.const) <= 64
+            and not is_list(a.type)
+            and a.type != "any"
+        )
         if not b.nullable:
             if plain:
                 return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
@@ -1607,8 +1727,9 @@ class Compiler:
         op = str(op_tok)
         state, free = a.state or b.state, a.free | b.free
         if op == "+" and (a.type == "str" or b.type == "str"):  # a card joins a text as its text ('C10')
-            return Val(f"_cat(s, {self._text_code(a)}, {self._text_code(b)})", "str", nullable=False, state=state,
-                       free=free)
+            return Val(
+                f"_cat(s, {self._text_code(a)}, {self._text_code(b)})", "str", nullable=False, state=state, free=free
+            )
         if op == "+" and is_list(a.type) and is_list(b.type) and "any" not in (a.type, b.type):
             typ = "list[card]" if a.type == "zone" else a.type
             return Val(f"_join(s, {self._code(a)}, {self._code(b)})", typ, nullable=False, state=state, free=free)
@@ -1643,8 +1764,11 @@ class Compiler:
         if t == "null":
             if name in self.ns.variable_nullable:
                 return
-            raise _err(node, f"{name!r} holds {want} values and cannot be null "
-                             f"(give it initial: null or a declared type to allow null)")
+            raise _err(
+                node,
+                f"{name!r} holds {want} values and cannot be null "
+                f"(give it initial: null or a declared type to allow null)",
+            )
         if want.startswith("list[") and is_list(t) or t == want:
             return
         raise _err(node, f"{name!r} holds {want} values (the type of its initial value), not {t}")
@@ -1662,7 +1786,9 @@ class Compiler:
             t = self._collection(coll, coll_node)
             var = body.temp("v")
             self._check_loop_name(var_tok, scope)
-            inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), self._items_nullable(coll, coll_node, scope)))
+            inner = scope.child(
+                str(var_tok), Local(var, elem_type(coll.type), self._items_nullable(coll, coll_node, scope))
+            )
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None
@@ -1690,16 +1816,24 @@ class Compiler:
         c = self._expr(cond, scope, ())
         fixed = ("always" if c.const else "never") if c.is_const else ""  # a parameter decides it
         self._emit(f"if {self._code(c)}:")
-        self._block(lambda: (self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed),
-                             self._stmts(stmts, scope)))
+        self._block(
+            lambda: (
+                self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed),
+                self._stmts(stmts, scope),
+            )
+        )
         if not rest and else_body is None and self.coverage is None:
             return
         self._emit("else:")
         if rest:
             self._block(lambda: self._if_chain(rest, else_body, scope, first, arm + 1))
         else:
-            self._block(lambda: (self._count(first, "if", "else", None, {"always": "never"}.get(fixed, "")),
-                                 self._stmts(else_body or [], scope)))
+            self._block(
+                lambda: (
+                    self._count(first, "if", "else", None, {"always": "never"}.get(fixed, "")),
+                    self._stmts(else_body or [], scope),
+                )
+            )
 
     def _stmts(self, stmts, scope) -> None:
         """Compile a list of statements as one block: its ``let`` names live until its end."""
@@ -1730,20 +1864,37 @@ class Compiler:
         local = scope.lookup(name)
         if local is not None:
             if local.declared is not None:
-                raise _err(tok, f"{name!r} is already a local name (from {_where(local.declared)}): "
-                                f"assign it with {name} = ..., or choose another name")
-            raise _err(tok, f"{name!r} is already a name here (the rule's context or a loop variable): "
-                            f"a local name cannot reuse it; choose another name")
+                raise _err(
+                    tok,
+                    f"{name!r} is already a local name (from {_where(local.declared)}): "
+                    f"assign it with {name} = ..., or choose another name",
+                )
+            raise _err(
+                tok,
+                f"{name!r} is already a name here (the rule's context or a loop variable): "
+                f"a local name cannot reuse it; choose another name",
+            )
         sym = self.ns.symbols.get(name)
         taken = None
         if sym is not None:
-            taken = {"const": "a parameter or constant", "state": "a built-in name", "seat_var": "a seat variable",
-                     "table_var": "a table variable", "seat_zone": "a zone", "table_zone": "a zone",
-                     "zone_family": "a zone family"}.get(sym.kind, "a name of the ruleset")
+            taken = {
+                "const": "a parameter or constant",
+                "state": "a built-in name",
+                "seat_var": "a seat variable",
+                "table_var": "a table variable",
+                "seat_zone": "a zone",
+                "table_zone": "a zone",
+                "zone_family": "a zone family",
+            }.get(sym.kind, "a name of the ruleset")
         elif name in self._def_trees:
             taken = "a definition"
-        elif name in B.FUNCTIONS or name in B.AGGREGATES or name in B.EFFECTS or name in B.SEAT_FUNCTIONS \
-                or name in B.ENGINE_FUNCTIONS:
+        elif (
+            name in B.FUNCTIONS
+            or name in B.AGGREGATES
+            or name in B.EFFECTS
+            or name in B.SEAT_FUNCTIONS
+            or name in B.ENGINE_FUNCTIONS
+        ):
             taken = "a built-in function"
         if taken is not None:
             raise _err(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
@@ -1751,8 +1902,11 @@ class Compiler:
     def _check_loop_name(self, tok, scope) -> None:
         local = scope.lookup(str(tok))
         if local is not None and local.declared is not None:
-            raise _err(tok, f"{str(tok)!r} is a local name (from {_where(local.declared)}): a loop variable "
-                            f"cannot reuse it; choose another name")
+            raise _err(
+                tok,
+                f"{str(tok)!r} is a local name (from {_where(local.declared)}): a loop variable "
+                f"cannot reuse it; choose another name",
+            )
 
     def _block(self, emit) -> None:
         """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
@@ -1769,7 +1923,10 @@ class Compiler:
         named = self._named_args(node, name, spec, [a for a in args if _is_named(a)], scope)
         args = [a for a in args if not _is_named(a)]
         if len(args) != len(spec.params):
-            raise _err(node, f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}")
+            raise _err(
+                node,
+                f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}",
+            )
         self._count(node, "effect", name, node)
         codes, later = [], []
         for i, (p, a) in enumerate(zip(spec.params, args)):
@@ -1878,7 +2035,7 @@ class Compiler:
         snippet = ""
         meta = getattr(shown, "meta", None)
         if text and meta is not None and not getattr(meta, "empty", True):
-            snippet = " ".join(text[meta.start_pos:meta.end_pos].split())[:120]
+            snippet = " ".join(text[meta.start_pos : meta.end_pos].split())[:120]
         return self.coverage.site(where, line, column, kind, label, snippet, decided, text)
 
     def _count(self, node, kind: str, label: str, shown, decided: str = "") -> None:
@@ -1910,6 +2067,7 @@ class Compiler:
         once per evaluation (the engine falls back on the rule when a filter is missing)."""
         if self.coverage is not None:
             raise DSLCompileError("no generated filter while counting coverage")
+
     def _cards_now(self, v: Val) -> str:
         """Code for a copy of the cards a zone (or a list of zones) holds now: a variable keeps
         what it was given, not the zone itself, which later moves change (and which a clone
@@ -1922,8 +2080,11 @@ class Compiler:
     def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
         name = str(name_tok)
         if local.declared is None:
-            raise _err(name_tok, f"{name!r} is the rule's context or a loop variable and cannot be assigned: "
-                                 f"declare a local name with let {name}2 = ... instead")
+            raise _err(
+                name_tok,
+                f"{name!r} is the rule's context or a loop variable and cannot be assigned: "
+                f"declare a local name with let {name}2 = ... instead",
+            )
         if target.data == "target_index":
             raise _err(name_tok, f"{name!r} is a local name, not a seat variable: assign it whole, {name} = ...")
         want, t = local.type, v.type
@@ -1931,20 +2092,26 @@ class Compiler:
             _need_number(value, t, op)
             if want not in ("int", "any"):
                 raise _err(value, f"{name!r} holds {want} values (the type its let gave it): it cannot be added to")
-        elif not (want == "any" or t in ("any", "null") or t == want or want.startswith("list[") and is_list(t)
-                  or {want, t} == {"zone", "list[card]"}):
-            raise _err(value, f"{name!r} holds {want} values (the type its let gave it, at "
-                              f"{_where(local.declared)}), not {t}")
+        elif not (
+            want == "any"
+            or t in ("any", "null")
+            or t == want
+            or want.startswith("list[")
+            and is_list(t)
+            or {want, t} == {"zone", "list[card]"}
+        ):
+            raise _err(
+                value, f"{name!r} holds {want} values (the type its let gave it, at {_where(local.declared)}), not {t}"
+            )
         code = self._code(v)
         if op == "=" and t == "any" and want not in ("any", "null"):  # known only now: checked as it is stored
             code = f"_kept({code}, {want!r}, True)"
         self._emit(f"{local.name} {op} {code}")
 
 
-
 class Splice:
     """One generated function the engine assembles from several rules (a step's whole legal
-    actions, or a whole action applied: see `trickkit.fused`).
+    actions, or a whole action applied: see `trickkit.engine.fused`).
 
     The engine writes the function's frame (its own statements, as generated lines); each
     rule is compiled into it with `card_test`, `expression` or `block`, which return the
@@ -2027,11 +2194,13 @@ class Splice:
         b.lines, b.loops, b.hoist, b.eager, b.hoisted = [], 0, None, False, {}
         c = self.compiler
         try:
+
             def run():
                 try:
                     c._stmts(tree.children, scope)
                 except RecursionError:
                     raise DSLCompileError("block nested too deeply") from None
+
             c.inline_definitions = True  # a state-only definition too: its lines, not a call
             self._run(run, memoise=False)
             return _flatten(b.lines, 0)
@@ -2172,8 +2341,14 @@ def _small_factor(a: Val, b: Val) -> tuple[str, Val] | None:
     """``(code of the constant, the other factor)`` when one factor of ``a * b`` is an int constant
     below 2**16 and the other an int that is never null and not a constant; else None."""
     for c, x in ((a, b), (b, a)):
-        if c.is_const and c.const.__class__ is int and abs(c.const) < 1 << 16 and x.type == "int" \
-                and not x.nullable and not x.is_const:
+        if (
+            c.is_const
+            and c.const.__class__ is int
+            and abs(c.const) < 1 << 16
+            and x.type == "int"
+            and not x.nullable
+            and not x.is_const
+        ):
             return repr(c.const), x
     return None
 
@@ -2191,14 +2366,26 @@ def _check_comparable(node, at, bt, op):
         raise _err(node, f"comparing {at} with {bt} using {op!r} is always {'false' if op == '==' else 'true'}")
 
 
-WANTED = {"bool": "true or false (a bool)", "int": "a number (an int)", "play": "a play (a card in the trick)",
-          "list": "a list", "list[int]": "a list of numbers"}
+WANTED = {
+    "bool": "true or false (a bool)",
+    "int": "a number (an int)",
+    "play": "a play (a card in the trick)",
+    "list": "a list",
+    "list[int]": "a list of numbers",
+}
 """How a rule's required type is named in errors."""
 
 
 def _describe_type(t: str) -> str:
-    return {"null": "null", "str": "a text (str)", "int": "a number (int)", "bool": "a bool",
-            "card": "a card", "play": "a play", "zone": "a zone"}.get(t, t)
+    return {
+        "null": "null",
+        "str": "a text (str)",
+        "int": "a number (int)",
+        "bool": "a bool",
+        "card": "a card",
+        "play": "a play",
+        "zone": "a zone",
+    }.get(t, t)
 
 
 def _assignable(t: str, want: str) -> bool:
@@ -2247,5 +2434,17 @@ def _suggest(name, ns, kind):
     return did_you_mean(name, [k for k, s in ns.symbols.items() if s.kind == kind])
 
 
-__all__ = ["Compiler", "Splice", "Namespace", "Symbol", "DSLCompileError", "DSLSyntaxError", "PLAY_FIELDS", "card_filter",
-           "GameEnded", "EvaluationLimit", "EVALUATION_BUDGET", "Budget"]
+__all__ = [
+    "Compiler",
+    "Splice",
+    "Namespace",
+    "Symbol",
+    "DSLCompileError",
+    "DSLSyntaxError",
+    "PLAY_FIELDS",
+    "card_filter",
+    "GameEnded",
+    "EvaluationLimit",
+    "EVALUATION_BUDGET",
+    "Budget",
+]

@@ -72,8 +72,17 @@ class CoverageSites:
         self.rule_texts: dict[str, str] = {}
         """``where`` -> the rule's full text, where known (to place a site in its file)."""
 
-    def site(self, where: str, line: int, column: int, kind: str, label: str, text: str = "",
-             decided: str = "", rule_text: str = "") -> int:
+    def site(
+        self,
+        where: str,
+        line: int,
+        column: int,
+        kind: str,
+        label: str,
+        text: str = "",
+        decided: str = "",
+        rule_text: str = "",
+    ) -> int:
         """The number of the site at this place (registered on first sight)."""
         if rule_text:
             self.rule_texts.setdefault(where, rule_text)

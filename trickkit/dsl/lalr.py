@@ -46,8 +46,10 @@ class _Vocabulary:
 
     def __init__(self, terminals: dict):
         self.terminals = terminals
-        order = sorted(terminals.values(), key=lambda t: (-t["priority"], -_max_width(t["pattern"]),
-                                                         -len(t["pattern"]["value"]), t["name"]))
+        order = sorted(
+            terminals.values(),
+            key=lambda t: (-t["priority"], -_max_width(t["pattern"]), -len(t["pattern"]["value"]), t["name"]),
+        )
         self.rank = {t["name"]: i for i, t in enumerate(order)}
         strings = [t for t in order if t["pattern"]["__type__"] == "PatternStr"]
         self.whole: dict[str, list] = {}  # regexp terminal -> [(text, string terminal)] it matches whole
@@ -62,8 +64,9 @@ class _Vocabulary:
                     self.whole.setdefault(ret["name"], []).append((text, st["name"]))
         self.matchers: dict[str, object] = {}
         self.root = _Lexer(self, frozenset(terminals))
-        self.root_match = re.compile("|".join(f"(?P<{n}>{_regexp(terminals[n]['pattern'])})"
-                                              for n in self.root.kept)).match
+        self.root_match = re.compile(
+            "|".join(f"(?P<{n}>{_regexp(terminals[n]['pattern'])})" for n in self.root.kept)
+        ).match
 
     def matcher(self, name: str):
         """The match function of one terminal's regexp, compiled on first use."""
@@ -130,9 +133,16 @@ class Driver:
         self._vocabulary = _Vocabulary(terminals)
         lexer_conf = data["parser"]["lexer_conf"]
         options = data["options"]
-        if lexer_conf["lexer_type"] != "contextual" or lexer_conf["g_regex_flags"] or options["postlex"] \
-                or not options["propagate_positions"] or not options["maybe_placeholders"] \
-                or options["keep_all_tokens"] or options["lexer_callbacks"] or options["tree_class"]:
+        if (
+            lexer_conf["lexer_type"] != "contextual"
+            or lexer_conf["g_regex_flags"]
+            or options["postlex"]
+            or not options["propagate_positions"]
+            or not options["maybe_placeholders"]
+            or options["keep_all_tokens"]
+            or options["lexer_callbacks"]
+            or options["tree_class"]
+        ):
             raise ValueError("lark options the driver does not follow")
         self._ignore = frozenset(lexer_conf["ignore"])
         self._newline = frozenset(name for name, t in terminals.items() if _has_newline(_regexp(t["pattern"])))

@@ -49,7 +49,7 @@ def stored_parser() -> lark.Lark | None:
     """The parser from the stored tables, or None when they are missing or were made from
     another grammar or by another lark version (then the tables cannot be trusted to match)."""
     try:
-        from . import parser_tables
+        from trickkit.dsl import parser_tables
     except ImportError:
         return None
     if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
@@ -97,12 +97,12 @@ def _driver():
     """The lean driver over the stored tables, or None when they were made from another grammar
     or by another lark version (the same conditions as `stored_parser`)."""
     try:
-        from . import parser_tables
+        from trickkit.dsl import parser_tables
     except ImportError:
         return None
     if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
         return None
-    from . import lalr
+    from trickkit.dsl import lalr
 
     return lalr.driver(parser_tables.TABLES, _decoded)
 
@@ -115,7 +115,7 @@ def table_source(parser: lark.Lark) -> str:
 
 def _table_text(data, memo) -> str:
     blob = json.dumps([_encoded(data), _encoded(memo)], separators=(",", ":"))
-    lines = "".join(f"    {blob[i:i + 96]!r}\n" for i in range(0, len(blob), 96))
+    lines = "".join(f"    {blob[i : i + 96]!r}\n" for i in range(0, len(blob), 96))
     return (
         '"""LALR tables of grammar.lark, as lark serialises them. Generated: do not edit.\n\n'
         'Regenerate with ``python -m trickkit.dsl.write_tables``."""\n\n'
@@ -156,8 +156,9 @@ def _parse_cached(text: str, start: str) -> lark.Tree:
     except lark.exceptions.UnexpectedInput as err:
         context = err.get_context(text, span=60).rstrip("\n")
         what = _describe(err)
-        raise DSLSyntaxError(f"{what} at line {err.line} column {err.column}:\n{context}",
-                             err.line, err.column) from None
+        raise DSLSyntaxError(
+            f"{what} at line {err.line} column {err.column}:\n{context}", err.line, err.column
+        ) from None
     except RecursionError:
         raise DSLSyntaxError("expression nested too deeply", 0, 0) from None
 
@@ -172,4 +173,3 @@ def _describe(err: lark.exceptions.UnexpectedInput) -> str:
     if isinstance(err, lark.exceptions.UnexpectedEOF):
         return "unexpected end of text"
     return "syntax error"
-

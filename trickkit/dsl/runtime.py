@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools as _itertools
 
-from ..randomness import shuffle as _shuffle
+from trickkit.randomness import shuffle as _shuffle
 
 
 class GameEnded(Exception):
@@ -180,8 +180,9 @@ def multiply(a, b):
 
 def sort_keyed(keyed: list) -> list:
     """The values of ``[(key, value), ...]`` ordered by key, null keys last, ties in order."""
-    order = sorted(range(len(keyed)), key=lambda i: (keyed[i][0] is None,
-                                                     keyed[i][0] if keyed[i][0] is not None else 0, i))
+    order = sorted(
+        range(len(keyed)), key=lambda i: (keyed[i][0] is None, keyed[i][0] if keyed[i][0] is not None else 0, i)
+    )
     return [keyed[i][1] for i in order]
 
 
@@ -298,19 +299,42 @@ def card_text(v, texts):
 
 def no_winner():
     """A trick with no winner (or no next leader) where the rules need one: the engine's general
-    path reports it, located (see `trickkit.fused`)."""
+    path reports it, located (see `trickkit.engine.fused`)."""
     raise ValueError("the trick has no winner")
 
 
 HELPERS = {
-    "_MISS": MISSING, "_over_budget": over_budget, "_null_iter": null_iteration, "_len": len,
-    "_index": index, "_cat": join_text, "_join": join_lists, "_sort_keyed": sort_keyed, "_move": move,
-    "_move_all": move_all, "_swap": swap, "_sort_zone": sort_zone, "_draw_random": draw_random, "_put": put,
-    "_shuffle": shuffle_zone, "_insert_random": insert_random, "_end_game": end_game, "_can": can,
-    "_end_turn": end_turn, "_bad_seat": bad_seat, "_distinct_cards": distinct_cards, "_product": product,
-    "_attr_any": attr_of_any, "_mul": multiply, "_card_text": card_text,
-    "_no_winner": no_winner, "_fromkeys": dict.fromkeys, "_in": contains, "_eq": equal,
-    "_charged": charged_call, "_kept": kept_as,
+    "_MISS": MISSING,
+    "_over_budget": over_budget,
+    "_null_iter": null_iteration,
+    "_len": len,
+    "_index": index,
+    "_cat": join_text,
+    "_join": join_lists,
+    "_sort_keyed": sort_keyed,
+    "_move": move,
+    "_move_all": move_all,
+    "_swap": swap,
+    "_sort_zone": sort_zone,
+    "_draw_random": draw_random,
+    "_put": put,
+    "_shuffle": shuffle_zone,
+    "_insert_random": insert_random,
+    "_end_game": end_game,
+    "_can": can,
+    "_end_turn": end_turn,
+    "_bad_seat": bad_seat,
+    "_distinct_cards": distinct_cards,
+    "_product": product,
+    "_attr_any": attr_of_any,
+    "_mul": multiply,
+    "_card_text": card_text,
+    "_no_winner": no_winner,
+    "_fromkeys": dict.fromkeys,
+    "_in": contains,
+    "_eq": equal,
+    "_charged": charged_call,
+    "_kept": kept_as,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from .parser import build_parser, table_source
+from trickkit.dsl.parser import build_parser, table_source
 
 
 def main() -> None:

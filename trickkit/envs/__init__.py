@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import TrickkitError
+from trickkit.errors import TrickkitError
 
 
 def resolve_game(game, params: dict):
@@ -25,7 +25,8 @@ def resolve_game(game, params: dict):
     Raises:
         TypeError: a Game was given together with parameters.
     """
-    from .. import Game, load_game
+    from trickkit.engine.game import Game
+    from trickkit.engine.loader import load_game
 
     if isinstance(game, Game):
         if params:

@@ -29,8 +29,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import IllegalActionError, StateError
-from . import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["SingleAgentEnv"]
 
@@ -54,8 +54,16 @@ class SingleAgentEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game, seat: int = 0, opponents: Sequence | None = None, reward: str = "win",
-                 on_illegal: str = "raise", render_mode: str | None = None, **params):
+    def __init__(
+        self,
+        game,
+        seat: int = 0,
+        opponents: Sequence | None = None,
+        reward: str = "win",
+        on_illegal: str = "raise",
+        render_mode: str | None = None,
+        **params,
+    ):
         self.game = resolve_game(game, params)
         n = self.game.num_players
         if not isinstance(seat, int) or not 0 <= seat < n:
@@ -73,11 +81,14 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponents: dict[int, Callable] = dict(zip(others, map(_as_callable, opponents))) if opponents else {}
         size = self.game.num_distinct_actions()
         self.action_space = spaces.Discrete(size)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=self.game.observation_tensor_shape(),
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=-np.inf, high=np.inf, shape=self.game.observation_tensor_shape(), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+            }
+        )
         self._seeds = random.Random(random.SystemRandom().randrange(2**63))
         self._rng = random.Random(0)
         self.state = None

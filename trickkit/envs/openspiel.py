@@ -37,8 +37,9 @@ import random
 import numpy as np
 import pyspiel
 
-from .. import Game, load_game as _load_trickkit
-from . import seat_rewards
+from trickkit.engine.game import Game
+from trickkit.engine.loader import load_game as _load_trickkit
+from trickkit.envs import seat_rewards
 
 __all__ = ["load_game", "register", "TrickkitSpielGame", "TrickkitSpielState"]
 

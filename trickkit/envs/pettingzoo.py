@@ -30,8 +30,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..errors import IllegalActionError, StateError
-from . import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["env", "raw_env", "TrickkitAECEnv"]
 
@@ -76,10 +76,14 @@ class TrickkitAECEnv(AECEnv):
         shape = game.observation_tensor_shape()
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-            }) for a in self.possible_agents}
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
         self._seeds = random.Random(random.SystemRandom().randrange(2**63))
         self.state = None
         self.agents = []

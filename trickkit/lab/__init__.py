@@ -7,6 +7,6 @@
 * `trickkit.lab.report`: the terminal tables, CSV and the self-contained HTML report.
 
 Layering: ``stats`` imports nothing of trickkit; ``play`` and ``coverage`` build on the
-engine and `trickkit.simulation`; ``compare`` on ``play``; ``report`` on all of them. The
+engine and `trickkit.lab.simulation`; ``compare`` on ``play``; ``report`` on all of them. The
 engine never imports this package at module level (``simulation`` reads ``stats`` lazily).
 """

@@ -2,7 +2,7 @@
 
 **Common random numbers.** Game ``i`` of every variant uses the state seed
 ``game_seed(seed, i)`` and the agents' generator ``agent_seed(seed, i)`` (see
-`trickkit.simulation`). Two variants with the same deck and the same deal steps therefore
+`trickkit.lab.simulation`). Two variants with the same deck and the same deal steps therefore
 shuffle and deal the same cards in game ``i``: the deal is the first thing the state's
 generator is used for. From the first decision where their legal actions differ, random
 agents pick differently and the games drift apart; still, pairing game ``i`` of A with game
@@ -22,10 +22,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
-from ..errors import TrickkitError
-from ..simulation import _exit_with_parent, _game_spec, game_seed, pooled_chunks
-from . import stats
-from .play import GameStats, play_measured
+from trickkit.errors import TrickkitError
+from trickkit.lab import stats
+from trickkit.lab.play import GameStats, play_measured
+from trickkit.lab.simulation import _exit_with_parent, _game_spec, game_seed, pooled_chunks
 
 __all__ = ["Comparison", "VariantStats", "compare"]
 
@@ -132,14 +132,18 @@ def _summarise(label: str, game: Any, results: Sequence[GameStats]) -> VariantSt
         if all(r.team_winners is not None for r in results):
             team_win = tuple(stats.wilson(sum(1 for r in results if t in r.team_winners), n) for t in range(teams))
     return VariantStats(
-        label=label, game=game.name, players=players, games=n,
+        label=label,
+        game=game.name,
+        players=players,
+        games=n,
         win_rate=tuple(stats.wilson(w, n) for w in wins),
         mean_score=tuple(stats.mean_interval(s) for s in scores),
         seat_test=stats.chi_square_equal(share),
         actions=stats.mean_interval([r.actions for r in results]),
         rounds=stats.mean_interval([r.rounds for r in results]),
         lead_changes=stats.mean_interval([r.lead_changes for r in results]),
-        team_win_rate=team_win, team_mean_score=team_score,
+        team_win_rate=team_win,
+        team_mean_score=team_score,
     )
 
 
@@ -161,17 +165,25 @@ def _same_deal(base: Any, other: Any, seed: int, games: int) -> tuple[int, int]:
     return same, checked
 
 
-def _difference(label, base_label, base_game, game, base: Sequence[GameStats], other: Sequence[GameStats],
-                seed: int) -> Difference:
+def _difference(
+    label, base_label, base_game, game, base: Sequence[GameStats], other: Sequence[GameStats], seed: int
+) -> Difference:
     seats = game.num_players == base_game.num_players
     win = score = None
     if seats:
-        win = tuple(stats.paired_difference([float(s in r.winners) for r in other],
-                                            [float(s in r.winners) for r in base]) for s in range(game.num_players))
-        score = tuple(stats.paired_difference([r.scores[s] for r in other], [r.scores[s] for r in base])
-                      for s in range(game.num_players))
+        win = tuple(
+            stats.paired_difference([float(s in r.winners) for r in other], [float(s in r.winners) for r in base])
+            for s in range(game.num_players)
+        )
+        score = tuple(
+            stats.paired_difference([r.scores[s] for r in other], [r.scores[s] for r in base])
+            for s in range(game.num_players)
+        )
     return Difference(
-        label=label, baseline=base_label, win_rate=win, mean_score=score,
+        label=label,
+        baseline=base_label,
+        win_rate=win,
+        mean_score=score,
         actions=stats.paired_difference([r.actions for r in other], [r.actions for r in base]),
         rounds=stats.paired_difference([r.rounds for r in other], [r.rounds for r in base]),
         lead_changes=stats.paired_difference([r.lead_changes for r in other], [r.lead_changes for r in base]),
@@ -189,9 +201,9 @@ def _load_spec(spec: tuple) -> Any:
 
     if spec[0] == "pickle":
         return pickle.loads(spec[1])
-    import trickkit
+    from trickkit.engine.loader import load_game
 
-    return trickkit.load_game(spec[1], **spec[2])
+    return load_game(spec[1], **spec[2])
 
 
 def _worker_init(specs: tuple, agents, parent: int) -> None:
@@ -212,13 +224,20 @@ def _rows(games: Sequence[Any], count: int, seed: int, agents, jobs: int) -> Ite
             yield [play_measured(g, seed, i, a) for g, a in zip(games, agents)]
         return
     specs = tuple(_game_spec(g) for g in games)
-    for rows in pooled_chunks(count, jobs, _worker_init, (specs, agents, os.getpid()),
-                              lambda start, stop: (_worker_chunk, seed, start, stop)):
+    for rows in pooled_chunks(
+        count, jobs, _worker_init, (specs, agents, os.getpid()), lambda start, stop: (_worker_chunk, seed, start, stop)
+    ):
         yield from rows
 
 
-def compare(variants: Sequence[tuple[str, Any]], games: int, seed: int = 0, agents: Sequence[Any] | None = None,
-            jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Comparison:
+def compare(
+    variants: Sequence[tuple[str, Any]],
+    games: int,
+    seed: int = 0,
+    agents: Sequence[Any] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Comparison:
     """Play ``games`` games of every variant on the same seeds and compare them.
 
     Args:
@@ -238,7 +257,7 @@ def compare(variants: Sequence[tuple[str, Any]], games: int, seed: int = 0, agen
 
     Raises:
         TrickkitError: no variant, ``games < 1`` or ``jobs < 1``, agents that do not fit a
-            variant's seat count, or a game that misbehaves (see `trickkit.simulation.play_game`).
+            variant's seat count, or a game that misbehaves (see `trickkit.lab.simulation.play_game`).
     """
     import time
 
@@ -266,7 +285,15 @@ def compare(variants: Sequence[tuple[str, Any]], games: int, seed: int = 0, agen
         if progress is not None:
             progress(done, games)
     summaries = tuple(_summarise(label, game, res) for label, game, res in zip(labels, loaded, results))
-    diffs = tuple(_difference(labels[v], labels[0], loaded[0], loaded[v], results[0], results[v], seed)
-                  for v in range(1, len(variants)))
-    return Comparison(seed=seed, games=games, variants=summaries, differences=diffs,
-                      results=tuple(tuple(r) for r in results), seconds=time.perf_counter() - started)
+    diffs = tuple(
+        _difference(labels[v], labels[0], loaded[0], loaded[v], results[0], results[v], seed)
+        for v in range(1, len(variants))
+    )
+    return Comparison(
+        seed=seed,
+        games=games,
+        variants=summaries,
+        differences=diffs,
+        results=tuple(tuple(r) for r in results),
+        seconds=time.perf_counter() - started,
+    )

@@ -30,9 +30,9 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from ..dsl.coverage import Site
-from ..errors import TrickkitError
-from ..simulation import RandomAgent, SimulationSummary, simulate
+from trickkit.dsl.coverage import Site
+from trickkit.errors import TrickkitError
+from trickkit.lab.simulation import RandomAgent, SimulationSummary, simulate
 
 __all__ = ["CoverageReport", "SiteCount", "simulate_with_coverage", "site_location"]
 
@@ -62,8 +62,12 @@ class SiteCount:
     def describe(self) -> str:
         """One line: where, what, and the condition or statement as written."""
         s = self.site
-        what = {"if": f"if ({s.label})", "if-expression": f"if-expression ({s.label})",
-                "effect": f"effect {s.label}", "rule": "rule"}.get(s.kind, s.kind)
+        what = {
+            "if": f"if ({s.label})",
+            "if-expression": f"if-expression ({s.label})",
+            "effect": f"effect {s.label}",
+            "rule": "rule",
+        }.get(s.kind, s.kind)
         text = f": {s.text}" if s.text else ""
         return f"{self.location}: {what}{text}"
 
@@ -100,7 +104,9 @@ class CoverageReport:
                 out.append(f"action kind {kind!r}: legal at {legal} decisions, never chosen")
         for s in self.sites:
             if not s.fired:
-                note = {"never": " (decided when the game is loaded: its parameters rule it out)"}.get(s.site.decided, "")
+                note = {"never": " (decided when the game is loaded: its parameters rule it out)"}.get(
+                    s.site.decided, ""
+                )
                 if not note and s.trial:
                     note = f" (only in look-ahead trials: {s.trial})"
                 if not note and s.site.where.endswith((".reason", ".why")):
@@ -146,7 +152,7 @@ class CoverageReport:
             items = list(self.cards)
             for start in range(0, len(items), per_row):
                 row: list = []
-                for card, n in items[start:start + per_row]:
+                for card, n in items[start : start + per_row]:
                     row += [Text(card), str(n)]
                 cards.add_row(*row, *[""] * (2 * per_row - len(row)))
             tables.append(cards)
@@ -174,7 +180,7 @@ class CoverageReport:
 def _rule_file(file: str) -> str | None:
     if os.path.isfile(file):
         return file
-    from ..loader import rulesets_folder  # a shipped ruleset is named by its file name only
+    from trickkit.engine.loader import rulesets_folder  # a shipped ruleset is named by its file name only
 
     shipped = rulesets_folder().joinpath(os.path.basename(file))
     return os.fspath(shipped) if isinstance(shipped, os.PathLike) and os.path.isfile(shipped) else None
@@ -184,7 +190,7 @@ def site_location(site: Site, rule_text: str = "") -> str:
     """``file:line:column: $.path`` of a site inside its rule: the rule's own position moved
     to the site's line and column where the file allows (a block scalar, or a rule on one
     line), else the rule's position with the place inside it said in words."""
-    from ..textpos import block_position
+    from trickkit.rules.textpos import block_position
 
     at, _, path = site.where.partition(": ")
     file, _, rest = at.rpartition(":")
@@ -206,7 +212,7 @@ def site_location(site: Site, rule_text: str = "") -> str:
                     source = f.read().splitlines()[line_no - 1]
             except (OSError, UnicodeDecodeError, IndexError):
                 source = ""
-            quote = 1 if source[col_no - 1:col_no] in ("'", '"') else 0
+            quote = 1 if source[col_no - 1 : col_no] in ("'", '"') else 0
             return f"{file}:{line_no}:{col_no + quote + site.column - 1}: {path}"
     if site.line == 1 and site.column == 1:
         return site.where
@@ -251,7 +257,8 @@ class _Tally:
             for kind in getattr(step, "kinds", ()) + tuple(k for w in getattr(step, "windows", ()) for k in w.kinds):
                 self.card_choices[kind.name] = tuple(i for i, t in enumerate(kind.choice_types) if t == "card")
         plays_cards = any(getattr(s, "kind", "") == "tricks" for s in getattr(rules, "steps", ())) or any(
-            self.card_choices.values())
+            self.card_choices.values()
+        )
         if plays_cards and self.face_texts is not None:
             self.cards = dict.fromkeys(self.face_texts, 0)
 
@@ -305,7 +312,9 @@ def _counting_factories(agents: Sequence[Any] | None, players: int, tally: _Tall
             else:
                 inner = spec
             return _CountingAgent(inner, tally)
+
         return factory
+
     specs = [None] * players if agents is None else list(agents)
     return [wrap(s) for s in specs]
 
@@ -313,8 +322,8 @@ def _counting_factories(agents: Sequence[Any] | None, players: int, tally: _Tall
 def _document_texts(game: Any) -> dict[str, str]:
     """``$.path`` -> text of every text in the game's (merged) ruleset document: the texts of
     definitions, which the code generator sees only as parsed trees."""
-    from ..loader import read_document
-    from ..source import format_path
+    from trickkit.engine.loader import read_document
+    from trickkit.rules.source import format_path
 
     try:
         doc, _ = read_document(game.path)
@@ -338,10 +347,10 @@ def _snippet(text: str, site: Site) -> str:
     lines = text.splitlines()
     if not 1 <= site.line <= len(lines):
         return ""
-    rest = " ".join((lines[site.line - 1][site.column - 1:] + " " + " ".join(lines[site.line:])).split())
-    for end in ((" then ",) if site.kind == "if-expression" else (" {", "{")):
+    rest = " ".join((lines[site.line - 1][site.column - 1 :] + " " + " ".join(lines[site.line :])).split())
+    for end in (" then ",) if site.kind == "if-expression" else (" {", "{"):
         if end in rest:
-            return rest[:rest.index(end)].strip()[:120]
+            return rest[: rest.index(end)].strip()[:120]
     return ""
 
 
@@ -360,9 +369,13 @@ def report_from(game: Any, tally: _Tally, games: int) -> CoverageReport:
         counted.append(SiteCount(site, site_location(site, rule), sites.counts[k], sites.trial_counts[k]))
     counted.sort(key=lambda s: _order(s.site))
     return CoverageReport(
-        game=game.name, games=games, decisions=tally.decisions,
+        game=game.name,
+        games=games,
+        decisions=tally.decisions,
         action_kinds=tuple((k, tally.legal[k], tally.chosen.get(k, 0)) for k in tally.legal),
-        cards=tuple(tally.cards.items()), sites=tuple(counted))
+        cards=tuple(tally.cards.items()),
+        sites=tuple(counted),
+    )
 
 
 def _order(site: Site) -> tuple:
@@ -376,10 +389,16 @@ def _order(site: Site) -> tuple:
         return at, 0, 0, site.line, site.column, site.kind != "rule", arm, label
 
 
-def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequence[Any] | None = None,
-                           out: str | None = None, progress: Callable[[int, int], None] | None = None,
-                           on_record: Callable[[dict], None] | None = None, jobs: int = 1,
-                           ) -> tuple[SimulationSummary, CoverageReport]:
+def simulate_with_coverage(
+    game: Any,
+    games: int,
+    seed: int = 0,
+    agents: Sequence[Any] | None = None,
+    out: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_record: Callable[[dict], None] | None = None,
+    jobs: int = 1,
+) -> tuple[SimulationSummary, CoverageReport]:
     """`trickkit.simulate` with rule coverage counted: the same games as without.
 
     Args:
@@ -412,8 +431,9 @@ def simulate_with_coverage(game: Any, games: int, seed: int = 0, agents: Sequenc
         summary = _parallel(game, games, seed, agents, jobs, out, progress, on_record, tally)
     else:
         factories = _counting_factories(agents, game.num_players, tally)
-        summary = simulate(game, games, seed=seed, agents=factories, jobs=1, out=out, progress=progress,
-                           on_record=on_record)
+        summary = simulate(
+            game, games, seed=seed, agents=factories, jobs=1, out=out, progress=progress, on_record=on_record
+        )
     return summary, report_from(game, tally, summary.games)
 
 
@@ -423,19 +443,18 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int) -> None:
-    import trickkit
-
-    from ..simulation import _exit_with_parent
+    from trickkit.engine.loader import load_game
+    from trickkit.lab.simulation import _exit_with_parent
 
     _exit_with_parent(parent)
-    _WORKER["game"] = trickkit.load_game(spec[1], coverage=True, **spec[2])
+    _WORKER["game"] = load_game(spec[1], coverage=True, **spec[2])
     _WORKER["agents"] = agents
 
 
 def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple:
     """Games ``start..stop-1`` with their counts: ``(records, sites, counts, trials, legal,
     chosen, cards, decisions)``."""
-    from ..simulation import _compact, play_game
+    from trickkit.lab.simulation import _compact, play_game
 
     game = _WORKER["game"]
     game.coverage.reset()
@@ -443,17 +462,26 @@ def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple
     factories = _counting_factories(_WORKER["agents"], game.num_players, tally)
     records = [_compact(play_game(game, seed, i, factories), keep_actions) for i in range(start, stop)]
     sites = game.coverage
-    return (records, len(sites.sites), list(sites.counts), list(sites.trial_counts), tally.legal, tally.chosen,
-            tally.cards, tally.decisions)
+    return (
+        records,
+        len(sites.sites),
+        list(sites.counts),
+        list(sites.trial_counts),
+        tally.legal,
+        tally.chosen,
+        tally.cards,
+        tally.decisions,
+    )
 
 
-def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress, on_record,
-              tally: _Tally) -> SimulationSummary:
+def _parallel(
+    game: Any, games: int, seed: int, agents, jobs: int, out, progress, on_record, tally: _Tally
+) -> SimulationSummary:
     """`simulate_with_coverage` in ``jobs`` worker processes: each loads the game with its own
     counters; their counts are added up here, in game order (the same totals as one process)."""
     import time
 
-    from ..simulation import _Totals, fold_records, pooled_chunks, summarise
+    from trickkit.lab.simulation import _Totals, fold_records, pooled_chunks, summarise
 
     kwargs = dict(game.params)
     kwargs["players"] = game.num_players
@@ -462,8 +490,13 @@ def _parallel(game: Any, games: int, seed: int, agents, jobs: int, out, progress
     totals = _Totals(game.num_players, getattr(game, "teams", ()))
 
     def records():  # each chunk's counts are added here, its records handed on in game order
-        for chunk in pooled_chunks(games, jobs, _worker_init, (spec, agents, os.getpid()),
-                                   lambda start, stop: (_worker_chunk, seed, start, stop, keep_actions)):
+        for chunk in pooled_chunks(
+            games,
+            jobs,
+            _worker_init,
+            (spec, agents, os.getpid()),
+            lambda start, stop: (_worker_chunk, seed, start, stop, keep_actions),
+        ):
             chunk_records, n_sites, counts, trials, legal, chosen, cards, decisions = chunk
             if n_sites != len(game.coverage.sites):  # cannot happen: the same rules compile alike
                 raise TrickkitError("a worker compiled other coverage sites than this process")

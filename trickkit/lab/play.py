@@ -1,7 +1,7 @@
-"""Plays one game of a run exactly as `trickkit.simulation.play_game` does, and measures it.
+"""Plays one game of a run exactly as `trickkit.lab.simulation.play_game` does, and measures it.
 
-Game ``index`` of a run with master ``seed`` gets the state seed `trickkit.simulation.game_seed`
-``(seed, index)`` and the agents' generator `trickkit.simulation.agent_seed` ``(seed, index)``,
+Game ``index`` of a run with master ``seed`` gets the state seed `trickkit.lab.simulation.game_seed`
+``(seed, index)`` and the agents' generator `trickkit.lab.simulation.agent_seed` ``(seed, index)``,
 so the same game is played here, by `simulate` and by every variant of a `compare` run
 (common random numbers). Besides the scores and winners it records the game's length in
 actions and rounds, and how often the lead changed.
@@ -20,8 +20,8 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from ..errors import TrickkitError
-from ..simulation import MAX_ACTIONS, _make_agents, agent_seed, game_seed
+from trickkit.errors import TrickkitError
+from trickkit.lab.simulation import MAX_ACTIONS, _make_agents, agent_seed, game_seed
 
 __all__ = ["GameStats", "play_measured"]
 
@@ -87,20 +87,25 @@ def _teams(game: Any, state: Any, highest: bool) -> tuple[tuple | None, tuple | 
     return scores, winners
 
 
-def play_measured(game: Any, seed: int, index: int, agents: Sequence[Any] | None = None,
-                  on_decision: Callable[[Any, list, Any], None] | None = None) -> GameStats:
+def play_measured(
+    game: Any,
+    seed: int,
+    index: int,
+    agents: Sequence[Any] | None = None,
+    on_decision: Callable[[Any, list, Any], None] | None = None,
+) -> GameStats:
     """Play game ``index`` of a run with master ``seed`` to its end and measure it.
 
     Args:
         game: a loaded Game.
         seed: the run's master seed.
-        index: the game's number (selects its seeds, as in `trickkit.simulation.play_game`).
+        index: the game's number (selects its seeds, as in `trickkit.lab.simulation.play_game`).
         agents: per-seat agents or factories, as for `trickkit.simulate`; None = random.
         on_decision: called as ``on_decision(state, legal_actions, chosen)`` before each
             action is applied (coverage counts use it); it must not change the state.
 
     Raises:
-        TrickkitError: the game did not end within `trickkit.simulation.MAX_ACTIONS`
+        TrickkitError: the game did not end within `trickkit.lab.simulation.MAX_ACTIONS`
             actions, or an agent failed (as in `play_game`).
     """
     sseed = game_seed(seed, index)
@@ -139,6 +144,14 @@ def play_measured(game: Any, seed: int, index: int, agents: Sequence[Any] | None
             last_round = now_round
     check_lead()  # the last round ended with the game
     team_scores, team_winners = _teams(game, state, highest)
-    return GameStats(index=index, seed=sseed, scores=tuple(state.scores()), winners=tuple(state.winners()),
-                     actions=actions, rounds=getattr(state, "round", 1), lead_changes=changes,
-                     team_scores=team_scores, team_winners=team_winners)
+    return GameStats(
+        index=index,
+        seed=sseed,
+        scores=tuple(state.scores()),
+        winners=tuple(state.winners()),
+        actions=actions,
+        rounds=getattr(state, "round", 1),
+        lead_changes=changes,
+        team_scores=team_scores,
+        team_winners=team_winners,
+    )

@@ -14,11 +14,17 @@ import html
 import io
 from typing import Any, Sequence
 
-from ..errors import TrickkitError
-from . import stats
+from trickkit.errors import TrickkitError
+from trickkit.lab import stats
 
-__all__ = ["PlotsUnavailable", "comparison_csv", "comparison_html", "comparison_tables", "simulation_csv",
-           "simulation_html"]
+__all__ = [
+    "PlotsUnavailable",
+    "comparison_csv",
+    "comparison_html",
+    "comparison_tables",
+    "simulation_csv",
+    "simulation_html",
+]
 
 INSTALL_HINT = "pip install 'trickkit[lab]'  (or: pip install matplotlib)"
 
@@ -45,8 +51,9 @@ def _signed(i: stats.Interval, pct: bool = False, digits: int = 1) -> str:
 def _p(test) -> str:
     if test is None:
         return "-"
-    return (f"chi-square {test.statistic:.2f} on {test.df} df, p = {test.p_value:.3g}"
-            + (" (few games: rough)" if test.expected < 5 else ""))
+    return f"chi-square {test.statistic:.2f} on {test.df} df, p = {test.p_value:.3g}" + (
+        " (few games: rough)" if test.expected < 5 else ""
+    )
 
 
 # ------------------------------------------------------------------ terminal
@@ -63,13 +70,15 @@ def comparison_tables(comp: Any) -> list:
         seats.add_column(name, justify=justify)
     for v in comp.variants:
         for seat in range(v.players):
-            seats.add_row(Text(v.label if seat == 0 else ""), str(seat), _pct(v.win_rate[seat]),
-                          _num(v.mean_score[seat]))
+            seats.add_row(
+                Text(v.label if seat == 0 else ""), str(seat), _pct(v.win_rate[seat]), _num(v.mean_score[seat])
+            )
         for t, score in enumerate(v.team_mean_score or ()):
             win = _pct(v.team_win_rate[t]) if v.team_win_rate else "-"
             seats.add_row("", f"team {t}", win, _num(score))
-    seats.caption = Text("\n".join(f"every seat equal? {v.label}: {_p(v.seat_test)}" for v in comp.variants),
-                         justify="left")
+    seats.caption = Text(
+        "\n".join(f"every seat equal? {v.label}: {_p(v.seat_test)}" for v in comp.variants), justify="left"
+    )
     games = Table(title=Text("per game (95% intervals)"))
     for name in ("variant", "actions", "rounds", "lead changes"):
         games.add_column(name, justify="left" if name == "variant" else "right")
@@ -91,9 +100,13 @@ def comparison_tables(comp: Any) -> list:
         for name in ("variant", "actions", "rounds", "lead changes", "same opening deal"):
             game_diff.add_column(name, justify="left" if name == "variant" else "right")
         for d in comp.differences:
-            game_diff.add_row(Text(d.label), _signed(d.actions), _signed(d.rounds, digits=2),
-                              _signed(d.lead_changes, digits=2),
-                              f"{d.same_deal[0]} of {d.same_deal[1]}")
+            game_diff.add_row(
+                Text(d.label),
+                _signed(d.actions),
+                _signed(d.rounds, digits=2),
+                _signed(d.lead_changes, digits=2),
+                f"{d.same_deal[0]} of {d.same_deal[1]}",
+            )
         tables += [diff, game_diff]
     return tables
 
@@ -147,8 +160,15 @@ def simulation_csv(summary: Any, path: str, scores: Sequence[Sequence[float]] = 
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for seat in range(summary.players):
-            _row(w, summary.game, seat, "win_rate", summary.win_interval(seat) if summary.games else None,
-                 summary.win_rate[seat], summary.games)
+            _row(
+                w,
+                summary.game,
+                seat,
+                "win_rate",
+                summary.win_interval(seat) if summary.games else None,
+                summary.win_rate[seat],
+                summary.games,
+            )
             if scores:
                 _row(w, summary.game, seat, "mean_score", stats.mean_interval([s[seat] for s in scores]))
             else:
@@ -166,8 +186,9 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise PlotsUnavailable(f"--report draws its plots with matplotlib, which is not installed: "
-                               f"{INSTALL_HINT}") from None
+        raise PlotsUnavailable(
+            f"--report draws its plots with matplotlib, which is not installed: {INSTALL_HINT}"
+        ) from None
     matplotlib.use("Agg")  # files only: never a window
     import matplotlib.pyplot as plt
 
@@ -249,36 +270,51 @@ def _rich_table_html(table) -> str:
 
 
 def _coverage_html(report: Any) -> str:
-    parts = ["<h2>Rule coverage</h2>",
-             f"<p>{report.games} games, {report.decisions} decisions.</p>",
-             _table_html("action kinds", ("action kind", "legal at", "chosen"), report.action_kinds),
-             _table_html("branches and effects", ("where", "kind", "branch or effect", "as written", "count",
-                                                  "trial", "decided at load"),
-                         [(s.location, s.site.kind, s.site.label, s.site.text, s.count, s.trial,
-                           s.site.decided) for s in report.sites])]
+    parts = [
+        "<h2>Rule coverage</h2>",
+        f"<p>{report.games} games, {report.decisions} decisions.</p>",
+        _table_html("action kinds", ("action kind", "legal at", "chosen"), report.action_kinds),
+        _table_html(
+            "branches and effects",
+            ("where", "kind", "branch or effect", "as written", "count", "trial", "decided at load"),
+            [
+                (s.location, s.site.kind, s.site.label, s.site.text, s.count, s.trial, s.site.decided)
+                for s in report.sites
+            ],
+        ),
+    ]
     if report.cards:
         parts.append(_table_html("cards played", ("card", "played"), report.cards))
     never = report.never_fired()
-    parts.append(f"<h3>Never fired ({len(never)})</h3><ul class='never'>"
-                 + "".join(f"<li>{html.escape(line)}</li>" for line in never) + "</ul>")
+    parts.append(
+        f"<h3>Never fired ({len(never)})</h3><ul class='never'>"
+        + "".join(f"<li>{html.escape(line)}</li>" for line in never)
+        + "</ul>"
+    )
     return "".join(parts)
 
 
-_STYLE = ("body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em}"
-          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-          "font-size:90%;text-align:right}td:first-child,th:first-child{text-align:left}"
-          "caption{font-weight:bold;text-align:left}img{max-width:100%}")
+_STYLE = (
+    "body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+    "font-size:90%;text-align:right}td:first-child,th:first-child{text-align:left}"
+    "caption{font-weight:bold;text-align:left}img{max-width:100%}"
+)
 
 
 def _page(title: str, sections: Sequence[str]) -> str:
-    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>" + "".join(sections) + "</body></html>\n")
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>" + "".join(sections) + "</body></html>\n"
+    )
 
 
 def _figure(alt: str, png: str) -> str:
-    return f"<figure><img alt='{html.escape(alt)}' src='data:image/png;base64,{png}'><figcaption>" \
-           f"{html.escape(alt)}</figcaption></figure>"
+    return (
+        f"<figure><img alt='{html.escape(alt)}' src='data:image/png;base64,{png}'><figcaption>"
+        f"{html.escape(alt)}</figcaption></figure>"
+    )
 
 
 def comparison_html(comp: Any, path: str, coverage: Any = None) -> None:
@@ -293,22 +329,30 @@ def comparison_html(comp: Any, path: str, coverage: Any = None) -> None:
     labels = [v.label for v in comp.variants]
     players = [v.players for v in comp.variants]
     scores = [[r.scores for r in res] for res in comp.results]
-    sections = ["<h2>Statistics</h2>", *(_rich_table_html(t) for t in comparison_tables(comp)),
-                "<p>Win rates: Wilson 95% intervals; means: Student t 95% intervals; differences are paired "
-                "by game (game i of every variant shares its seed).</p>",
-                "<h2>Plots</h2>",
-                _figure("score distributions per seat", _score_plot(plt, labels, scores, players)),
-                _figure("seat advantage: win rate per seat (95% interval; dashed: every seat equal)",
-                        _seat_plot(plt, labels, [v.win_rate for v in comp.variants])),
-                _figure("game length in actions", _length_plot(plt, labels, [[r.actions for r in res]
-                                                                             for res in comp.results], "actions"))]
+    sections = [
+        "<h2>Statistics</h2>",
+        *(_rich_table_html(t) for t in comparison_tables(comp)),
+        "<p>Win rates: Wilson 95% intervals; means: Student t 95% intervals; differences are paired "
+        "by game (game i of every variant shares its seed).</p>",
+        "<h2>Plots</h2>",
+        _figure("score distributions per seat", _score_plot(plt, labels, scores, players)),
+        _figure(
+            "seat advantage: win rate per seat (95% interval; dashed: every seat equal)",
+            _seat_plot(plt, labels, [v.win_rate for v in comp.variants]),
+        ),
+        _figure(
+            "game length in actions",
+            _length_plot(plt, labels, [[r.actions for r in res] for res in comp.results], "actions"),
+        ),
+    ]
     if coverage is not None:
         sections.append(_coverage_html(coverage))
     _write(path, _page(f"trickkit compare: {' vs '.join(labels)}", sections))
 
 
-def simulation_html(summary: Any, path: str, scores: Sequence[Sequence[float]], lengths: Sequence[int],
-                    coverage: Any = None) -> None:
+def simulation_html(
+    summary: Any, path: str, scores: Sequence[Sequence[float]], lengths: Sequence[int], coverage: Any = None
+) -> None:
     """Write the HTML report of a simulation: the summary, seat advantage, score distribution
     and game length plots, and the coverage tables when given.
 
@@ -320,12 +364,15 @@ def simulation_html(summary: Any, path: str, scores: Sequence[Sequence[float]], 
     intervals = [summary.win_interval(s) for s in range(summary.players)] if summary.games else []
     sections = ["<h2>Statistics</h2>", _rich_table_html(summary.to_table())]  # its caption as paragraphs
     if summary.games:
-        sections += ["<h2>Plots</h2>",
-                     _figure("score distributions per seat", _score_plot(plt, [summary.game], [scores],
-                                                                          [summary.players])),
-                     _figure("seat advantage: win rate per seat (95% interval; dashed: every seat equal)",
-                             _seat_plot(plt, [summary.game], [intervals])),
-                     _figure("game length in actions", _length_plot(plt, [summary.game], [lengths], "actions"))]
+        sections += [
+            "<h2>Plots</h2>",
+            _figure("score distributions per seat", _score_plot(plt, [summary.game], [scores], [summary.players])),
+            _figure(
+                "seat advantage: win rate per seat (95% interval; dashed: every seat equal)",
+                _seat_plot(plt, [summary.game], [intervals]),
+            ),
+            _figure("game length in actions", _length_plot(plt, [summary.game], [lengths], "actions")),
+        ]
     if coverage is not None:
         sections.append(_coverage_html(coverage))
     _write(path, _page(f"trickkit simulate: {summary.game}", sections))

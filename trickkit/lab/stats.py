@@ -23,8 +23,17 @@ from typing import Sequence
 
 import attrs
 
-__all__ = ["ChiSquare", "Interval", "chi_square_equal", "mean_interval", "paired_difference", "t_quantile", "chi2_sf",
-           "wilson", "Z95"]
+__all__ = [
+    "ChiSquare",
+    "Interval",
+    "chi_square_equal",
+    "mean_interval",
+    "paired_difference",
+    "t_quantile",
+    "chi2_sf",
+    "wilson",
+    "Z95",
+]
 
 Z95 = 1.959963984540054
 """The 0.975 quantile of the standard normal distribution (two-sided 95%)."""

@@ -1,0 +1,7 @@
+"""``python -m trickkit``: the ``trickkit`` command line."""
+
+import sys
+
+from trickkit.cli.main import main
+
+sys.exit(main())

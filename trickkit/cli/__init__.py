@@ -1,0 +1,8 @@
+"""Layer 7, the ``trickkit`` command line (top layer): one module per command group.
+
+May import every layer below. Nothing imports this package.
+"""
+
+from trickkit.cli.main import main
+
+__all__ = ["main"]

@@ -1,0 +1,327 @@
+"""Fused step functions: each tricks or bid step's legal actions, and the action applied, as
+ONE generated function each (the engine's hottest path, at about hand-written speed).
+
+`trickkit.engine.steps` runs a step by calling each rule's hook in turn (the follow duty's hand
+filter, its definitions, the winner rule, ``after_trick`` ...): about 40 Python calls per
+decision. Here the engine's own statements for a step (read the hand, map cards to actions,
+remove the card, close the trick) are written out as generated lines, and every rule the
+step runs is compiled into the same function (`trickkit.dsl.compiler.Splice`): a handful
+of calls per decision. The functions are generated code like every rule: they pass the
+allow-list, and ``trickkit compile GAME`` shows them, each part under a comment naming its
+YAML line.
+
+They are the fast path, not a second engine: `trickkit.engine.steps` stays the general path, used
+for what is not generated here and whenever a generated function raises. Then the state is
+put back as it was (see `State.apply_action`) and the general path runs the same action: it
+reports the error, located, or (when the generated code computed a part too early, as hand
+filters do) gives the same answer.
+"""
+
+from __future__ import annotations
+
+import attrs
+import lark
+
+from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
+from trickkit.dsl.parser import DSLSyntaxError, parse
+from trickkit.engine.actions import PlayTables
+from trickkit.rules.ruleset import BidStep, TrickStep, step_where
+
+
+def fuse_steps(compiler: Compiler, steps: tuple, tables: PlayTables, num_players: int, deck) -> tuple:
+    """``steps`` with a generated ``fused_legal``/``fused_apply`` on every tricks and bid
+    step this module can generate (the others are left as they are)."""
+    out = []
+    for step in steps:
+        if isinstance(step, TrickStep):
+            step = attrs.evolve(
+                step,
+                fused_legal=_guarded(_trick_legal, compiler, step, tables),
+                fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck),
+            )
+        elif isinstance(step, BidStep):
+            compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
+            compiler.env["_bid_range"] = tables.bid_range  # ... of range(a, b), made once per (a, b)
+            step = attrs.evolve(
+                step,
+                fused_legal=_guarded(_bid_legal, compiler, step),
+                fused_apply=_guarded(_bid_apply, compiler, step, num_players),
+            )
+        out.append(step)
+    return tuple(out)
+
+
+def _guarded(make, *args):
+    """``make(*args)``, or None where a rule cannot be generated into a fused function (the
+    step then runs on the general path alone)."""
+    try:
+        return make(*args)
+    except (DSLCompileError, DSLSyntaxError, RecursionError, _NotFused):
+        return None
+
+
+class _NotFused(Exception):
+    """A step this module does not generate (e.g. a rule whose type is known only at play)."""
+
+
+def _tree(hook, start: str = "expr"):
+    if hook is None or not isinstance(getattr(hook, "text", None), str):
+        raise _NotFused()
+    return parse(hook.text, start)
+
+
+def _where(hook) -> str:
+    return "# " + repr(str(getattr(hook, "where", "")))[1:-1][:300]
+
+
+# -- tricks ---------------------------------------------------------------------------------
+def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
+    """``legal(s) -> [Action]``: the follow duty (its layers, ``always_allowed``) over the
+    current seat's hand, then card -> action by table; what `trickkit.engine.steps.legal_tricks` does.
+
+    Each layer of the duty is one loop over the hand that appends the actions of the cards
+    passing it (and, when ``always_allowed`` is given, of the cards it allows, in hand order,
+    noting whether some card did pass the duty): no list is built only to be mapped again."""
+    sp = Splice(c, "l")
+    hand, res = sp.temp(), sp.temp()
+    card = sp.temp("a")
+    single, copies = tables.single_play_action, tables.has_copies
+    actions = sp.table(single if single is not None else tables.play_actions)
+    if copies:  # copies of a card are one action: offered for the first copy met in the hand
+        first, seen = sp.table(tables.first_copy), sp.temp()
+        copied = sp.table(tuple(tables.first_copy.count(f) > 1 for f in tables.first_copy))
+    add_one = f"{res}.append({actions}[{card}])" if single is not None else f"{res} += {actions}[{card}]"
+
+    def add(hit: str | None = None) -> list:  # the lines adding the card's actions to res
+        lines = [f"{hit} = True"] if hit else []
+        if copies:  # (every copy of a card has the actions of its first copy)
+            lines += [
+                f"if {copied}[{card}]:",
+                [f"if {first}[{card}] in {seen}:", ["continue"], f"{seen}.append({first}[{card}])"],
+            ]
+        return lines + [add_one]
+
+    def loop(body: list) -> list:  # res = the actions the body adds, card by card over the hand
+        return [f"{res} = []"] + ([f"{seen} = []"] if copies else []) + [f"for {card} in {hand}:", body]
+
+    def passing(code: str, inner: list, then: list) -> list:  # the card's lines: ``then`` if it passes
+        return inner + [f"if {code}:", then]
+
+    always = step.always_allowed
+
+    def emit(plan, hoisted: dict) -> tuple[list, dict]:
+        """Lines returning the legal actions if a plan (see `_plan`) passes some card, else
+        falling through; and the parts they surely computed."""
+        if plan is True:
+            return loop(add()) + [f"return {res}"], hoisted
+        if plan is False:
+            return [], hoisted
+        if plan[0] == "test":
+            code, hoist, inner, after = sp.card_test(plan[1], card, hoisted)
+            if always is None:
+                return hoist + loop(passing(code, inner, add())) + [f"if {res}:", [f"return {res}"]], after
+            # some card must be played: those, and the ones always allowed (in hand order)
+            hit = sp.temp()
+            acode, ahoist, ainner, _ = sp.card_test(_tree(always), card, after)
+            body = inner + [f"if {code}:", add(hit), "else:", [_where(always)] + passing(acode, ainner, add())]
+            return hoist + ahoist + [f"{hit} = False"] + loop(body) + [f"if {hit}:", [f"return {res}"]], after
+        _, cond, then, other = plan  # a part that does not depend on the card decides, once
+        code, hoist, inner, after = sp.card_test(cond, card, hoisted)
+        if inner:
+            raise _NotFused()  # cannot happen: a part that reads no card is computed before the loop
+        if code in ("True", "False"):  # a parameter decides
+            return emit(then if code == "True" else other, after)
+        return hoist + [
+            f"if {code}:",
+            emit(then, after)[0] or ["pass"],
+            "else:",
+            emit(other, after)[0] or ["pass"],
+        ], after
+
+    lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
+    hoisted: dict = {}  # parts computed by lines that surely ran before
+    for duty in (step.must_play_if_able,) + tuple(step.fallback_duties):
+        body, hoisted = emit(_plan(c, _tree(duty)), hoisted)
+        lines += [_where(duty)] + body
+        if body and body[-1] == f"return {res}":  # every card passes: the later layers never run
+            return sp.define(["s"], lines)
+    lines += ["# no card can do its duty: any card"] + loop(add()) + [f"return {res}"]
+    return sp.define(["s"], lines)
+
+
+_CARD = (("card", "card"),)
+
+
+def _plan(c: Compiler, tree, depth: int = 0):
+    """A card test as a plan for the legal function: True (every card passes), False (none),
+    ``("test", tree)`` (test each card) or ``("if", cond, then, else)``, where ``cond`` does not
+    depend on the card: computed once, it picks the plan to run, so the card loop tests only
+    what does depend on the card (``if len(trick) == 0 then ... else ...``, ``led == null or ...``).
+
+    The test is truthy for a card exactly when its plan passes the card (expressions have no
+    effects; a part computed that a card's test would not reach can only raise, and then the
+    engine answers on its general path)."""
+    kind = tree.data if isinstance(tree, lark.Tree) else None
+    if kind == "true_lit":
+        return True
+    if kind == "false_lit":
+        return False
+    if depth > 8:
+        return "test", tree
+    if kind == "name":  # a definition that names the card: its own text (as the compiler inlines it)
+        name = str(tree.children[0])
+        if (
+            name != "card"
+            and name in c._def_trees
+            and not c.ns.definition_params.get(name)
+            and c.context_reads(tree, _CARD)
+        ):
+            return _plan(c, c._def_trees[name], depth + 1)
+    if not c.context_reads(tree, _CARD):
+        return "if", tree, True, False
+    if kind == "if_expr" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), _plan(c, tree.children[2], depth + 1)
+    if kind == "or_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], True, _plan(c, tree.children[1], depth + 1)
+    if kind == "and_" and not c.context_reads(tree.children[0], _CARD):
+        return "if", tree.children[0], _plan(c, tree.children[1], depth + 1), False
+    return "test", tree
+
+
+def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck):
+    """``apply(s, act) -> finished``: the card played, and at the trick's end the winner rule,
+    ``after_trick``, the next leader and the cards taken, inline; what
+    `trickkit.engine.steps.apply_tricks` and ``_end_trick`` do."""
+    if step.winner is None:
+        raise _NotFused()
+    sp = Splice(c, "p")
+    seat, hand, face, card, trick = (sp.temp() for _ in range(5))
+    face_card = sp.table(tuple(fc for fc, _ in tables.face_play))
+    lines = [
+        f"# {step_where(step)}: a card played",
+        f"{seat} = s.current",
+        f"{hand} = s.seat_zones[{step.hand.index}][{seat}]",
+        f"{face} = act.face",
+        f"{card} = {face_card}[{face}]",
+    ]
+    if tables.has_copies:  # the first copy in the hand (copies can differ, e.g. in a `copy` attribute)
+        first, found, x = sp.table(tables.first_copy), sp.temp(), sp.temp("v")
+        faces, mode = sp.table(deck.card_faces), sp.table(tuple(m for _, m in tables.face_play))
+        texts = deck.texts
+        copied = sp.table(tuple(texts.count(t) > 1 for t in texts))  # the cards that have copies
+        lines += [
+            f"if {copied}[{card}]:",
+            [
+                f"{found} = None",
+                f"for {x} in {hand}:",
+                [f"if {first}[{x}] == {card}:", [f"{found} = {x}", "break"]],
+                f"{face} = {faces}[{found}][{mode}[{face}]]",
+                f"{card} = {found}",
+            ],
+        ]
+    order, left = sp.temp(), sp.table(tuple((k + 1) % n for k in range(n)))  # left: the next seat clockwise
+    lines += [
+        f"{hand}.remove({card})",
+        f"{trick} = s.trick",
+        f"{order} = _len({trick})",
+        f"{trick}.append(({seat}, {card}, {face}, {order}))",
+        f"if {order} < {n - 1}:",
+        [f"s.current = {left}[{seat}]", "return False"],
+    ]
+    # the trick is complete
+    val, wlines = sp.expression(_tree(step.winner), {})
+    if val.type != "play":  # known only at play: the general path checks it
+        raise _NotFused()
+    w = sp.temp()
+    lines += [_where(step.winner)] + wlines + [f"{w} = {val.code}"]
+    nobody = step.no_winner_to is not None and val.nullable  # a trick may be won by nobody
+    if not nobody:
+        lines += [f"if {w} is None:", ["_no_winner()"]]  # the general path says why
+    # a play kept from another trick cannot win this one: the general path says so, located
+    lines += [f"if {w} is not None and {w} not in {trick}:", ["_no_winner()"]]
+    winner = {"winner": (w, "play", nobody)}
+    if step.after_trick is not None:
+        lines += [_where(step.after_trick)] + sp.block(_tree(step.after_trick, "block"), winner)
+    leader = sp.temp()
+    if step.next_leader is not None:
+        lval, llines = sp.expression(_tree(step.next_leader), winner)
+        if lval.type != "int":  # known only at play: the general path checks it
+            raise _NotFused()
+        lines += [_where(step.next_leader)] + llines + [f"{leader} = {lval.code}"]
+        if lval.nullable:  # null is no seat: the general path says so, located
+            lines += [f"if {leader} is None:", ["_no_winner()"]]
+    elif nobody:
+        lines += [f"if {w} is None:", ["_no_winner()"], f"{leader} = {w}[0]"]
+    else:
+        lines.append(f"{leader} = {w}[0]")
+    v, zone = sp.temp("v"), sp.temp()
+
+    def take(code: str) -> list:  # the trick's cards onto a zone, in play order
+        if n <= 8:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
+            return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
+        return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+
+    taken = take(
+        f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None else "s.table_zones[0]"
+    )  # the pool: the first table zone (Game.pool_zone)
+    if nobody:
+        lines += [f"if {w} is None:", take(f"s.table_zones[{step.no_winner_to.index}]"), "else:", taken]
+    else:
+        lines += taken
+    lines += [
+        f"s.last_trick = (s.step, {trick}, {w})",
+        "s.trick = []",
+        "s.tricks_done += 1",
+        "if s.tricks_done >= s.tricks_total:",
+        ["return True"],
+        f"for {v} in s.seat_zones[{step.hand.index}]:",
+        [f"if {v}:", [f"s.current = {leader} % {n}", "return False"]],
+        "return True",
+    ]  # every hand is empty
+    return sp.define(["s", "act"], lines)
+
+
+# -- bids -----------------------------------------------------------------------------------
+def _bid_legal(c: Compiler, step: BidStep):
+    """``legal(s) -> [Action]``: the options rule, its numbers checked and mapped to actions."""
+    sp = Splice(c, "l")
+    tree = _tree(step.options)
+    if _is_range(c, tree):  # range(a, b): numbers of their own, the list of actions made once per (a, b)
+        (a, alines), (b, blines) = (sp.expression(arg, {}) for arg in tree.children[1:])
+        if a.type == b.type == "int" and not a.nullable and not b.nullable:
+            return sp.define(
+                ["s"], [_where(step.options)] + alines + blines + [f"return _bid_range({a.code}, {b.code})"]
+            )
+    val, lines = sp.expression(tree, {})
+    return sp.define(["s"], [_where(step.options)] + lines + [f"return _bids({val.code})"])
+
+
+def _is_range(c: Compiler, tree) -> bool:
+    """Is ``tree`` a call of the built-in ``range`` with two arguments (no definition of that name)?"""
+    return (
+        isinstance(tree, lark.Tree)
+        and tree.data == "call"
+        and str(tree.children[0]) == "range"
+        and len(tree.children) == 3
+        and all(isinstance(x, lark.Tree) for x in tree.children[1:])
+        and "range" not in c._def_trees
+    )
+
+
+def _bid_apply(c: Compiler, step: BidStep, n: int):
+    """``apply(s, act) -> finished``: the number bid into the seat variable; the next seat bids."""
+    if step.variable is None:
+        raise _NotFused()
+    sp = Splice(c, "p")
+    return sp.define(
+        ["s", "act"],
+        [
+            f"# {step_where(step)}: a bid",
+            f"s.seat_vars[{step.variable.index}][s.current] = act.value",
+            "s.acted += 1",
+            f"if s.acted == {n}:",
+            ["return True"],
+            f"s.current = (s.current + 1) % {n}",
+            "return False",
+        ],
+    )

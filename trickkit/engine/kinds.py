@@ -1,0 +1,42 @@
+"""The step kinds: for each kind of step (``deal``, ``bid``, ``tricks``, ``turns``, ``choose``, ...)
+the functions that enter it, list its legal actions, apply an action and explain a refusal."""
+
+from __future__ import annotations
+
+from trickkit.engine import choose as _choose
+from trickkit.engine import repeat as _repeat
+from trickkit.engine import steps as _steps
+from trickkit.engine import turns as _turns
+
+ENTER = {
+    "deal": _steps.enter_deal,
+    "bid": _steps.enter_bid,
+    "tricks": _steps.enter_tricks,
+    "effect": _steps.enter_effect,
+    "turns": _turns.enter_turns,
+    "repeat": _repeat.enter_repeat,
+    "repeat_end": _repeat.enter_repeat_end,
+    "choose": _choose.enter_choose,
+}
+"""Entering a step: ``fn(game, state, step) -> bool``, True when the step waits for a decision."""
+LEGAL = {
+    "bid": _steps.legal_bid,
+    "tricks": _steps.legal_tricks,
+    "turns": _turns.legal_turns,
+    "choose": _choose.legal_choose,
+}
+"""Legal actions of a deciding step: ``fn(game, step, state) -> list[Action]``."""
+APPLY = {
+    "bid": _steps.apply_bid,
+    "tricks": _steps.apply_tricks,
+    "turns": _turns.apply_turns,
+    "choose": _choose.apply_choose,
+}
+"""Applying a legal action: ``fn(game, step, state, action) -> bool``, True when the step goes on."""
+EXPLAIN = {
+    "bid": _steps.explain_bid,
+    "tricks": _steps.explain_tricks,
+    "turns": _turns.explain_turns,
+    "choose": _choose.explain_choose,
+}
+"""Why an action text is refused: ``fn(game, state, step, text) -> str``."""

@@ -1,0 +1,52 @@
+"""Runs ``repeat:`` blocks: a list of steps played again and again inside one round.
+
+The compiled round is flat (`trickkit.rules.ruleset.RulesetCompiler._flat_steps`): a block is a
+`trickkit.rules.ruleset.RepeatStep` marker, its steps, and a `trickkit.rules.ruleset.RepeatEnd` marker.
+Both markers decide at once whether another pass runs; neither asks a seat anything. The
+pass counter of each block lives in ``State.passes`` (a copy of a state copies it), so a
+block nested in another starts afresh on every pass of the outer one.
+
+Every marker is a step the engine runs without a decision, so a block that never asks a
+seat and never stops (``until`` never true) is caught by the engine's counted limit,
+``MAX_STEPS_WITHOUT_DECISION``, like a round that never asks anything.
+"""
+
+from __future__ import annotations
+
+from trickkit.errors import DSLRuntimeError
+
+UNCOUNTED = -1
+"""The pass counter of a block with no ``count``: only ``until`` stops it."""
+
+
+def _another_pass(s, step) -> bool:
+    """True if another pass of the block runs now (and count it), else False."""
+    left = s.passes[step.slot]
+    if left == 0:
+        return False
+    if step.until is not None and step.until(s):
+        return False
+    if left > 0:
+        s.passes[step.slot] = left - 1
+    return True
+
+
+def enter_repeat(game, s, step) -> bool:
+    """The block starts: evaluate ``count`` once, then run the first pass or skip the block."""
+    if step.count is None:
+        s.passes[step.slot] = UNCOUNTED
+    else:
+        count = step.count(s)
+        if count < 0:
+            raise DSLRuntimeError(f"{step.count.where}: a repeat count must be 0 or more, got {count}")
+        s.passes[step.slot] = count
+    if not _another_pass(s, step):
+        s.step = step.end  # the engine moves on to the step after the end marker
+    return False
+
+
+def enter_repeat_end(game, s, step) -> bool:
+    """A pass is over: start the next one at the block's first step, or let the round go on."""
+    if _another_pass(s, step):
+        s.step = step.start  # the engine moves on to the step after the start marker
+    return False

@@ -1,0 +1,520 @@
+"""Runs turns steps: seats choose among declared action kinds, with lookahead and reaction windows.
+
+A *turn* belongs to one seat (``turn_player``) and lasts until an effect calls ``end_turn()``.
+An action kind may open a *reaction window*: the other seats, in order from the player's
+left, may each respond (e.g. cancel the card just played); the first response closes the
+window, and if everyone passes the window's ``resolve`` block runs. Responders with no
+possible response are skipped, so a window costs no decisions when nobody can react.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
+from trickkit.dsl.runtime import dsl_str
+from trickkit.engine.actions import Action
+from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.errors import DSLRuntimeError, did_you_mean
+from trickkit.rules.ruleset import ALL_COMBINATIONS
+
+MAX_LOOKAHEAD_DEPTH = 1
+"""How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
+the seat's turn is over or some action is *allowed*; that next action's own lookahead is
+not checked again (it would multiply the cost for no gain in the shipped games)."""
+
+MAX_CACHED_ACTIONS = 100_000
+"""Most actions of turns steps a Game keeps for reuse (an action's text and object cost more
+to build than to look up); beyond that, new ones are built each time."""
+
+PASS = Action("pass", "pass")
+"""The action of a responder who lets the window go by."""
+
+
+def start_turn(game, s, step, seat: int) -> None:
+    """Give the turn to ``seat``: per-turn variables go back to their initial values.
+
+    A turn that ``on_turn_start`` ends (``end_turn()``, ``end_turn(next=seat)``) passes on at
+    once, before anyone decides, unless ``until`` now holds: that is how an automatic
+    resolution hands the next decision to a named seat, or a seat is skipped.
+
+    Raises:
+        DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` turns in a row ended as they began.
+    """
+    for _ in range(MAX_STEPS_WITHOUT_DECISION):
+        s.current = s.turn_player = seat % s._n
+        s.turn_over = False
+        s.next_turn = None
+        s.turn_no += 1
+        s._reset_variables("per_turn")
+        if step.on_turn_start is None:
+            return
+        step.on_turn_start(s)
+        if not s.turn_over or step.until(s):
+            return
+        seat = next_turn_seat(s)
+    from trickkit.rules.ruleset import step_where
+
+    raise DSLRuntimeError(
+        f"{step_where(step)}: {MAX_STEPS_WITHOUT_DECISION} turns in a row were ended by "
+        f"on_turn_start before any seat decided, and 'until' never held: the ruleset "
+        f"passes the turn on forever"
+    )
+
+
+def next_turn_seat(s) -> int:
+    """Whose turn follows the one that just ended: the seat ``end_turn(next=...)`` named, else the
+    next seat clockwise."""
+    return s.turn_player + 1 if s.next_turn is None else s.next_turn
+
+
+def enter_turns(game, s, step) -> bool:
+    s.window, s.responders = -1, []
+    start_turn(game, s, step, step.first(s))
+    return not step.until(s)
+
+
+# -- legal actions ----------------------------------------------------------------------
+def _domains(s, kind) -> list[list]:
+    """The values of each choice; copies of a card (same text) are offered once."""
+    if not s.game._has_copies:  # every card's text is its own: nothing to merge
+        return [list(hook(s)) for hook in kind.domains]
+    texts = s.rules.deck.texts
+    out = []
+    for hook, typ in zip(kind.domains, kind.choice_types):
+        values = list(hook(s))
+        if typ == "card":
+            seen = set()
+            values = [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]
+        out.append(values)
+    return out
+
+
+def _text(s, kind, combo) -> str:
+    texts = s.rules.deck.texts
+    shown = {
+        name: texts[v] if typ == "card" and v is not None else v
+        for name, typ, v in zip(kind.choice_names, kind.choice_types, combo)
+    }
+    return kind.template.format(**shown)
+
+
+def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
+    """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
+    in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
+    With ``first_only``, at most the first of them."""
+    guard = kind.guard
+    if guard is not None:
+        passed = guard(s)
+        if not passed:
+            return []
+        if passed is True and not kind.domains:  # no choices: the guard is all of `allowed`, and it holds
+            return [()]
+    domains = _domains(s, kind)
+    combinations = 1
+    for values in domains:
+        combinations *= len(values)
+    s.budget -= combinations  # each one is tested: charge them before the first
+    if s.budget < 0:
+        where = kind.domains[0].where.rsplit(".choices", 1)[0]
+        raise DSLRuntimeError(
+            f"{where}: {combinations} combinations of choices to try (the evaluation budget "
+            f"is {EVALUATION_BUDGET}): offer fewer values per choice"
+        )
+    flt = kind.combo_first if first_only else kind.combo_filter
+    if flt is ALL_COMBINATIONS:
+        return list(itertools.islice(itertools.product(*domains), 1 if first_only else None))
+    if flt is not None:
+        budget = s.budget
+        try:  # the generated pass over every combination
+            return flt(s, (), domains)
+        except Exception:  # a rule failed: the per-combination test below reports it, located
+            s.budget = budget  # charged as if the pass (which computes its invariants up front) never ran
+    test = kind.choice_test if kind.choice_test is not None else kind.allowed
+    return [combo for combo in itertools.product(*domains) if test(s, *combo)]
+
+
+def _passes(game, s, kind, combo) -> bool:
+    """With ``allowed`` holding for ``combo`` (from `_combinations`): does its lookahead pass?"""
+    look = kind.lookahead
+    if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
+        return True
+    memo = s.memo
+    if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
+        key = ("lookahead", id(kind), combo)
+        known = memo.get(key)
+        if known is not None:
+            return known
+    if look is not True:  # an expression: where it is false, no check for this combination
+        if look.size == len(combo):  # its bare function (its frame is the combination) ...
+            try:
+                asked = look.fn(s, combo)
+            except Exception:  # ... or the hook, which reports the error, located
+                asked = look(s, *combo)
+        else:
+            asked = look(s, *combo)
+        if not asked:
+            if memo is not None:
+                memo[key] = True
+            return True
+    known = _trial_passes(game, s, kind, combo)
+    if memo is not None:
+        memo[key] = known
+    return known
+
+
+_RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
+"""Generated helpers that draw from the state's generator (see `trickkit.dsl.runtime`)."""
+
+
+def _draws(effect) -> bool:
+    """True if the effect hook may draw randomness: its trial runs on a copy, so the state's
+    generator (shared lazily with copies) is never touched by a lookahead."""
+    fn = getattr(effect, "fn", None)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return True  # not a generated rule: the copy is always safe
+    return not _RANDOM_HELPERS.isdisjoint(code.co_names)
+
+
+class _Unlocated(Exception):
+    """The bare effect function of a trial failed: the trial runs again through its hook."""
+
+
+def _trial_passes(game, s, kind, combo) -> bool:
+    """Try ``combo`` and throw its effect away: True if afterwards the turn is over (or the
+    game, or a reaction window opens) or the seat has some allowed action.
+
+    An effect that draws no randomness runs on ``s`` itself (`_trial_in_place`), saving the
+    copy of a whole state; one that draws runs on a copy (`State._trial`)."""
+    plan = game._effect_draws.get(id(kind))
+    if plan is None:
+        effect = kind.effect
+        fn = getattr(effect, "fn", None)
+        bare = fn if fn is not None and getattr(effect, "size", -1) == len(kind.domains) else None
+        plan = game._effect_draws[id(kind)] = (kind, _draws(effect), bare)
+    if not plan[1]:
+        return _trial_in_place(game, s, kind, combo, plan[2])
+    return _trial_on_copy(game, s, kind, combo)
+
+
+def _trial_on_copy(game, s, kind, combo) -> bool:
+    """`_trial_passes` on a copy of ``s``; what the trial spent of the evaluation budget is
+    charged to ``s`` (the lookahead is part of the engine call that asked for it, so n trials
+    of n combinations each cannot run unbounded)."""
+    trial = s._trial()
+    try:
+        return _trial_after(game, trial, kind, combo)
+    finally:
+        s.budget = trial.budget
+
+
+def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
+    """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
+    effect and the check run, then everything an effect or a check may change (those four
+    parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``) is put back, so the state is
+    exactly as before, the very same list objects included (tests/test_turns_passes.py); only
+    the evaluation budget stays spent, as after a trial on a copy (`_trial_on_copy`).
+    ``fn``: the effect's bare generated function (frame: the combination), or None."""
+    saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, s.turn_over, s.next_turn, s.memo, s._depth)
+    s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
+    s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
+    s._depth += 1
+    try:
+        return _trial_after(game, s, kind, combo, fn)
+    except _Unlocated:
+        pass
+    finally:
+        (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, s.turn_over, s.next_turn, s.memo, s._depth) = saved
+    return _trial_on_copy(game, s, kind, combo)  # through the hook: the error, located
+
+
+def _trial_after(game, trial, kind, combo, fn=None) -> bool:
+    """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it.
+    ``fn``: the effect's bare generated function; when it fails, `_Unlocated` is raised."""
+    turn = trial.turn_no
+    try:
+        if fn is None:
+            kind.effect(trial, *combo)
+        else:
+            fn(trial, combo)
+    except GameEnded:
+        return True
+    except Exception as e:
+        if fn is None:
+            raise
+        raise _Unlocated() from e
+    if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
+        return True
+    step = game.rules.steps[trial.step]
+    passes = step.passes
+    if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+        # no lookahead is checked from the trial: the generated pass answers
+        trial.memo = None  # each rule is asked once here: storing its parts in a memo would only cost
+        budget = trial.budget
+        try:
+            return passes[1](trial, ())
+        except Exception:  # the general path below decides (or reports the error, located)
+            trial.memo, trial.budget = None, budget
+    return _any_passes(game, trial, step.kinds)
+
+
+def _kinds_now(s, step):
+    return step.windows[s.window].kinds if s.window >= 0 else step.kinds
+
+
+def _passes_of(s, step):
+    """The generated passes ``(legal, any, lookahead)`` over the kinds the current seat chooses
+    among now (see `trickkit.rules.ruleset.TurnStep.passes`), or None."""
+    return step.windows[s.window].passes if s.window >= 0 else step.passes
+
+
+def _run_pass(s, fn):
+    """Run a generated pass; None when it failed, with the state's budget and memo as they were
+    before it, so that the general path computes (or reports) everything exactly as alone."""
+    budget, memo = s.budget, s.memo
+    known = len(memo)  # memo entries are only ever added: the pass's own are the last ones
+    try:
+        return fn(s, ())
+    except Exception:  # a rule failed, or a choice was null where the pass assumes none: the general path decides
+        s.budget = budget
+        for key in list(memo)[known:]:
+            del memo[key]
+        return None
+
+
+def _plan(game, step, window: int) -> tuple:
+    """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
+    window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
+    ``(kind, has a lookahead, its actions already made by combination)``. Those actions are
+    entries of ``game._turn_actions``, found without building its (template, name, combination) key."""
+    plans = game._turn_kind_actions.get(id(step))
+    if plans is None:
+        plans = game._turn_kind_actions[id(step)] = (step, [None] * (len(step.windows) + 1))
+    plan = plans[1][window + 1]
+    if plan is None:
+        owner = step.windows[window] if window >= 0 else step
+        plan = plans[1][window + 1] = (
+            owner.kinds,
+            owner.passes[0] if owner.passes is not None else None,
+            tuple((k, bool(k.lookahead), {}) for k in owner.kinds),
+        )
+    return plan
+
+
+def _action(game, s, kind, combo, cache) -> Action:
+    """The action of ``combo``, made (or found in the Game's cache) and kept in ``cache``."""
+    made = game._turn_actions
+    key = (kind.template, kind.name, combo)
+    action = made.get(key)
+    if action is None:
+        action = Action(_text(s, kind, combo), kind.name, choices=combo)
+        if len(made) >= MAX_CACHED_ACTIONS:
+            return action
+        made[key] = action
+    cache[combo] = action
+    return action
+
+
+def legal_turns(game, step, s) -> list[Action]:
+    opened = s.memo is None
+    if opened:  # the state holds still while every combination is tested: memoise
+        s.memo = {}
+    try:
+        plans = game._turn_kind_actions.get(id(step))  # `_plan`, its lookup inlined: this runs per decision
+        plan = plans[1][s.window + 1] if plans is not None else None
+        kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
+        found = _run_pass(s, legal) if legal is not None else None
+        if found is not None:  # the generated pass: each kind's combinations, lookahead aside
+            out = []
+            for (kind, look, cache), combos in zip(rows, found):
+                if not combos:
+                    continue
+                for combo in combos:
+                    if look and not _passes(game, s, kind, combo):
+                        continue
+                    action = cache.get(combo)
+                    out.append(action if action is not None else _action(game, s, kind, combo, cache))
+            if s.window >= 0:
+                out.append(PASS)
+            return out
+        out = []
+        made = game._turn_actions
+        for kind in kinds:
+            for combo in _combinations(s, kind):
+                if not kind.lookahead or _passes(game, s, kind, combo):
+                    key = (kind.template, kind.name, combo)
+                    action = made.get(key)
+                    if action is None:
+                        action = Action(_text(s, kind, combo), kind.name, choices=combo)
+                        if len(made) < MAX_CACHED_ACTIONS:
+                            made[key] = action
+                    out.append(action)
+        if s.window >= 0:
+            out.append(PASS)
+        return out
+    finally:
+        if opened:
+            s.memo = None
+
+
+def kind_available(game, s, step, name: str) -> bool:
+    """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
+    for kind in _kinds_now(s, step):
+        if kind.name == name:
+            return _any_passes(game, s, (kind,))
+    return False
+
+
+def _any_passes(game, s, kinds, passes=None) -> bool:
+    """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns).
+    ``passes``: the generated passes over ``kinds`` (see `_passes_of`), if any."""
+    opened = s.memo is None
+    if opened:
+        s.memo = {}
+    try:
+        # the generated pass answers when no lookahead is to be checked (it stops at the first
+        # allowed combination, as the loop below does then)
+        if passes is not None and (s._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
+            found = _run_pass(s, passes[1])
+            if found is not None:
+                return found
+        for kind in kinds:
+            # without a lookahead to check, the first allowed combination answers
+            first_only = not kind.lookahead or s._depth >= MAX_LOOKAHEAD_DEPTH
+            if any(_passes(game, s, kind, combo) for combo in _combinations(s, kind, first_only)):
+                return True
+        return False
+    finally:
+        if opened:
+            s.memo = None
+
+
+# -- applying ---------------------------------------------------------------------------
+def apply_turns(game, step, s, action: Action) -> bool:
+    if s.window >= 0:
+        window = step.windows[s.window]
+        if action.verb == "pass":
+            _next_responder(game, s, step)
+        else:
+            kind = _kind_named(game, window.kinds, action.verb)
+            kind.effect(s, *action.choices)
+            _close_window(s)
+    else:
+        kind = _kind_named(game, step.kinds, action.verb)
+        kind.effect(s, *action.choices)
+        if kind.opens is not None:
+            _open_window(game, s, step, kind.opens)
+    if s.window >= 0:  # a responder decides next
+        return False
+    return _after_action(game, s, step)
+
+
+def _kind_named(game, kinds, name: str):
+    """The kind of ``kinds`` called ``name`` (a legal action's verb names one)."""
+    by_name = game._turn_kind_names.get(id(kinds))
+    if by_name is None:
+        by_name = game._turn_kind_names[id(kinds)] = (kinds, {})
+        for k in reversed(kinds):  # the first of a name wins, as a search in order finds it
+            by_name[1][k.name] = k
+    return by_name[1][name]
+
+
+def _after_action(game, s, step) -> bool:
+    if step.after_action is not None:
+        step.after_action(s)
+    if step.until(s):
+        return True
+    if s.turn_over:
+        start_turn(game, s, step, next_turn_seat(s))
+        if step.until(s):
+            return True
+    legal = legal_turns(game, step, s)
+    if not legal:
+        from trickkit.rules.ruleset import step_where
+
+        raise DSLRuntimeError(
+            f"{step_where(step)}: seat {s.current} has no legal action and this turns "
+            f"step has not ended (its 'until' is false): the ruleset leaves the seat stuck"
+        )
+    s._legal = legal  # computed anyway: the next legal_actions() call reuses it
+    return False
+
+
+def _open_window(game, s, step, index: int) -> None:
+    window = step.windows[index]
+    order = (
+        window.responders(s) if window.responders is not None else [(s.turn_player + k) % s._n for k in range(1, s._n)]
+    )
+    s.window = index
+    s.responders = [int(seat) % s._n for seat in order]
+    _next_responder(game, s, step, first=True)
+
+
+def _next_responder(game, s, step, first: bool = False) -> None:
+    """Move to the next responder who can respond; when none is left, resolve the window."""
+    if not first and s.responders:
+        s.responders.pop(0)
+    window = step.windows[s.window]
+    while s.responders:
+        s.current = s.responders[0]
+        if _any_passes(game, s, window.kinds, window.passes):
+            return
+        s.responders.pop(0)
+    s.current = s.turn_player
+    s.window = -1
+    if window.resolve is not None:
+        window.resolve(s)
+
+
+def _close_window(s) -> None:
+    s.window, s.responders = -1, []
+    s.current = s.turn_player
+
+
+# -- refusals ---------------------------------------------------------------------------
+def explain_turns(game, s, step, text: str) -> str:
+    verb = text.split(" ")[0]
+    kinds = _kinds_now(s, step)
+    names = list(dict.fromkeys(k.verb or k.name for k in kinds)) + (["pass"] if s.window >= 0 else [])
+    sharing = [k for k in kinds if (k.verb or k.name) == verb]  # kinds sharing a verb differ in length
+    kind = next(
+        (k for k in sharing if len(k.template.split(" ")) == len(text.split(" "))), sharing[0] if sharing else None
+    )
+    if kind is None:
+        if s.window >= 0:
+            return (
+                f"seat {s.current} may respond to seat {s.turn_player}'s action now: "
+                f"{' or '.join(repr(n) for n in names)}"
+            )
+        return f"unknown action {verb!r}{did_you_mean(verb, names)} (actions here: {', '.join(names)})"
+    for combo in itertools.product(*_domains(s, kind)):
+        if _text(s, kind, combo) == text:
+            if kind.allowed(s, *combo):
+                return "it would leave no way to finish the turn"
+            why = kind.reason(s, *combo) if kind.reason is not None else None
+            if why is not None:  # a reason rule that gives null says nothing: the default below
+                return dsl_str(why)
+            return f"{verb!r} is not allowed now"
+    forms = " or ".join(repr(k.template) for k in sharing)
+    return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
+
+
+def _wrong_choice(s, kind, text: str) -> str | None:
+    """For a text of the right form, which choice has no such value now (e.g. a card not held)."""
+    import re
+
+    parts = re.split(r"\{(\w+)\}", kind.template)  # literal, name, literal, name, ...
+    match = re.fullmatch("".join(re.escape(p) if i % 2 == 0 else r"(\S+)" for i, p in enumerate(parts)), text)
+    if match is None:
+        return None
+    texts = s.rules.deck.texts
+    for name, typ, values, given in zip(kind.choice_names, kind.choice_types, _domains(s, kind), match.groups()):
+        shown = {str(texts[v] if typ == "card" and v is not None else v) for v in values}
+        if given not in shown:
+            # offer only the legal actions (the seat may see those), never the raw choice values,
+            # which may come from zones the seat cannot see
+            legal = [a.text for a in s.legal_actions() if a.verb == kind.name]
+            offer = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
+            return f"{given!r} is not a {name} you can choose now" + (f" (legal now: {offer})" if legal else "")
+    return None

@@ -1,0 +1,706 @@
+"""Parses YAML safely and remembers where every node came from.
+
+Rulesets are read with a restricted YAML dialect close to YAML 1.2 "core":
+
+* booleans are only ``true``/``false`` (also ``True``/``TRUE``/``False``/``FALSE``);
+  ``yes``, ``no``, ``on``, ``off``, ``y``, ``n`` stay strings;
+* integers are decimal (``10``, ``-3``), ``0x1F`` or ``0o17``; sexagesimal
+  ``1:20`` and ``1_000`` stay strings;
+* floats need a dot (``1.5``, ``.5``, ``2.``, ``1.5e3``) or are ``.inf``/``.nan``;
+  ``1e3`` stays a string;
+* null is ``null``/``Null``/``NULL``/``~`` or empty; timestamps stay strings;
+* merge keys (``<<``) and tags other than the standard scalar/collection ones
+  are rejected; aliases are allowed but the expanded document is capped.
+
+Every node's position is recorded in a `Locator`, keyed by its path
+(a tuple of mapping keys and list indices).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from typing import Any, Iterator
+
+import attrs
+import yaml
+
+from trickkit.errors import Problem, RulesetError
+
+__all__ = [
+    "Locator",
+    "format_path",
+    "load_yaml",
+    "load_yaml_file",
+    "MAX_TEXT_SIZE",
+    "MAX_NODES",
+    "MAX_DEPTH",
+    "MAX_SOURCE_NODES",
+    "MAX_INT_DIGITS",
+    "read_header",
+    "read_limited",
+]
+
+Path = tuple  # a tuple of str/int keys and int indices
+Position = tuple[int, int]
+
+MAX_TEXT_SIZE = 5_000_000
+"""Largest accepted ruleset text, in characters (bytes for files)."""
+MAX_NODES = 1_000_000
+"""Largest accepted document, in nodes after expanding aliases."""
+MAX_DEPTH = 100
+"""Deepest accepted nesting of collections (after expanding aliases)."""
+MAX_SOURCE_NODES = 100_000
+"""Largest accepted document, in nodes as written (before expanding aliases); counted while
+composing, so a huge flat list is refused after this many nodes, not after all of them.
+The shipped rulesets have under 1,000."""
+MAX_INT_DIGITS = 4300
+"""Largest accepted integer literal, in decimal digits (the same for ``0x``/``0o`` literals,
+by magnitude): Python cannot print a larger int without raising."""
+_MAX_INT_BITS = int(MAX_INT_DIGITS * 3.32192809)  # log2(10): bits of a MAX_INT_DIGITS-digit number
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+_TAG = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
+_SEQ, _MAP = _TAG + "seq", _TAG + "map"
+
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$")
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_IMPLICIT = ((_NULL, _NULL_RE), (_BOOL, _BOOL_RE), (_INT, _INT_RE), (_FLOAT, _FLOAT_RE))
+_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def format_path(path: Path) -> str:
+    """Render a node path for messages.
+
+    Args:
+        path: tuple of mapping keys (str or int) and list indices (int).
+
+    Returns:
+        ``$`` for the root, e.g. ``$.phases[2].winner``; integer keys are
+        written ``[2]`` and keys that are not identifiers ``["odd key"]``.
+    """
+    out = ["$"]
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif isinstance(part, str) and _IDENT_RE.match(part):
+            out.append(f".{part}")
+        else:
+            out.append(f"[{json.dumps(str(part), ensure_ascii=False)}]")
+    return "".join(out)
+
+
+@attrs.frozen
+class Locator:
+    """Where each node of a loaded document came from.
+
+    Attributes:
+        filename: file name as given (``<string>`` for text from memory).
+    """
+
+    filename: str
+    _values: dict = attrs.field(factory=dict, alias="values")
+    _keys: dict = attrs.field(factory=dict, alias="keys")
+
+    format_path = staticmethod(format_path)
+
+    def position(self, path: Path) -> Position:
+        """Return the 1-based ``(line, column)`` where the node at ``path`` starts.
+
+        Falls back to the nearest ancestor with a known position, then ``(0, 0)``.
+        """
+        path = tuple(path)
+        while True:
+            if path in self._values:
+                return self._values[path]
+            if not path:
+                return (0, 0)
+            path = path[:-1]
+
+    def key_position(self, path: Path) -> Position:
+        """Return the ``(line, column)`` of the mapping key naming the node at ``path``.
+
+        Falls back to `position` when ``path`` is no mapping entry.
+        """
+        path = tuple(path)
+        if path in self._keys:
+            return self._keys[path]
+        return self.position(path)
+
+    def problem(self, path: Path, message: str, at_key: bool = False) -> Problem:
+        """Build a `Problem` located at the node (or its key) at ``path``."""
+        line, column = self.key_position(path) if at_key else self.position(path)
+        return Problem(self.filename, line, column, format_path(tuple(path)), message)
+
+
+class _Limits:
+    """The restricted implicit typing and the nesting and node caps, for either event source."""
+
+    _depth = 0
+    _nodes = 0  # nodes composed so far (aliases not expanded)
+
+    def resolve(self, kind, value, implicit):  # noqa: D102 - overrides BaseResolver
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _IMPLICIT:
+                    if regexp.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+    def compose_node(self, parent, index):  # noqa: D102 - overrides Composer
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _Fail(mark, (), f"nesting deeper than {MAX_DEPTH} levels")
+            self._nodes += 1
+            if self._nodes > MAX_SOURCE_NODES:
+                raise _Fail(self.peek_event().start_mark, (), _too_many_nodes())
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Loader(_Limits, yaml.SafeLoader):
+    """SafeLoader (PyYAML's pure-Python reader, scanner and parser) with `_Limits`."""
+
+
+class _EventLoader(_Limits, yaml.composer.Composer):
+    """PyYAML's (pure-Python) composer with `_Limits`, fed a list of events made by libyaml."""
+
+    def __init__(self, events: list):
+        super().__init__()
+        self._events = events
+        self._next = 0
+
+    def check_event(self, *choices):  # noqa: D102 - the Parser interface the Composer uses
+        event = self._events[self._next]
+        return not choices or isinstance(event, choices)
+
+    def peek_event(self):  # noqa: D102
+        return self._events[self._next]
+
+    def get_event(self):  # noqa: D102
+        event = self._events[self._next]
+        self._next += 1
+        return event
+
+    def dispose(self) -> None:  # noqa: D102
+        self._events = []
+
+    def descend_resolver(self, parent, index) -> None:  # noqa: D102 - no path resolvers (as SafeLoader)
+        pass
+
+    def ascend_resolver(self) -> None:  # noqa: D102
+        pass
+
+
+class _Fail(Exception):
+    """Internal: one fatal located problem."""
+
+    def __init__(self, mark, path: Path, message: str):
+        super().__init__(message)
+        self.mark, self.path, self.message = mark, path, message
+
+
+def _too_many_nodes() -> str:
+    return f"document has more than {MAX_SOURCE_NODES:,} nodes as written"
+
+
+def _precount_nodes(text: str) -> None:
+    """Refuse a document with too many nodes before the (slow, pure-Python) composer sees it.
+
+    Uses libyaml's event parser when PyYAML has it (about a hundred times faster); the
+    composer counts again either way, so this only makes the refusal fast.
+    """
+    loader_class = getattr(yaml, "CBaseLoader", None)
+    if loader_class is None:  # pragma: no cover - PyYAML built without libyaml
+        return
+    if len(text) < MAX_SOURCE_NODES:  # a node takes a character or more: it cannot have too many
+        return
+    starts = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    nodes = 0
+    try:
+        for event in yaml.parse(text, Loader=loader_class):
+            if isinstance(event, starts):
+                nodes += 1
+                if nodes > MAX_SOURCE_NODES:
+                    raise _Fail(event.start_mark, (), _too_many_nodes())
+    except yaml.YAMLError:
+        return  # the real parse reports it, located
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+def _pos(mark) -> Position:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+
+
+FAST_YAML = True
+"""Read YAML with libyaml's event parser (C) when PyYAML has it and the text is plain (see
+`_fast_parser_ok`); the events feed the same composer and builder as the pure-Python parser's,
+and anything unusual, any error included, is read again by the pure-Python parser, whose
+result and messages stay the reference. False: always the pure-Python parser."""
+
+_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)
+
+# Where libyaml and PyYAML may not agree (line breaks other than LF, tabs, a BOM, control,
+# surrogate, astral or non-characters, backslash escapes other than \" and \\, directives, a
+# '#' glued to a block scalar header such as ``|#`` or ``>-2#``, which libyaml takes for a
+# comment and PyYAML refuses), only PyYAML reads the text.
+_FAST_UNSAFE_RE = re.compile(
+    r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|\\[^\"\\]|^%|[|>][-+0-9]*#", re.MULTILINE
+)
+# plain scalars inside flow collections that the two parsers have treated differently
+_FLOW_PLAIN_UNSAFE_RE = re.compile(r"[:#?\[\]{},]|^-(?![0-9])")
+
+
+class _Unusual(Exception):
+    """Internal: the libyaml events hold something only the pure-Python parser should read."""
+
+
+def _fast_parser_ok(text: str) -> bool:
+    """Whether libyaml's events may be used for ``text`` (they are then checked one by one)."""
+    return _CParser is not None and _FAST_UNSAFE_RE.search(text) is None
+
+
+def _compose_fast(text: str):
+    """The document's root node, composed from libyaml's events (see `FAST_YAML`).
+
+    Raises _Unusual (or anything else) where the pure-Python parser must read the text: an
+    explicit tag, an empty plain scalar, an unusual plain scalar in a flow collection, too
+    many nodes, any error."""
+    parser = _CParser(text)
+    events: list = []
+    flow: list[bool] = [False]  # per open collection: inside a flow collection?
+    nodes = 0
+    scalar, ends = yaml.ScalarEvent, (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+    starts = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    while True:
+        event = parser.get_event()
+        kind = event.__class__
+        if kind is scalar:
+            if event.tag is not None:
+                raise _Unusual()
+            if event.style == "":  # libyaml's plain style; PyYAML's is None
+                event.style = None
+                if not event.value or (flow[-1] and _FLOW_PLAIN_UNSAFE_RE.search(event.value)):
+                    raise _Unusual()
+            nodes += 1
+        elif kind in starts:
+            if event.tag is not None:
+                raise _Unusual()
+            flow.append(flow[-1] or bool(event.flow_style))
+            nodes += 1
+        elif kind in ends:
+            flow.pop()
+        elif kind is yaml.StreamEndEvent:
+            events.append(event)
+            break
+        if nodes > MAX_SOURCE_NODES:
+            raise _Unusual()
+        events.append(event)
+    return _compose_single(_EventLoader(events))
+
+
+def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
+    """Parse one YAML document whose top level is a mapping.
+
+    Args:
+        text: the YAML text.
+        filename: name used in problems (as given, not resolved).
+
+    Returns:
+        ``(data, locator)``: plain data (dict/list/str/int/float/bool/None;
+        mapping keys are str or int) and the positions of its nodes.
+
+    Raises:
+        RulesetError: on YAML syntax errors, duplicate keys, merge keys,
+            unsupported tags, an empty document, a non-mapping top level,
+            several documents, or when a limit is exceeded (text larger than
+            ``MAX_TEXT_SIZE``, more than ``MAX_NODES`` nodes after expanding
+            aliases, nesting deeper than ``MAX_DEPTH``, recursive aliases).
+    """
+
+    def fail(line: int, column: int, path: Path, message: str) -> RulesetError:
+        return RulesetError([Problem(filename, line, column, format_path(path), message)])
+
+    if len(text) > MAX_TEXT_SIZE:
+        raise fail(0, 0, (), f"ruleset too large ({len(text):,} characters, limit {MAX_TEXT_SIZE:,})")
+    if FAST_YAML and _fast_parser_ok(text):
+        try:
+            result = _build(_compose_fast(text), filename, fail)
+        except Exception:  # noqa: BLE001 - anything unusual: the pure-Python parser decides, as before
+            result = None
+        if result is not None:
+            return result
+    return _build(_compose_slow(text, fail), filename, fail)
+
+
+def _compose_slow(text: str, fail):
+    """The document's root node, composed from PyYAML's pure-Python parser's events."""
+    loader = None
+    try:
+        try:
+            _precount_nodes(text)
+            loader = _Loader(text)
+            node = _compose_single(loader)
+        except _Fail as exc:
+            raise fail(*_pos(exc.mark), exc.path, exc.message) from None
+        except yaml.MarkedYAMLError as exc:
+            message = f"YAML syntax error: {exc.problem}"
+            if exc.context:
+                message += f" ({exc.context})"
+            mark = exc.problem_mark or exc.context_mark
+            raise fail(*_pos(mark), (), message) from None
+        except yaml.reader.ReaderError as exc:
+            line = text.count("\n", 0, exc.position) + 1
+            column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+            message = (
+                f"unacceptable character #x{exc.character:04x} ({exc.reason})"
+                if isinstance(exc.character, int)
+                else f"unacceptable character ({exc.reason})"
+            )
+            raise fail(line, column, (), message) from None
+        except yaml.YAMLError as exc:  # pragma: no cover - defensive
+            raise fail(0, 0, (), f"YAML error: {exc}") from None
+        except RecursionError:  # pragma: no cover - guarded by MAX_DEPTH
+            raise fail(0, 0, (), f"nesting deeper than {MAX_DEPTH} levels") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+    return node
+
+
+def _build(node, filename: str, fail) -> tuple[Any, "Locator"]:
+    """Plain data and positions from the composed root node (see `load_yaml`)."""
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
+        raise fail(0, 0, (), "empty ruleset")
+    if not isinstance(node, yaml.MappingNode):
+        kind = "list" if isinstance(node, yaml.SequenceNode) else "scalar"
+        raise fail(*_pos(node.start_mark), (), f"top level must be a mapping, got a {kind}")
+
+    builder = _Builder(filename)
+    try:
+        builder.check_size(node)
+        data = builder.build(node, ())
+    except _Fail as exc:
+        raise fail(*_pos(exc.mark), exc.path, exc.message) from None
+    if builder.problems:
+        raise RulesetError(sorted(builder.problems, key=lambda p: (p.line, p.column)))
+    return data, Locator(filename, values=builder.values, keys=builder.keys)
+
+
+def read_header(text: str, keys: frozenset) -> dict | None:
+    """The top-level entries ``keys`` of a YAML document, read by the same parser as
+    `load_yaml` but only as far as the last of them: a ruleset's name and seat counts sit in
+    its first lines, and composing the whole of it costs about thirty times more.
+
+    Returns None (read the whole document instead) when the text is anything but a plain
+    mapping whose keys up to there are plain texts, holds an anchor, alias or ``extends``
+    before all of ``keys`` were seen, or when anything goes wrong while reading.
+    """
+    if len(text) > MAX_TEXT_SIZE:
+        return None
+    loader = None
+    try:
+        loader = _Loader(text)
+        for kind in (yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.MappingStartEvent):
+            event = loader.get_event()
+            if event.__class__ is not kind or getattr(event, "anchor", None) is not None:
+                return None
+        found: dict = {}
+        builder = _Builder("<header>")
+        while len(found) < len(keys):
+            event = loader.peek_event()
+            if (
+                event.__class__ is not yaml.ScalarEvent
+                or event.anchor
+                or not event.implicit[0]
+                or loader.resolve(yaml.ScalarNode, event.value, event.implicit) != _STR
+            ):
+                return None
+            key = event.value
+            if key == "extends" or key in found:
+                return None
+            loader.get_event()
+            value = loader.compose_node(None, None)
+            if loader.anchors:  # an anchor here may be used further down: read it all
+                return None
+            if key in keys:
+                builder.check_size(value)
+                found[key] = builder.build(value, (key,))
+        return None if builder.problems else found
+    except Exception:  # noqa: BLE001 - whatever it is, reading the whole document reports it
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
+    """Read a regular file's bytes, at most ``limit + 1`` of them, without ever blocking.
+
+    Every file trickkit reads on a user's word (rulesets, ``extends`` parents, scenario files,
+    a record's ruleset) goes through here: a FIFO, a device such as ``/dev/zero`` or a
+    directory is refused before it is opened for reading (and opened non-blocking, so a file
+    swapped for a FIFO in between cannot block either).
+
+    Args:
+        path: the file.
+        limit: the caller's size cap; a result longer than ``limit`` means "too large".
+
+    Returns:
+        The bytes read (``len(result) > limit`` when the file is larger than ``limit``).
+
+    Raises:
+        OSError: the file cannot be read, or is not a regular file; ``strerror`` says why
+            (``"not a regular file (a named pipe)"``).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except ValueError as exc:  # a NUL byte in the name
+        raise OSError(0, f"invalid file name ({exc})") from None
+    kind = _not_regular(mode)
+    if kind is not None:
+        raise OSError(0, f"not a regular file ({kind})")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        kind = _not_regular(info.st_mode)
+        if kind is not None:  # replaced between stat and open
+            raise OSError(0, f"not a regular file ({kind})")
+        if info.st_size > limit:  # too large: not worth reading; the caller only looks at the length
+            return bytes(limit + 1)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
+    """Read a UTF-8 YAML file and parse it with `load_yaml`.
+
+    Args:
+        path: the file; problems name it as given (``str(path)``).
+
+    Returns:
+        ``(data, locator)`` as for `load_yaml`.
+
+    Raises:
+        RulesetError: when the file is larger than ``MAX_TEXT_SIZE`` bytes,
+            is not valid UTF-8 (reported at line 0), or for anything
+            `load_yaml` rejects.
+        OSError: when the file cannot be read or is not a regular file (see `read_limited`).
+    """
+    filename = os.fspath(path)
+    raw = read_limited(path)
+    if len(raw) > MAX_TEXT_SIZE:
+        raise RulesetError([Problem(filename, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        message = f"not valid UTF-8 text (bad byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        raise RulesetError([Problem(filename, 0, 0, "$", message)]) from None
+    return load_yaml(text, filename)
+
+
+def _compose_single(loader: _Loader):
+    """Compose the only document of the stream (None when there is none)."""
+    loader.get_event()  # StreamStart
+    node = None
+    if not loader.check_event(yaml.StreamEndEvent):
+        node = loader.compose_document()
+    if not loader.check_event(yaml.StreamEndEvent):
+        event = loader.get_event()
+        raise _Fail(event.start_mark, (), "more than one YAML document (only one is allowed)")
+    loader.get_event()
+    return node
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording positions."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.values: dict = {}
+        self.keys: dict = {}
+        self.problems: list[Problem] = []
+
+    # -- limits ---------------------------------------------------------
+
+    def check_size(self, root) -> None:
+        """Reject alias bombs, recursive aliases and too-deep expanded nesting."""
+        memo: dict[int, tuple[int, int]] = {}  # id(node) -> (size, height)
+        active: set[int] = set()
+
+        def visit(node, depth: int, path: Path) -> tuple[int, int]:
+            key = id(node)
+            if key in memo:
+                size, height = memo[key]
+            else:
+                if key in active:
+                    raise _Fail(node.start_mark, path, "recursive alias (a node contains itself)")
+                if depth > MAX_DEPTH:
+                    raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
+                active.add(key)
+                size, height = 1, 0
+                for child_path, child in self._children(node, path):
+                    child_size, child_height = visit(child, depth + 1, child_path)
+                    size += child_size
+                    height = max(height, child_height + 1)
+                    if size > MAX_NODES:
+                        raise _Fail(
+                            node.start_mark,
+                            path,
+                            f"document expands to more than {MAX_NODES:,} nodes (alias bomb?)",
+                        )
+                active.discard(key)
+                memo[key] = (size, height)
+            if depth + height > MAX_DEPTH:
+                raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
+            return size, height
+
+        visit(root, 0, ())
+
+    @staticmethod
+    def _children(node, path: Path) -> Iterator[tuple[Path, Any]]:
+        if isinstance(node, yaml.SequenceNode):
+            for index, child in enumerate(node.value):
+                yield path + (index,), child
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                label = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+                yield path + (label,), key_node
+                yield path + (label,), value_node
+
+    # -- construction ---------------------------------------------------
+
+    def build(self, node, path: Path) -> Any:
+        self.values[path] = _pos(node.start_mark)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
+            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        if node.tag != _MAP:
+            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
+        result: dict = {}
+        first_line: dict = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            child = path + (key,)
+            if key in result:
+                self.problems.append(
+                    Problem(
+                        self.filename,
+                        *_pos(key_node.start_mark),
+                        format_path(child),
+                        f"duplicate key {key!r} (first at line {first_line[key]})",
+                    )
+                )
+                continue
+            first_line[key] = key_node.start_mark.line + 1
+            self.keys[child] = _pos(key_node.start_mark)
+            result[key] = self.build(value_node, child)
+        return result
+
+    def key(self, node, path: Path) -> str | int:
+        if not isinstance(node, yaml.ScalarNode):
+            raise _Fail(node.start_mark, path, "mapping keys must be strings or integers, not collections")
+        if node.tag == _TAG + "merge" or (node.value == "<<" and node.style is None):
+            raise _Fail(node.start_mark, path, "merge keys ('<<') are not supported")
+        key = self.scalar(node, path)
+        if isinstance(key, bool) or not isinstance(key, (str, int)):
+            raise _Fail(
+                node.start_mark,
+                path,
+                f"mapping key {node.value!r} must be a string or an integer (quote it)",
+            )
+        return key
+
+    @staticmethod
+    def scalar(node, path: Path) -> Any:
+        value, tag = node.value, node.tag
+        if not value.isascii() and _SURROGATE_RE.search(value):
+            # a lone surrogate (written "\ud800") is no character: it cannot be printed or encoded
+            where = _SURROGATE_RE.search(value).start()
+            raise _Fail(
+                node.start_mark,
+                path,
+                f"text holds a lone surrogate (\\u{ord(value[where]):04x}) at "
+                f"character {where + 1}, which is not a character",
+            )
+        if tag == _STR:
+            return value
+        regexp = dict(_IMPLICIT).get(tag)
+        if regexp is None:
+            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(tag)!r}")
+        if not regexp.match(value):
+            raise _Fail(node.start_mark, path, f"cannot read {value!r} as {tag[len(_TAG) :]}")
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return value.lower() == "true"
+        if tag == _INT:
+            digits = len(value.lstrip("+-")) - (2 if value.startswith(("0x", "0o")) else 0)
+            too_large = _Fail(
+                node.start_mark,
+                path,
+                f"integer with {digits} digits is too large (at most {MAX_INT_DIGITS} decimal digits)",
+            )
+            if value.startswith(("0x", "0o")):
+                # int() converts any number of hex/octal digits, but the result could not be printed
+                if digits > _MAX_INT_BITS:  # cheap bound before converting: >= 1 bit per digit
+                    raise too_large
+                number = int(value[2:], 16 if value[1] == "x" else 8)
+                if number.bit_length() > _MAX_INT_BITS:
+                    raise too_large
+                return number
+            if digits > MAX_INT_DIGITS:
+                raise too_large
+            try:
+                return int(value, 10)
+            except ValueError:  # a lower limit set with sys.set_int_max_str_digits
+                raise too_large from None
+        lowered = value.lower()
+        if lowered.endswith(".inf"):
+            return -math.inf if lowered.startswith("-") else math.inf
+        if lowered == ".nan":
+            return math.nan
+        return float(value)
