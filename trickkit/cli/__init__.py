@@ -1,4 +1,4 @@
-"""Layer 7, the ``trickkit`` command line (top layer): one module per command group.
+"""The ``trickkit`` command line (the top layer): one module per command group.
 
 May import every layer below. Nothing imports this package.
 """

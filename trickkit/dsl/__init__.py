@@ -1,4 +1,4 @@
-"""Layer 1, dsl: the rules DSL, a small expression and effect language compiled to Python.
+"""The rules DSL: a small expression and effect language, compiled to Python.
 
 Pipeline: text -> lark parse tree (``parser``, with the lean LALR driver ``lalr`` over the stored
 ``parser_tables``) -> names resolved and types checked against a namespace of typed symbols ->

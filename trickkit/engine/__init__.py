@@ -1,4 +1,4 @@
-"""Layer 3, engine: the compiled Game and the mutable State that plays it.
+"""The compiled Game and the mutable State that plays it.
 
 ``game`` builds a Game from compiled rules (and plans its steps: ``fused``); ``state`` holds one
 game in progress; ``kinds`` maps each step kind to its functions (``steps`` for deal, bid,

@@ -1,4 +1,4 @@
-"""Layer 2, rules: from ruleset text to the typed, compiled rules of one game.
+"""From ruleset text to the typed, compiled rules of one game.
 
 A ruleset travels ``YAML text -> located document (source) -> merged extends chain (inherit)
 -> JSON Schema check (schema_check) -> typed rules (ruleset: meaning checks, every DSL text
