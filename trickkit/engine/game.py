@@ -17,7 +17,8 @@ from trickkit.engine import kinds as S
 from trickkit.engine.actions import Action, play_tables
 from trickkit.engine.fused import fuse_steps
 from trickkit.engine.privacy import privacy_table, seen_text
-from trickkit.engine.state import State, fresh, initial_layout, layout_copier
+from trickkit.engine.layout import fresh, initial_layout, layout_copier
+from trickkit.engine.state import State
 from trickkit.errors import DealError, StateError, TrickkitError, did_you_mean
 from trickkit.rules.ruleset import Rules
 
