@@ -12,7 +12,7 @@ from trickkit.rules.ruleset import Rules
 class Layout:
     """The zones and variables of a state (as `State` holds them), without the state."""
 
-    __slots__ = ("seat_zones", "table_zones", "seat_vars", "table_vars")
+    __slots__ = ("seat_vars", "seat_zones", "table_vars", "table_zones")
 
     seat_zones: SeatZones
     table_zones: TableZones

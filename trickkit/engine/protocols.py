@@ -7,13 +7,14 @@ Types only: nothing here runs while a game is played.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence, Tuple, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from trickkit.engine.actions import Action
 from trickkit.engine.observation import Observation
 from trickkit.engine.privacy import PrivacyTable
 from trickkit.engine.spaces import ActionSpace
-from trickkit.rules.ruleset import Rules
+from trickkit.rules.ruleset import ActionKind, Rules
 
 Seat = int
 """Seats are numbered 0..n-1 clockwise; seat 0 deals first."""
@@ -21,9 +22,9 @@ CardId = int
 """A card of the deck, by its index in deck order (copies of a card have ids of their own)."""
 FaceId = int
 """A face of a card (a card played in modes has one per mode), by its index in the deck's faces."""
-Play = Tuple[Seat, CardId, FaceId, int]
+Play = tuple[Seat, CardId, FaceId, int]
 """A card on the table in a trick: ``(seat, card, face, order)``, ``order`` counting from 0 for the lead."""
-LastTrick = Tuple[int, list[Play], "Play | None"]
+LastTrick = tuple[int, list[Play], "Play | None"]
 """The last completed trick: ``(step index, its plays, the winning play or None)``."""
 
 SeatZones = list[list[list[CardId]]]
@@ -34,7 +35,7 @@ SeatVars = list[list[Any]]
 """Seat variables of a state: ``seat_vars[variable index][seat]`` (DSL values)."""
 TableVars = list[Any]
 """Table variables of a state: ``table_vars[variable index]`` (DSL values)."""
-LayoutParts = Tuple[SeatZones, TableZones, SeatVars, TableVars]
+LayoutParts = tuple[SeatZones, TableZones, SeatVars, TableVars]
 """The four parts of a layout, as a layout copier returns them."""
 
 StateT = TypeVar("StateT")
@@ -122,7 +123,7 @@ class GameTables(Protocol):
     _copy_layout: LayoutCopier
     _turn_actions: dict[tuple[str, str, tuple[Any, ...]], Action]
     _turn_kind_actions: dict[int, tuple[Any, list[Any]]]
-    _turn_kind_names: dict[int, tuple[Any, dict[str, Any]]]
+    _turn_kind_names: dict[int, tuple[Any, dict[str, ActionKind]]]
     _effect_draws: dict[int, tuple[Any, bool, Any]]
     _choose_actions: dict[str, tuple[Action, ...]]
     _variable_resets: dict[str, tuple[tuple[tuple[int, Any, bool], ...], tuple[tuple[int, Any, bool], ...]]]

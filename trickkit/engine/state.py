@@ -329,7 +329,7 @@ class State:
         (both partners win), in seat order.
         """
         rules = self.rules
-        if not rules.teams or rules.team_score is None and len(rules.teams) == self._n:  # every seat its own team
+        if not rules.teams or (rules.team_score is None and len(rules.teams) == self._n):  # every seat its own team
             scores = self.scores()
             best = max(scores) if rules.winners_highest else min(scores)
             return [s for s, v in enumerate(scores) if v == best]
@@ -433,7 +433,7 @@ class State:
         # Copies share one immutable snapshot of the generator and build a generator only if
         # they draw (see `_generator`): copying its state costs more than the rest of a copy.
         r = self._rng_state
-        if r is None or self._rng_lent and self._rng is not None:
+        if r is None or (self._rng_lent and self._rng is not None):
             r = self._rng_state = self._rng.getstate()  # type: ignore[union-attr]  # no snapshot: a generator
         c._rng_state = r
         c._rng = None
