@@ -97,10 +97,10 @@ class State:
         self.tricks_done = self.tricks_total = self.acted = 0
         self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
-        self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
+        self.window, self.responders = -1, []  # an open reaction window (engine.turns), who may still respond
         self.next_turn = None  # the seat end_turn(next=...) named for the next turn (None: clockwise)
-        self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see repeat.py
-        self.queue = []  # a choose step's decisions still to make, one seat per card (choose.py)
+        self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see engine.repeat
+        self.queue = []  # a choose step's decisions still to make, one seat per card (engine.choose)
         self._depth = 0  # nesting of lookahead checks (see turns.legal_turns)
         self._history = []
         self._terminal = False
