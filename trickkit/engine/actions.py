@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import attrs
 
 from trickkit.errors import IllegalActionError, did_you_mean
+from trickkit.rules.cards import Deck
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -24,7 +28,7 @@ class Action:
     """For ``play``: the face id of the card played (its mode included)."""
     value: int = 0
     """For ``bid``: the number bid."""
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     """For an action of a turns step: the value of each choice, in the kind's order."""
 
     def __str__(self) -> str:
@@ -33,7 +37,7 @@ class Action:
     def __repr__(self) -> str:
         return f"<Action {self.text}>"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Action):
             return self.text == other.text
         if isinstance(other, str):
@@ -44,7 +48,7 @@ class Action:
         return hash(self.text)
 
     @staticmethod
-    def parse(text: str) -> tuple[str, str]:
+    def parse(text: str | Action) -> tuple[str, str]:
         """Split action text into ``(verb, argument)``, normalising spaces.
 
         Raises:
@@ -66,20 +70,20 @@ class PlayTables:
     that offers them (`trickkit.Game`, the generated step functions of `trickkit.engine.fused`), so
     the same action is the same object wherever it comes from."""
 
-    play_actions: tuple
+    play_actions: tuple[tuple[Action, ...], ...]
     """For each card id, the tuple of its play actions (one per mode); every copy of a card
     has the actions of its first copy (copies are one action)."""
-    first_copy: tuple
+    first_copy: tuple[int, ...]
     """For each card id, the id of the first card with the same text (itself if unique)."""
-    single_play_action: tuple | None
+    single_play_action: tuple[Action, ...] | None
     """For each card id, its one play action, when no card is played in modes (else None)."""
-    face_play: tuple
+    face_play: tuple[tuple[int, int], ...]
     """For each face id: (its card id, the face's index among that card's faces)."""
     has_copies: bool
     """True when some cards share a text (copies), which legal actions must offer once."""
-    bids: dict = attrs.field(factory=dict)
+    bids: dict[int, Action] = attrs.field(factory=dict)
     """Bid actions made so far, by the number bid."""
-    ranges: dict = attrs.field(factory=dict)
+    ranges: dict[tuple[int, int], tuple[Action, ...]] = attrs.field(factory=dict)
     """The bid actions of ``range(a, b)`` options met so far, by ``(a, b)`` (see `bid_range`)."""
 
     def bid(self, value: int) -> Action:
@@ -89,7 +93,7 @@ class PlayTables:
             a = self.bids[value] = Action(f"bid {value}", "bid", value=value)
         return a
 
-    def bid_actions(self, values) -> list:
+    def bid_actions(self, values: Any) -> list[Action]:
         """The bid actions of a bid step's options, which must be a list of different ints
         (anything else raises, for the engine to report it, located, on its general path)."""
         if values.__class__ is not list or len(set(values)) != len(values) or not set(map(type, values)) <= _INT_ONLY:
@@ -100,7 +104,7 @@ class PlayTables:
         except KeyError:
             return [self.bid(v) for v in values]
 
-    def bid_range(self, a: int, b: int) -> list:
+    def bid_range(self, a: int, b: int) -> list[Action]:
         """``bid_actions(range(a, b))`` (options ``range(a, b)``, the usual bid rule), made once
         per ``(a, b)``; a new list each call. Raises as the DSL's ``range`` and `bid_actions` do."""
         got = self.ranges.get((a, b))
@@ -116,12 +120,12 @@ class PlayTables:
 _INT_ONLY = frozenset({int})
 
 
-def play_tables(deck) -> PlayTables:
+def play_tables(deck: Deck) -> PlayTables:
     """The `PlayTables` of a `trickkit.rules.cards.Deck`."""
     actions = tuple(
         tuple(Action(f"play {deck.face_texts[f]}", "play", face=f) for f in faces) for faces in deck.card_faces
     )
-    first = {}
+    first: dict[str, int] = {}
     for cid, t in enumerate(deck.texts):
         first.setdefault(t, cid)
     actions = tuple(actions[first[t]] for t in deck.texts)
@@ -144,6 +148,6 @@ def quote_action(text: str) -> str:
     return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
-def describe_unknown(word: str, known) -> str:
+def describe_unknown(word: str, known: Iterable[str]) -> str:
     """``"unknown card 'X' (did you mean 'Y'?)"``-style text for error messages."""
     return f"{word!r}{did_you_mean(word, known)}"

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from trickkit.engine.actions import Action
 from trickkit.engine.filters import filter_cards
+from trickkit.engine.protocols import CardId, GameTables, Seat, located
+from trickkit.engine.state import State
 from trickkit.errors import DSLRuntimeError, did_you_mean
+from trickkit.rules.ruleset import ChooseStep
 
 
-def choosable(s, step, seat: int) -> list[int]:
+def choosable(s: State, step: ChooseStep, seat: Seat) -> list[CardId]:
     """The cards ``seat`` may choose now: those of its ``from`` zone passing ``allowed``, in zone order."""
     cards = s.seat_zones[step.source.index][seat]
     if step.allowed is None or not cards:  # every card may be chosen
@@ -42,18 +45,18 @@ def choosable(s, step, seat: int) -> list[int]:
             s.memo = None
 
 
-def enter_choose(game, s, step) -> bool:
+def enter_choose(game: GameTables, s: State, step: ChooseStep) -> bool:
     """Queue ``count`` decisions for every seat from ``first``; True if a seat must choose now."""
     count = step.count(s)
     if count < 0:
-        raise DSLRuntimeError(f"{step.count.where}: a seat cannot choose {count} cards")
+        raise DSLRuntimeError(f"{located(step.count)}: a seat cannot choose {count} cards")
     first = step.first(s) % s._n
     s.queue = [(first + k) % s._n for k in range(s._n) for _ in range(count)]
     s.acted = 0
     return _next_chooser(s, step)
 
 
-def _next_chooser(s, step) -> bool:
+def _next_chooser(s: State, step: ChooseStep) -> bool:
     """Drop queued decisions of seats with nothing to choose; True if a seat is to choose."""
     queue = s.queue
     while queue:
@@ -66,7 +69,7 @@ def _next_chooser(s, step) -> bool:
     return False
 
 
-def _actions(game, verb: str) -> tuple[Action, ...]:
+def _actions(game: GameTables, verb: str) -> tuple[Action, ...]:
     """For each card id, the action choosing it (``pick 55``), made once per Game and verb;
     copies of a card share the action of the first copy."""
     actions = game._choose_actions.get(verb)
@@ -78,7 +81,7 @@ def _actions(game, verb: str) -> tuple[Action, ...]:
     return actions
 
 
-def legal_choose(game, step, s) -> list[Action]:
+def legal_choose(game: GameTables, step: ChooseStep, s: State) -> list[Action]:
     cards = choosable(s, step, s.current)
     actions = _actions(game, step.verb)
     if game._has_copies:  # copies of a card are one action
@@ -86,7 +89,7 @@ def legal_choose(game, step, s) -> list[Action]:
     return [actions[c] for c in cards]
 
 
-def apply_choose(game, step, s, action: Action) -> bool:
+def apply_choose(game: GameTables, step: ChooseStep, s: State, action: Action) -> bool:
     seat = s.current
     source = s.seat_zones[step.source.index][seat]
     card = action.choices[0]
@@ -100,7 +103,7 @@ def apply_choose(game, step, s, action: Action) -> bool:
     return not _next_chooser(s, step)
 
 
-def explain_choose(game, s, step, text: str) -> str:
+def explain_choose(game: GameTables, s: State, step: ChooseStep, text: str) -> str:
     deck = game.rules.deck
     verb, _, arg = text.partition(" ")
     if verb != step.verb:

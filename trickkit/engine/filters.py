@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from trickkit.engine.protocols import CardId, HandFilter
+from trickkit.engine.state import State
+
 NO_FRAME = (None,)
 """The frame of a card filter: the filter binds the card itself, and card tests have no other context."""
 
 
-def filter_cards(s, test, cards) -> list[int]:
-    """The cards passing a card test (a hook with context ``card``), in their order.
+def filter_cards(s: State, test: Any, cards: Sequence[CardId]) -> list[CardId]:
+    """The cards passing a card test (a `trickkit.engine.protocols.CardTest`: a hook with context
+    ``card``, its attributes set by the rules compiler), in their order, for the state ``s``.
 
     Uses the test's generated hand filter (see `trickkit.dsl.compiler.Compiler.card_filter`): the parts
     that do not depend on the card run once, the rest as one pass over ``cards``.
     """
-    staged = test.filter
+    staged: HandFilter | None = test.filter
     if staged is not None:
         budget = s.budget
         try:
@@ -22,7 +29,7 @@ def filter_cards(s, test, cards) -> list[int]:
             # reaches: the per-card loop is charged as if it ran alone
             s.budget = budget
     fn = test.fn
-    frame = [None] * test.size
+    frame: list[Any] = [None] * test.size
     out = []
     try:
         for c in cards:

@@ -19,16 +19,27 @@ filters do) gives the same answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
 import attrs
 import lark
 
 from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.engine.actions import PlayTables
+from trickkit.rules.cards import Deck
 from trickkit.rules.ruleset import BidStep, TrickStep, step_where
 
+Code: TypeAlias = "list[str | Code]"
+"""Generated lines: a nested list is an indented block (`trickkit.dsl.compiler.Splice.define`)."""
+Plan: TypeAlias = "bool | tuple[Any, ...]"
+"""How the legal function tests a card (see `_plan`)."""
 
-def fuse_steps(compiler: Compiler, steps: tuple, tables: PlayTables, num_players: int, deck) -> tuple:
+
+def fuse_steps(
+    compiler: Compiler, steps: tuple[Any, ...], tables: PlayTables, num_players: int, deck: Deck
+) -> tuple[Any, ...]:
     """``steps`` with a generated ``fused_legal``/``fused_apply`` on every tricks and bid
     step this module can generate (the others are left as they are)."""
     out = []
@@ -51,7 +62,7 @@ def fuse_steps(compiler: Compiler, steps: tuple, tables: PlayTables, num_players
     return tuple(out)
 
 
-def _guarded(make, *args):
+def _guarded(make: Callable[..., Any], *args: Any) -> Any:
     """``make(*args)``, or None where a rule cannot be generated into a fused function (the
     step then runs on the general path alone)."""
     try:
@@ -64,18 +75,18 @@ class _NotFused(Exception):
     """A step this module does not generate (e.g. a rule whose type is known only at play)."""
 
 
-def _tree(hook, start: str = "expr"):
+def _tree(hook: Any, start: str = "expr") -> Any:
     if hook is None or not isinstance(getattr(hook, "text", None), str):
         raise _NotFused()
     return parse(hook.text, start)
 
 
-def _where(hook) -> str:
+def _where(hook: Any) -> str:
     return "# " + repr(str(getattr(hook, "where", "")))[1:-1][:300]
 
 
 # -- tricks ---------------------------------------------------------------------------------
-def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
+def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables) -> Any:
     """``legal(s) -> [Action]``: the follow duty (its layers, ``always_allowed``) over the
     current seat's hand, then card -> action by table; what `trickkit.engine.steps.legal_tricks` does.
 
@@ -92,8 +103,8 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
         copied = sp.table(tuple(tables.first_copy.count(f) > 1 for f in tables.first_copy))
     add_one = f"{res}.append({actions}[{card}])" if single is not None else f"{res} += {actions}[{card}]"
 
-    def add(hit: str | None = None) -> list:  # the lines adding the card's actions to res
-        lines = [f"{hit} = True"] if hit else []
+    def add(hit: str | None = None) -> Code:  # the lines adding the card's actions to res
+        lines: Code = [f"{hit} = True"] if hit else []
         if copies:  # (every copy of a card has the actions of its first copy)
             lines += [
                 f"if {copied}[{card}]:",
@@ -101,15 +112,15 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
             ]
         return lines + [add_one]
 
-    def loop(body: list) -> list:  # res = the actions the body adds, card by card over the hand
-        return [f"{res} = []"] + ([f"{seen} = []"] if copies else []) + [f"for {card} in {hand}:", body]
+    def loop(body: Code) -> Code:  # res = the actions the body adds, card by card over the hand
+        return [f"{res} = []", *([f"{seen} = []"] if copies else []), f"for {card} in {hand}:", body]
 
-    def passing(code: str, inner: list, then: list) -> list:  # the card's lines: ``then`` if it passes
+    def passing(code: str, inner: Code, then: Code) -> Code:  # the card's lines: ``then`` if it passes
         return inner + [f"if {code}:", then]
 
     always = step.always_allowed
 
-    def emit(plan, hoisted: dict) -> tuple[list, dict]:
+    def emit(plan: Plan, hoisted: dict[Any, Any]) -> tuple[Code, dict[Any, Any]]:
         """Lines returning the legal actions if a plan (see `_plan`) passes some card, else
         falling through; and the parts they surely computed."""
         if plan is True:
@@ -138,8 +149,8 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
             emit(other, after)[0] or ["pass"],
         ], after
 
-    lines = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
-    hoisted: dict = {}  # parts computed by lines that surely ran before
+    lines: Code = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
+    hoisted: dict[Any, Any] = {}  # parts computed by lines that surely ran before
     for duty in (step.must_play_if_able,) + tuple(step.fallback_duties):
         body, hoisted = emit(_plan(c, _tree(duty)), hoisted)
         lines += [_where(duty)] + body
@@ -152,7 +163,7 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables):
 _CARD = (("card", "card"),)
 
 
-def _plan(c: Compiler, tree, depth: int = 0):
+def _plan(c: Compiler, tree: Any, depth: int = 0) -> Plan:
     """A card test as a plan for the legal function: True (every card passes), False (none),
     ``("test", tree)`` (test each card) or ``("if", cond, then, else)``, where ``cond`` does not
     depend on the card: computed once, it picks the plan to run, so the card loop tests only
@@ -188,7 +199,7 @@ def _plan(c: Compiler, tree, depth: int = 0):
     return "test", tree
 
 
-def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck):
+def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck: Deck) -> Any:
     """``apply(s, act) -> finished``: the card played, and at the trick's end the winner rule,
     ``after_trick``, the next leader and the cards taken, inline; what
     `trickkit.engine.steps.apply_tricks` and ``_end_trick`` do."""
@@ -197,7 +208,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
     sp = Splice(c, "p")
     seat, hand, face, card, trick = (sp.temp() for _ in range(5))
     face_card = sp.table(tuple(fc for fc, _ in tables.face_play))
-    lines = [
+    lines: Code = [
         f"# {step_where(step)}: a card played",
         f"{seat} = s.current",
         f"{hand} = s.seat_zones[{step.hand.index}][{seat}]",
@@ -256,7 +267,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
         lines.append(f"{leader} = {w}[0]")
     v, zone = sp.temp("v"), sp.temp()
 
-    def take(code: str) -> list:  # the trick's cards onto a zone, in play order
+    def take(code: str) -> Code:  # the trick's cards onto a zone, in play order
         if n <= 8:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
             return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
         return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
@@ -264,7 +275,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
     taken = take(
         f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None else "s.table_zones[0]"
     )  # the pool: the first table zone (Game.pool_zone)
-    if nobody:
+    if nobody and step.no_winner_to is not None:  # (nobody: there is a no_winner_to zone)
         lines += [f"if {w} is None:", take(f"s.table_zones[{step.no_winner_to.index}]"), "else:", taken]
     else:
         lines += taken
@@ -282,7 +293,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck)
 
 
 # -- bids -----------------------------------------------------------------------------------
-def _bid_legal(c: Compiler, step: BidStep):
+def _bid_legal(c: Compiler, step: BidStep) -> Any:
     """``legal(s) -> [Action]``: the options rule, its numbers checked and mapped to actions."""
     sp = Splice(c, "l")
     tree = _tree(step.options)
@@ -296,7 +307,7 @@ def _bid_legal(c: Compiler, step: BidStep):
     return sp.define(["s"], [_where(step.options)] + lines + [f"return _bids({val.code})"])
 
 
-def _is_range(c: Compiler, tree) -> bool:
+def _is_range(c: Compiler, tree: Any) -> bool:
     """Is ``tree`` a call of the built-in ``range`` with two arguments (no definition of that name)?"""
     return (
         isinstance(tree, lark.Tree)
@@ -308,7 +319,7 @@ def _is_range(c: Compiler, tree) -> bool:
     )
 
 
-def _bid_apply(c: Compiler, step: BidStep, n: int):
+def _bid_apply(c: Compiler, step: BidStep, n: int) -> Any:
     """``apply(s, act) -> finished``: the number bid into the seat variable; the next seat bids."""
     if step.variable is None:
         raise _NotFused()

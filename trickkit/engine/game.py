@@ -7,19 +7,29 @@ import hashlib
 import json
 import operator
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from trickkit import jsonsafe
 from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine import kinds as S
-from trickkit.engine.actions import Action, play_tables
+from trickkit.engine.actions import Action, PlayTables, play_tables
 from trickkit.engine.fused import fuse_steps
+from trickkit.engine.layout import fresh, initial_layout, layout_copier
+from trickkit.engine.observation import Observation, ZoneView
 from trickkit.engine.privacy import privacy_table, seen_text
-from trickkit.engine.state import State, fresh, initial_layout, layout_copier
+from trickkit.engine.protocols import ApplyFn, CardId, LegalFn, Seat
+from trickkit.engine.state import State
+from trickkit.engine.turns import kind_available as _kind_available
 from trickkit.errors import DealError, StateError, TrickkitError, did_you_mean
-from trickkit.rules.ruleset import Rules
+from trickkit.rules.ruleset import ActionKind, Rules
+
+if TYPE_CHECKING:
+    from trickkit.dsl.coverage import CoverageSites
+    from trickkit.engine.spaces import ActionSpace
+    from trickkit.engine.tensor import ObservationEncoder, Segment
 
 
 class Game:
@@ -29,7 +39,7 @@ class Game:
     Create it with `trickkit.load_game`.
     """
 
-    coverage = None
+    coverage: CoverageSites | None = None
     """The rule-coverage counters compiled in by ``load_game(..., coverage=True)``, else None."""
 
     def __init__(self, rules: Rules, content_hash: str, path: str):
@@ -48,40 +58,44 @@ class Game:
         """For each card id, its one play action, when no card is played in modes (else None)."""
         self.face_play = tables.face_play
         """For each face id: (its card id, the face's index among that card's faces)."""
-        self._turn_actions: dict[tuple, Action] = {}
-        self._turn_kind_actions: dict[int, tuple] = {}
+        self._turn_actions: dict[tuple[str, str, tuple[Any, ...]], Action] = {}
+        """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
+        self._turn_kind_actions: dict[int, tuple[Any, list[Any]]] = {}
         """Per turns step (by id; the step is kept with it): its plans for `trickkit.engine.turns.legal_turns`."""
-        self._variable_resets: dict[str, tuple] = {}
+        self._variable_resets: dict[str, tuple[tuple[tuple[int, Any, bool], ...], tuple[tuple[int, Any, bool], ...]]]
+        self._variable_resets = {}
         """Per reset scope (``per_turn``/``per_round``): (seat, table) variables as (index, initial, is a list),
         see `State._reset_variables`."""
-        self._turn_kind_names: dict[int, tuple] = {}
+        self._turn_kind_names: dict[int, tuple[Any, dict[str, ActionKind]]] = {}
         """Per kinds tuple of a turns step (by id; the tuple is kept with it): kind by name."""
-        self._effect_draws: dict[int, tuple] = {}
+        self._effect_draws: dict[int, tuple[Any, bool, Any]] = {}
         """Per action kind of a turns step (by id; the kind is kept with it): whether its effect
         may draw randomness (its lookahead trial then runs on a copy, see `trickkit.engine.turns`)."""
-        self._choose_actions: dict[str, tuple] = {}
+        self._choose_actions: dict[str, tuple[Action, ...]] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.engine.choose`)."""
-        """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._has_copies = tables.has_copies
+        """True when some cards share a text (copies), which legal actions must offer once."""
         # copies the zones and variables of a state, generated for this layout (see State._copy)
         self._copy_layout = layout_copier(rules)
         self._initial_layout = initial_layout(rules, self.pool_zone)  # what a new state starts from (a copy)
         self._deck_size = len(rules.deck)
-        # True when some cards share a text (copies), which legal actions must offer once
         self._steps = rules.steps
         # each step's legal/apply functions bound to it once, so a move costs no dispatch: the
         # general path (trickkit.engine.steps), and the step's generated functions where it has them
-        # (trickkit.engine.fused), which State runs first, falling back on the general path if they raise
-        self._legal_general = tuple(
-            functools.partial(S.LEGAL[st.kind], self, st) if st.kind in S.LEGAL else None for st in rules.steps
+        # (trickkit.engine.fused), which State runs first, falling back on the general path if they raise.
+        # A step that never asks a seat (deal, effect ...) has None: State never calls it there.
+        self._legal_general = cast(
+            "tuple[LegalFn[State], ...]",
+            tuple(functools.partial(S.LEGAL[st.kind], self, st) if st.kind in S.LEGAL else None for st in rules.steps),
         )
-        self._apply_general = tuple(
-            functools.partial(S.APPLY[st.kind], self, st) if st.kind in S.APPLY else None for st in rules.steps
+        self._apply_general = cast(
+            "tuple[ApplyFn[State], ...]",
+            tuple(functools.partial(S.APPLY[st.kind], self, st) if st.kind in S.APPLY else None for st in rules.steps),
         )
-        self._legal_fns = tuple(
+        self._legal_fns: tuple[LegalFn[State], ...] = tuple(
             getattr(st, "fused_legal", None) or general for st, general in zip(rules.steps, self._legal_general)
         )
-        self._apply_fns = tuple(
+        self._apply_fns: tuple[ApplyFn[State], ...] = tuple(
             getattr(st, "fused_apply", None) or general for st, general in zip(rules.steps, self._apply_general)
         )
 
@@ -102,7 +116,7 @@ class Game:
         return self.rules.num_players
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Resolved parameter values (defaults overridden at load)."""
         return dict(self.rules.params)
 
@@ -129,7 +143,8 @@ class Game:
         negative seats included)."""
         if not 0 <= seat < len(self.rules.team_of):
             raise IndexError(f"no seat {seat!r}: seats are 0..{len(self.rules.team_of) - 1}")
-        return self.rules.team_of[seat]
+        team: int = self.rules.team_of[seat]
+        return team
 
     @property
     def score_unit(self) -> str:
@@ -145,7 +160,7 @@ class Game:
         return f"<Game {self.name} players={self.num_players} params={self.rules.params}>"
 
     # -- states ---------------------------------------------------------------------------
-    def new_initial_state(self, seed: int | None = None, deals: Sequence | None = None) -> State:
+    def new_initial_state(self, seed: int | None = None, deals: Sequence[Any] | None = None) -> State:
         """A new game, shuffled from ``seed``.
 
         Args:
@@ -168,9 +183,7 @@ class Game:
             seed = random.SystemRandom().randrange(2**63)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        if deals is not None:
-            deals = self._check_deals(deals)
-        return State(self, seed, deals)
+        return State(self, seed, self._check_deals(deals) if deals is not None else None)
 
     def state_from_json(self, text: str) -> State:
         """Rebuild a state saved with `State.to_json` by replaying its actions.
@@ -228,7 +241,7 @@ class Game:
             raise StateError(f"saved state is invalid: {e}") from None
         return state
 
-    def replay(self, seed: int, deals, actions) -> State:
+    def replay(self, seed: int, deals: Sequence[Any] | None, actions: Sequence[str]) -> State:
         """A new state from ``seed`` and ``deals`` with ``actions`` (texts) applied in order.
 
         Raises:
@@ -242,7 +255,7 @@ class Game:
             state.apply_action(a)
         return state
 
-    def record(self, state: State) -> dict:
+    def record(self, state: State) -> dict[str, Any]:
         """The JSON-ready record of a state (see `State.to_json`)."""
         from trickkit._version import __version__
 
@@ -259,8 +272,8 @@ class Game:
         }
 
     # -- deals ----------------------------------------------------------------------------
-    def _check_deals(self, deals) -> list:
-        out = []
+    def _check_deals(self, deals: object) -> list[Any]:
+        out: list[Any] = []
         if not isinstance(deals, (list, tuple)):
             raise DealError("deals must be a list with one entry per deal")
         for d, deal in enumerate(deals):
@@ -270,7 +283,7 @@ class Game:
             out.append(self._check_hands(d, deal))
         return out
 
-    def _check_hands(self, d: int, deal) -> list:
+    def _check_hands(self, d: int, deal: object) -> list[list[str]]:
         """Deal ``d``'s hands (one list of card texts per seat), checked and copied."""
         deck = self.rules.deck
         if not isinstance(deal, (list, tuple)) or len(deal) != self.num_players:
@@ -293,11 +306,11 @@ class Game:
             hands.append([str(t) for t in hand])
         return hands
 
-    def _check_table_deal(self, d: int, deal: dict) -> dict:
+    def _check_table_deal(self, d: int, deal: dict[Any, Any]) -> dict[str, list[str] | list[list[str]]]:
         """A deal entry that fixes table zones (see `new_initial_state`), checked and copied."""
         deck = self.rules.deck
         zones = {z.name: z for z in self.rules.table_zones}
-        out: dict = {}
+        out: dict[str, list[str] | list[list[str]]] = {}
         counts: dict[str, int] = {}
         for key, cards in deal.items():
             if key == "hands":
@@ -326,7 +339,7 @@ class Game:
                 raise DealError(f"deal {d}: card {t!r} dealt {k} times; the deck has {len(deck.by_text[t])}")
         return out
 
-    def resolve_table_deal(self, deal: dict, index: int) -> tuple[dict[str, list[int]], dict[str, int]]:
+    def resolve_table_deal(self, deal: dict[str, Any], index: int) -> tuple[dict[str, list[CardId]], dict[str, int]]:
         """Card ids of the table zones a deal entry fixes (zone name -> ids, in the order listed),
         and the copies of each text they use (so that the hands take the next copies)."""
         deck = self.rules.deck
@@ -335,7 +348,7 @@ class Game:
         for key, cards in deal.items():
             if key == "hands":
                 continue
-            ids = []
+            ids: list[CardId] = []
             for t in cards:
                 k = taken.get(t, 0)
                 ids.append(deck.by_text[t][k])
@@ -343,7 +356,9 @@ class Game:
             out[key] = ids
         return out, taken
 
-    def resolve_deal(self, deal, index: int, count: int, taken: dict | None = None) -> list[list[int]]:
+    def resolve_deal(
+        self, deal: Sequence[Sequence[str]], index: int, count: int, taken: dict[str, int] | None = None
+    ) -> list[list[CardId]]:
         """Card ids for a given deal (card texts per seat); every hand must hold ``count`` cards.
         ``taken`` counts copies of a text already placed elsewhere (fixed table zones)."""
         deck = self.rules.deck
@@ -352,7 +367,7 @@ class Game:
         for seat, hand in enumerate(deal):
             if len(hand) != count:
                 raise DealError(f"deal {index}, seat {seat}: this deal gives {count} cards, the hand lists {len(hand)}")
-            ids = []
+            ids: list[CardId] = []
             for t in hand:
                 k = taken.get(t, 0)
                 ids.append(deck.by_text[t][k])
@@ -365,7 +380,7 @@ class Game:
         return self._tables.bid(value)
 
     # -- step dispatch (used by State) ----------------------------------------------------
-    def step_enter(self, state: State, step) -> bool:
+    def step_enter(self, state: State, step: Any) -> bool:
         return S.ENTER[step.kind](self, state, step)
 
     # legal actions and applying one: State calls _legal_fns / _apply_fns[state.step] directly
@@ -375,7 +390,7 @@ class Game:
         step = self._steps[state.step]
         if step.kind != "turns":
             return False
-        return S._turns.kind_available(self, state, step, kind)
+        return _kind_available(self, state, step, kind)
 
     def step_explain(self, state: State, text: str) -> str:
         step = self._steps[state.step]
@@ -383,7 +398,7 @@ class Game:
 
     # -- action ids and observation tensors (trickkit.engine.spaces, trickkit.engine.tensor) ---------------
     @functools.cached_property
-    def action_space(self) -> "ActionSpace":
+    def action_space(self) -> ActionSpace:
         """The game's fixed action space (`trickkit.engine.spaces.ActionSpace`), built on first use.
 
         Raises:
@@ -415,7 +430,7 @@ class Game:
         return self.action_space.to_id(text)
 
     @functools.cached_property
-    def _observation_encoder(self):
+    def _observation_encoder(self) -> ObservationEncoder:
         from trickkit.engine.tensor import ObservationEncoder
 
         return ObservationEncoder(self)
@@ -424,13 +439,13 @@ class Game:
         """The shape of `State.observation_tensor`: ``(size,)``, a flat vector of floats."""
         return (self._observation_encoder.size,)
 
-    def observation_tensor_layout(self) -> list:
+    def observation_tensor_layout(self) -> list[Segment]:
         """The named segments of the observation tensor, in order: `trickkit.engine.tensor.Segment`
         tuples ``(name, start, size, description)``; see `trickkit.engine.tensor` for their meaning."""
         return list(self._observation_encoder.segments)
 
     # -- observation ----------------------------------------------------------------------
-    def action_seen_by(self, state: State, text: str, seat: int) -> str:
+    def action_seen_by(self, state: State, text: str, seat: Seat) -> str:
         """See `State.action_seen_by`."""
         if not isinstance(text, str) or not text.split():
             raise ValueError(f"an action text is a non-blank str, got {text!r}")
@@ -448,7 +463,7 @@ class Game:
             return f"{text.split()[0]} ?"
         return seen_text(self._privacy, text, state.current, seat)  # choices declared private show as ?
 
-    def observe(self, state: State, seat: int | None) -> dict:
+    def observe(self, state: State, seat: Seat | None) -> Observation:
         """What ``seat`` sees (None: everything). Hidden cards appear only as counts."""
         state.budget = EVALUATION_BUDGET
         rules, deck = self.rules, self.rules.deck
@@ -476,7 +491,7 @@ class Game:
         hidden_var = None
         if step is not None and step.kind == "bid" and step.simultaneous:
             hidden_var = step.variable.name
-        variables = {}
+        variables: dict[str, Any] = {}
         for v in rules.seat_vars:
             values = [fresh(x) for x in state.seat_vars[v.index]]  # the caller may change what it gets
             if v.name == hidden_var:  # simultaneous bids: nobody sees another's bid until all have bid
@@ -502,7 +517,7 @@ class Game:
         }
 
 
-def _planned(rules: Rules, tables) -> Rules:
+def _planned(rules: Rules, tables: PlayTables) -> Rules:
     """``rules`` with generated step functions for its tricks and bid steps (`trickkit.engine.fused`),
     unless its rules count coverage (every rule then runs through its own hook)."""
     compiler = rules.compiler
@@ -512,7 +527,7 @@ def _planned(rules: Rules, tables) -> Rules:
     return attrs.evolve(rules, steps=steps, generated_source=compiler.source(), compiler=None)
 
 
-def _visible(visibility: str, viewer, owner) -> str:
+def _visible(visibility: str, viewer: Seat | None, owner: Seat | None) -> str:
     if viewer is None or visibility == "public":
         return "all"
     if visibility == "owner":
@@ -522,7 +537,7 @@ def _visible(visibility: str, viewer, owner) -> str:
     return "count"
 
 
-def _zone_view(cards, texts, how) -> dict:
+def _zone_view(cards: list[CardId], texts: tuple[str, ...], how: str) -> ZoneView:
     if how == "all":
         return {"count": len(cards), "cards": [texts[c] for c in cards]}
     if how == "top":

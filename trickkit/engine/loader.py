@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -25,7 +27,9 @@ __all__ = [
 ]
 
 
-def load_game(name_or_path: str | os.PathLike, players: int | None = None, *, coverage: bool = False, **params) -> Game:
+def load_game(
+    name_or_path: str | os.PathLike[str], players: int | None = None, *, coverage: bool = False, **params: Any
+) -> Game:
     """Load a shipped ruleset by name, or a ruleset file by path, and compile it.
 
     Args:
@@ -56,7 +60,7 @@ def load_game(name_or_path: str | os.PathLike, players: int | None = None, *, co
     return Game(rules, content_hash(doc), str(name_or_path))
 
 
-def validate(name_or_path: str | os.PathLike) -> list[Problem]:
+def validate(name_or_path: str | os.PathLike[str]) -> list[Problem]:
     """All problems of a ruleset (empty when it loads), without raising: at its default seat
     count, then (when that loads) at every other seat count of its ``players`` range, each such
     problem saying ``(with N players)``."""
@@ -67,12 +71,15 @@ def validate(name_or_path: str | os.PathLike) -> list[Problem]:
     return other_seat_count_problems(name_or_path, game)
 
 
-def other_seat_count_problems(name_or_path: str | os.PathLike, game: Game, load=None) -> list[Problem]:
+def other_seat_count_problems(
+    name_or_path: str | os.PathLike[str], game: Game, load: Callable[..., Game] | None = None
+) -> list[Problem]:
     """The problems of the ruleset ``game`` was loaded from at the seat counts of its ``players``
     range other than ``game``'s (teams that name seat 3 of a 3-seat game ...), each once.
     ``load``: the loading function (default `load_game`)."""
     load = load or load_game
-    problems, seen = [], set()
+    problems: list[Problem] = []
+    seen: set[tuple[Any, ...]] = set()
     low, high = getattr(game, "players_min", None), getattr(game, "players_max", None)
     if not isinstance(low, int) or not isinstance(high, int):
         return []

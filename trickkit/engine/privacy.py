@@ -23,7 +23,11 @@ from __future__ import annotations
 import functools
 import re
 import string
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from trickkit.rules.ruleset import Rules
 
 __all__ = ["HIDDEN", "PrivacyTable", "privacy_table", "mask_text", "seen_text", "history_seen_by"]
 
@@ -32,9 +36,10 @@ HIDDEN = "?"
 
 
 @functools.lru_cache(maxsize=256)
-def _template_regex(template: str) -> tuple[re.Pattern, tuple[str, ...]]:
+def _template_regex(template: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
     """A regex matching the texts a (checked, plain ``{name}``) template renders, and its field names."""
-    pattern, names = ["^"], []
+    pattern: list[str] = ["^"]
+    names: list[str] = []
     for literal, field, _, _ in string.Formatter().parse(template):
         pattern.append(re.escape(literal))
         if field is None:
@@ -83,8 +88,8 @@ class PrivacyTable:
     text is masked by the first of them whose template it fits.
     """
 
-    def __init__(self, kinds: Iterable) -> None:
-        table: dict[str, list] = {}
+    def __init__(self, kinds: Iterable[Any]) -> None:
+        table: dict[str, list[tuple[str, tuple[str, ...] | None]]] = {}
         for kind in kinds:
             if getattr(kind, "private_kind", False):
                 table.setdefault(kind.verb or kind.name, []).append((kind.template, None))
@@ -107,9 +112,9 @@ class PrivacyTable:
         return f"{text.split(' ')[0]} {HIDDEN}"  # a private verb whose text fits none: hide it all
 
 
-def privacy_table(rules) -> PrivacyTable:
+def privacy_table(rules: Rules) -> PrivacyTable:
     """Build the `PrivacyTable` of compiled rules: every action kind of every turns step and window."""
-    kinds = []
+    kinds: list[Any] = []
     for step in rules.steps:
         kinds += list(getattr(step, "kinds", ()))
         for window in getattr(step, "windows", ()):

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from trickkit import jsonsafe
 from trickkit.errors import RulesetError, TrickkitError, short_repr
+
+if TYPE_CHECKING:
+    from trickkit.engine.game import Game
 
 __all__ = ["ReplayResult", "replay_record", "replay_records", "read_records"]
 
@@ -56,7 +60,7 @@ class ReplayResult:
         return f"line {self.line}: {self.status}: {self.message}"
 
 
-def read_records(path: str | os.PathLike) -> Iterator[tuple[int, Any]]:
+def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line number, parsed JSON or the ValueError)`` for each non-blank line of a JSONL file.
 
     The error is a `json.JSONDecodeError` (not JSON), a `trickkit.jsonsafe.JSONLimitError`
@@ -83,7 +87,7 @@ def read_records(path: str | os.PathLike) -> Iterator[tuple[int, Any]]:
                 yield number, e
 
 
-def _source(record: dict, base: str | None, ruleset: str | None) -> str:
+def _source(record: dict[str, Any], base: str | None, ruleset: str | None) -> str:
     """What to load: the ``--ruleset`` override, the record's ruleset file, or the game name."""
     if ruleset is not None:
         return ruleset
@@ -94,7 +98,8 @@ def _source(record: dict, base: str | None, ruleset: str | None) -> str:
             if os.path.exists(candidate):
                 return candidate
         return path
-    return record["game"]
+    game: str = record["game"]  # (not checked here: a name that is no str fails to load)
+    return game
 
 
 def replay_record(
@@ -104,7 +109,7 @@ def replay_record(
     force: bool = False,
     base: str | None = None,
     ruleset: str | None = None,
-    _cache: dict | None = None,
+    _cache: dict[tuple[str, str, str], Game] | None = None,
 ) -> ReplayResult:
     """Replay one record and compare its result.
 
@@ -120,7 +125,7 @@ def replay_record(
     """
     from trickkit.engine.loader import load_game
 
-    def result(status, message, action=None):
+    def result(status: str, message: str, action: int | None = None) -> ReplayResult:
         return ReplayResult(line, status, message, action)
 
     if not isinstance(record, dict):
@@ -206,14 +211,16 @@ def replay_record(
     )
 
 
-def replay_records(path: str | os.PathLike, *, force: bool = False, ruleset: str | None = None) -> list[ReplayResult]:
+def replay_records(
+    path: str | os.PathLike[str], *, force: bool = False, ruleset: str | None = None
+) -> list[ReplayResult]:
     """Replay every record of a JSONL file (see `replay_record`), one result per record.
 
     Raises:
         OSError: the file cannot be read.
     """
     base = os.path.dirname(os.path.abspath(os.fspath(path)))
-    cache: dict = {}
+    cache: dict[tuple[str, str, str], Game] = {}
     results = []
     for line, record in read_records(path):
         if isinstance(record, json.JSONDecodeError):

@@ -13,13 +13,16 @@ seat and never stops (``until`` never true) is caught by the engine's counted li
 
 from __future__ import annotations
 
+from trickkit.engine.protocols import GameTables, located
+from trickkit.engine.state import State
 from trickkit.errors import DSLRuntimeError
+from trickkit.rules.ruleset import RepeatEnd, RepeatStep
 
 UNCOUNTED = -1
 """The pass counter of a block with no ``count``: only ``until`` stops it."""
 
 
-def _another_pass(s, step) -> bool:
+def _another_pass(s: State, step: RepeatStep | RepeatEnd) -> bool:
     """True if another pass of the block runs now (and count it), else False."""
     left = s.passes[step.slot]
     if left == 0:
@@ -31,21 +34,21 @@ def _another_pass(s, step) -> bool:
     return True
 
 
-def enter_repeat(game, s, step) -> bool:
+def enter_repeat(game: GameTables, s: State, step: RepeatStep) -> bool:
     """The block starts: evaluate ``count`` once, then run the first pass or skip the block."""
     if step.count is None:
         s.passes[step.slot] = UNCOUNTED
     else:
         count = step.count(s)
         if count < 0:
-            raise DSLRuntimeError(f"{step.count.where}: a repeat count must be 0 or more, got {count}")
+            raise DSLRuntimeError(f"{located(step.count)}: a repeat count must be 0 or more, got {count}")
         s.passes[step.slot] = count
     if not _another_pass(s, step):
         s.step = step.end  # the engine moves on to the step after the end marker
     return False
 
 
-def enter_repeat_end(game, s, step) -> bool:
+def enter_repeat_end(game: GameTables, s: State, step: RepeatEnd) -> bool:
     """A pass is over: start the next one at the block's first step, or let the round go on."""
     if _another_pass(s, step):
         s.step = step.start  # the engine moves on to the step after the start marker

@@ -32,11 +32,13 @@ id raises `ActionSpaceError` naming it, instead of a wrong id.
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine.actions import Action, quote_action
 from trickkit.errors import IllegalActionError, TrickkitError, did_you_mean
+from trickkit.rules.ruleset import Rules
 
 MAX_PROBED_ROUNDS = 100
 """Most rounds probed for value lists that depend on the round (see the module docstring)."""
@@ -71,7 +73,7 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def to_string(self, action_id: int) -> str:
+    def to_string(self, action_id: object) -> str:
         """The canonical text of ``action_id``.
 
         Raises:
@@ -79,12 +81,12 @@ class ActionSpace:
         """
         if isinstance(action_id, bool) or not isinstance(action_id, int) and not _is_integer(action_id):
             raise ActionSpaceError(f"an action id is an int, got {type(action_id).__name__}")
-        i = int(action_id)
+        i: int = int(action_id)  # type: ignore[call-overload]  # checked above: an int or has __index__
         if not 0 <= i < len(self.texts):
             raise ActionSpaceError(f"unknown action id {i} for {self.game_name}: ids are 0..{len(self.texts) - 1}")
         return self.texts[i]
 
-    def to_id(self, text) -> int:
+    def to_id(self, text: str | Action) -> int:
         """The id of an action text (spaces normalised, verb case-insensitive, like ``apply_action``).
 
         Raises:
@@ -109,7 +111,7 @@ class ActionSpace:
             )
         return i
 
-    def ids_of(self, actions) -> list[int]:
+    def ids_of(self, actions: Iterable[Action]) -> list[int]:
         """The ids of legal actions (`trickkit.Action` objects).
 
         Raises:
@@ -126,13 +128,14 @@ class ActionSpace:
             ) from None
 
 
-def _is_integer(value) -> bool:
+def _is_integer(value: object) -> bool:
     # numpy integers (np.int64 from a policy's argmax) are ints too, without importing numpy
     return hasattr(value, "__index__") and not isinstance(value, (str, bytes, float))
 
 
-def build_action_space(game) -> ActionSpace:
-    """Derive the action space of ``game`` from its ruleset (see the module docstring).
+def build_action_space(game: Any) -> ActionSpace:
+    """Derive the action space of ``game`` (a `trickkit.engine.game.Game`, which imports this module)
+    from its ruleset (see the module docstring).
 
     Raises:
         ActionSpaceError: the choices multiply to more than `MAX_DISTINCT_ACTIONS` actions.
@@ -157,7 +160,7 @@ def build_action_space(game) -> ActionSpace:
         elif step.kind == "turns":
             kinds = list(step.kinds) + [k for w in step.windows for k in w.kinds]
             for kind in kinds:
-                domains = []
+                domains: list[list[Any]] = []
                 for hook, typ in zip(kind.domains, kind.choice_types):
                     domains.append(card_texts if typ == "card" else probe.values(hook))
                 size = 1
@@ -171,24 +174,27 @@ def build_action_space(game) -> ActionSpace:
     return ActionSpace(list(texts), rules.name)
 
 
-def _check_size(rules, size: int, why: str) -> None:
+def _check_size(rules: Rules, size: int, why: str) -> None:
     if size > MAX_DISTINCT_ACTIONS:
         raise ActionSpaceError(f"{rules.name}: the action space would exceed {MAX_DISTINCT_ACTIONS} actions ({why})")
 
 
 class _Prober:
-    """Evaluates value-list rules on probe states: every seat deciding, every round until the game ends."""
+    """Evaluates value-list rules on probe states: every seat deciding, every round until the game ends.
 
-    def __init__(self, game):
+    ``game`` is a `trickkit.engine.game.Game` and the probe states are its `trickkit.engine.state.State`
+    objects (both modules import this one, so they are not named in its annotations)."""
+
+    def __init__(self, game: Any):
         self.game = game
-        self._states = None
+        self._states: list[Any] | None = None
 
-    def states(self) -> list:
+    def states(self) -> list[Any]:
         if self._states is None:
             self._states = self._make_states()
         return self._states
 
-    def _make_states(self) -> list:
+    def _make_states(self) -> list[Any]:
 
         game = self.game
         try:
@@ -215,10 +221,10 @@ class _Prober:
                 pass
         return out
 
-    def values(self, hook) -> list:
+    def values(self, hook: Any) -> list[Any]:
         """Every value ``hook`` gives on some probe state, sorted (numbers first, then texts)."""
 
-        found: dict = {}
+        found: dict[tuple[str, Any], Any] = {}
         for s in self.states():
             s.budget = EVALUATION_BUDGET
             s.memo = None
@@ -235,7 +241,7 @@ class _Prober:
         return values
 
 
-def _round_start(base, r: int):
+def _round_start(base: Any, r: int) -> Any:
     """The first decision of round ``r`` as the engine would reach it from ``base``'s first round
     (variables kept per game stay at their first values), or None if its steps fail there."""
     s = base.clone()
@@ -249,13 +255,13 @@ def _round_start(base, r: int):
     return s
 
 
-def _order(v):
+def _order(v: Any) -> tuple[int, int, str]:
     if isinstance(v, (bool, int)):
         return (0, int(v), "")
     return (1, 0, str(v))
 
 
-def check_action_id(space: ActionSpace, action_id) -> str:
+def check_action_id(space: ActionSpace, action_id: object) -> str:
     """The text of ``action_id`` for ``State.apply_action`` (an unknown id is an illegal action)."""
     try:
         return space.to_string(action_id)

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Sequence
+from typing import Any, NoReturn
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.engine.actions import QUOTE_LIMIT, Action, quote_action
+from trickkit.engine.layout import fresh
 from trickkit.engine.observation import Observation
+from trickkit.engine.protocols import (
+    ApplyFn,
+    LastTrick,
+    LegalFn,
+    Play,
+    Seat,
+    SeatVars,
+    SeatZones,
+    StateGame,
+    TableVars,
+    TableZones,
+)
 from trickkit.engine.spaces import check_action_id
 from trickkit.errors import DSLRuntimeError, IllegalActionError
+from trickkit.rules.ruleset import Rules
 
 MAX_STEPS_WITHOUT_DECISION = 10_000
 """Most steps (deals, effects, empty tricks ...) the engine runs in a row without a seat to ask:
@@ -18,9 +32,6 @@ a ruleset whose rounds never ask anything, and never end, fails instead of hangi
 
 TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
-
-Seat = int
-"""Seats are numbered 0..n-1 clockwise; seat 0 deals first."""
 
 
 class State:
@@ -30,46 +41,46 @@ class State:
     same seed and the same actions give the same game.
     """
 
-    __slots__ = (
-        "game",
-        "rules",
-        "_rng",
-        "_rng_state",
-        "_rng_lent",
-        "seed",
-        "deals",
-        "deal_no",
-        "seat_zones",
-        "table_zones",
-        "seat_vars",
-        "table_vars",
-        "round",
-        "dealer",
-        "step",
-        "current",
-        "trick",
-        "tricks_done",
-        "tricks_total",
-        "last_trick",
-        "acted",
-        "turn_over",
-        "turn_no",
-        "turn_player",
-        "window",
-        "responders",
-        "next_turn",
-        "passes",
-        "queue",
-        "_history",
-        "_terminal",
-        "_legal",
-        "_n",
-        "memo",
-        "_depth",
-        "budget",
-    )
+    game: StateGame[State]
+    rules: Rules
+    _rng: random.Random | None
+    _rng_state: tuple[Any, ...] | None
+    _rng_lent: bool
+    seed: int
+    deals: list[Any] | None
+    deal_no: int
+    seat_zones: SeatZones
+    table_zones: TableZones
+    seat_vars: SeatVars
+    table_vars: TableVars
+    round: int
+    dealer: Seat
+    step: int
+    current: Seat
+    trick: list[Play]
+    tricks_done: int
+    tricks_total: int
+    last_trick: LastTrick | None
+    acted: int
+    turn_over: bool
+    turn_no: int
+    turn_player: Seat
+    window: int
+    responders: list[Seat]
+    next_turn: Seat | None
+    passes: list[int]
+    queue: list[Seat]
+    _history: list[tuple[Seat, str]]
+    _terminal: bool
+    _legal: list[Action] | None
+    _n: int
+    memo: dict[Any, Any] | None
+    _depth: int
+    budget: int
 
-    def __init__(self, game, seed: int, deals: Sequence | None = None):
+    __slots__ = tuple(__annotations__)  # the attributes annotated above (no instance dict: quicker copies)
+
+    def __init__(self, game: StateGame[State], seed: int, deals: list[Any] | None = None):
         rules = game.rules
         n = rules.num_players
         self.game, self.rules, self._n = game, rules, n
@@ -86,12 +97,12 @@ class State:
         self.tricks_done = self.tricks_total = self.acted = 0
         self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
-        self.window, self.responders = -1, []  # an open reaction window (turns.py) and who may still respond
+        self.window, self.responders = -1, []  # an open reaction window (engine.turns), who may still respond
         self.next_turn = None  # the seat end_turn(next=...) named for the next turn (None: clockwise)
-        self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see repeat.py
-        self.queue = []  # a choose step's decisions still to make, one seat per card (choose.py)
-        self._depth = 0  # nesting of lookahead checks (see steps.legal_turns)
-        self._history: list[tuple[int, str]] = []
+        self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see engine.repeat
+        self.queue = []  # a choose step's decisions still to make, one seat per card (engine.choose)
+        self._depth = 0  # nesting of lookahead checks (see turns.legal_turns)
+        self._history = []
         self._terminal = False
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
@@ -175,7 +186,7 @@ class State:
             # early, performs the action)
             self._perform(chosen, general)
 
-    def _chosen(self, action) -> Action:
+    def _chosen(self, action: object) -> Action:
         """The legal action ``action`` names (an Action, its text, or its id), checked.
 
         Raises:
@@ -200,15 +211,15 @@ class State:
                 return chosen
         verb, _, rest = " ".join(text.split()).partition(" ")
         norm = f"{verb.lower()} {rest}" if rest else verb.lower()
-        chosen = next((a for a in legal if a.text == norm), None)
-        if chosen is None:
+        found = next((a for a in legal if a.text == norm), None)
+        if found is None:
             raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
                 f"illegal action {quote_action(text)} for seat {self.current}: "
                 f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}"
             )
-        return chosen
+        return found
 
-    def _too_many_actions(self):
+    def _too_many_actions(self) -> NoReturn:
         raise DSLRuntimeError(
             f"{self.rules.name}: the game exceeded its declared max_actions="
             f"{self.rules.max_actions} (a ruleset that never ends?)"
@@ -226,7 +237,7 @@ class State:
             self._no_legal_action()
         return legal
 
-    def _legal_general(self, fn) -> list[Action]:
+    def _legal_general(self, fn: LegalFn[State]) -> list[Action]:
         """The legal actions by the general path (trickkit.engine.steps), after ``fn``, the step's
         generated function, raised: it raises the error, located, or gives the answer (when
         the generated code only computed a part too early). Called while handling the error."""
@@ -237,7 +248,7 @@ class State:
         self.memo = None
         return general(self)
 
-    def _perform(self, chosen: Action, fn) -> None:
+    def _perform(self, chosen: Action, fn: ApplyFn[State]) -> None:
         """Apply the legal action ``chosen`` with the step's apply function ``fn``; on an error
         the state is left as it was and the error raised."""
         self.budget = EVALUATION_BUDGET
@@ -318,7 +329,7 @@ class State:
         (both partners win), in seat order.
         """
         rules = self.rules
-        if not rules.teams or rules.team_score is None and len(rules.teams) == self._n:  # every seat its own team
+        if not rules.teams or (rules.team_score is None and len(rules.teams) == self._n):  # every seat its own team
             scores = self.scores()
             best = max(scores) if rules.winners_highest else min(scores)
             return [s for s, v in enumerate(scores) if v == best]
@@ -362,7 +373,7 @@ class State:
                     seen[i] = f"{text.split(' ')[0]} {HIDDEN}"
         return seen
 
-    def observation(self, seat: Seat) -> "Observation":
+    def observation(self, seat: Seat) -> Observation:
         """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
         an `trickkit.engine.observation.Observation`, e.g. ``obs["zones"]["hand"][seat]["cards"]``.
 
@@ -399,18 +410,18 @@ class State:
         r = self._rng
         if r is None:  # a copy that has not drawn yet: make its generator from the snapshot
             r = self._rng = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
-            r.setstate(self._rng_state)
+            r.setstate(self._rng_state)  # type: ignore[arg-type]  # no generator: then a snapshot
         self._rng_state = None  # about to draw: the snapshot will no longer describe the generator
         return r
 
-    def _trial(self) -> "State":
+    def _trial(self) -> State:
         """A copy to try an action on and throw away (lookahead), one level deeper. It shares
         the history: a trial only runs the action's effect, which never writes history."""
         c = self._copy(self._history)
         c._depth = self._depth + 1
         return c
 
-    def clone(self, _history=None) -> "State":
+    def clone(self, _history: list[tuple[Seat, str]] | None = None) -> State:
         """An independent copy: applying actions to it never changes this state, nor the
         other way round. It draws the same random numbers as this state would."""
         # The hottest path of search agents and lookahead: straight-line slot copies, and the
@@ -422,8 +433,8 @@ class State:
         # Copies share one immutable snapshot of the generator and build a generator only if
         # they draw (see `_generator`): copying its state costs more than the rest of a copy.
         r = self._rng_state
-        if r is None or self._rng_lent and self._rng is not None:
-            r = self._rng_state = self._rng.getstate()
+        if r is None or (self._rng_lent and self._rng is not None):
+            r = self._rng_state = self._rng.getstate()  # type: ignore[union-attr]  # no snapshot: a generator
         c._rng_state = r
         c._rng = None
         c._rng_lent = False
@@ -478,14 +489,14 @@ class State:
         # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
         where = "game over" if self._terminal else f"seat {self.current} to act"
         try:
-            scores = self.scores()
+            scores: list[int] | str = self.scores()
         except Exception:  # a repr must never raise (it is used in tracebacks and debuggers)
             scores = "?"
         return f"<State {self.rules.name} round {self.round}, {len(self._history)} actions, {where}, scores {scores}>"
 
     __str__ = __repr__
 
-    def observation_all(self) -> "Observation":
+    def observation_all(self) -> Observation:
         """Everything, hidden cards included (for debugging and tests; not for agents).
 
         Returns:
@@ -494,7 +505,7 @@ class State:
         return self.game.observe(self, None)
 
     # -- engine internals ------------------------------------------------------------------
-    def _restore(self, other: "State") -> None:
+    def _restore(self, other: State) -> None:
         for name in State.__slots__:
             setattr(self, name, getattr(other, name))
 
@@ -519,7 +530,7 @@ class State:
         for index, initial, copied in table:
             table_vars[index] = fresh(initial) if copied else initial
 
-    def _no_legal_action(self):
+    def _no_legal_action(self) -> NoReturn:
         from trickkit.rules.ruleset import step_where
 
         raise DSLRuntimeError(
@@ -527,7 +538,7 @@ class State:
             f"(the game is not over, but the rules offer this seat nothing to do)"
         )
 
-    def _snapshot(self) -> "State":
+    def _snapshot(self) -> State:
         """A full copy, its generator included (which copies otherwise share lazily)."""
         c = self._copy()
         r = random.Random.__new__(random.Random)
@@ -570,106 +581,4 @@ class State:
             self.step += 1
 
 
-class Layout:
-    """The zones and variables of a state (as `State` holds them), without the state."""
-
-    __slots__ = ("seat_zones", "table_zones", "seat_vars", "table_vars")
-
-
-def initial_layout(rules, pool_zone: int) -> Layout:
-    """The zones and variables of every new state of ``rules``: empty zones, every card in the
-    pool zone (the first table zone) before the first deal, and the variables' initial values.
-    `State` starts from a copy of it (by the layout's generated copier, see `layout_copier`)."""
-    n = rules.num_players
-    layout = Layout()
-    layout.seat_zones = [[[] for _ in range(n)] for _ in rules.seat_zones]
-    layout.table_zones = [[] for z in rules.table_zones for _ in range(max(z.count, 1))]  # families flattened
-    layout.seat_vars = [[fresh(v.initial) for _ in range(n)] for v in rules.seat_vars]
-    layout.table_vars = [fresh(v.initial) for v in rules.table_vars]
-    if layout.table_zones:
-        layout.table_zones[pool_zone] = list(range(len(rules.deck)))
-    return layout
-
-
-def fresh(value):
-    """A copy of a variable's value that shares no list with anything else.
-
-    DSL values are ints, texts, bools, null, plays (tuples of ints) and lists of these, so
-    copying the lists (nested ones too) is a deep copy, without `copy.deepcopy`'s cost.
-    """
-    if value.__class__ is list:
-        if list in map(type, value):  # a list holding lists (rare): copy those too
-            return [fresh(v) if v.__class__ is list else v for v in value]
-        return value[:]  # the usual case, found by a scan in C
-    return value
-
-
 _new = object.__new__
-
-
-def _holds_lists(typ: str) -> bool:
-    """True if a variable of type ``typ`` may hold a list (a copy of a state copies those)."""
-    return typ.startswith("list") or typ == "any"
-
-
-def _value_copy(code: str, typ: str) -> str:
-    """Source that copies the value ``code`` of a variable of type ``typ``."""
-    return f"_fresh({code})" if _holds_lists(typ) else code
-
-
-def layout_copier(rules):
-    """A function ``copy(state) -> (seat_zones, table_zones, seat_vars, table_vars)`` that
-    copies those four parts of a state of ``rules``, sharing no list with it.
-
-    It is generated for the game's layout (how many seats, zones and variables, and which
-    variables may hold lists) as straight-line code, about twice as fast as loops over the
-    layout. Its source is made from those counts and indices only (no ruleset text), and it
-    passes the same AST allow-list (`trickkit.dsl.allowlist`) as the rules' generated code.
-    """
-    from trickkit.dsl import allowlist
-
-    n = rules.num_players
-    seats = range(n)
-    table_count = sum(max(z.count, 1) for z in rules.table_zones)
-    lines = ["def _c0(s):"]
-    if rules.seat_zones:
-        names = [f"a{i}" for i in range(len(rules.seat_zones))]
-        lines.append(f"    {', '.join(names)}, = s.seat_zones")
-        seat_zones = "[" + ", ".join("[" + ", ".join(f"[*{a}[{j}]]" for j in seats) + "]" for a in names) + "]"
-    else:
-        seat_zones = "[]"
-    if table_count:
-        names = [f"t{i}" for i in range(table_count)]
-        lines.append(f"    {', '.join(names)}, = s.table_zones")
-        table_zones = "[" + ", ".join(f"[*{t}]" for t in names) + "]"
-    else:
-        table_zones = "[]"
-    if rules.seat_vars:
-        names = [f"v{i}" for i in range(len(rules.seat_vars))]
-        lines.append(f"    {', '.join(names)}, = s.seat_vars")
-        seat_vars = (
-            "["
-            + ", ".join(
-                f"[*{v}]"
-                if not _holds_lists(spec.type)
-                else "[" + ", ".join(_value_copy(f"{v}[{j}]", spec.type) for j in seats) + "]"
-                for v, spec in zip(names, rules.seat_vars)
-            )
-            + "]"
-        )
-    else:
-        seat_vars = "[]"
-    if not any(_holds_lists(spec.type) for spec in rules.table_vars):
-        table_vars = "[*s.table_vars]"
-    else:
-        names = [f"q{i}" for i in range(len(rules.table_vars))]
-        lines.append(f"    {', '.join(names)}, = s.table_vars")
-        table_vars = "[" + ", ".join(_value_copy(q, spec.type) for q, spec in zip(names, rules.table_vars)) + "]"
-    lines.append(f"    return {seat_zones}, {table_zones}, {seat_vars}, {table_vars}")
-    source = "\n".join(lines) + "\n"
-    env = {"__builtins__": {}, "_fresh": fresh}
-    code = compile(allowlist.check(source, env), f"<trickkit state copier {rules.name}>", "exec")
-    exec(code, env)  # the allow-listed copier, in a namespace without built-ins
-    copier = env["_c0"]
-    copier.source = source  # for `trickkit compile` and tests
-    return copier

@@ -9,16 +9,21 @@ first two once per step with `functools.partial`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from trickkit.dsl.runtime import dsl_str
 from trickkit.engine.actions import Action
 from trickkit.engine.filters import NO_FRAME, filter_cards
+from trickkit.engine.protocols import CardId, GameTables, located
+from trickkit.engine.state import State
 from trickkit.errors import DealError, DSLRuntimeError, did_you_mean
 from trickkit.randomness import shuffle
 from trickkit.rules.ruleset import BidStep, DealStep, EffectStep, TrickStep
 
 
 # -- deal -------------------------------------------------------------------------------
-def enter_deal(game, s, step: DealStep) -> bool:
+def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
     """Collect every card into ``rest``, shuffle it with the state's generator, and deal.
 
     Dealing starts left of the dealer. A deal given to ``new_initial_state(deals=...)`` puts
@@ -32,9 +37,9 @@ def enter_deal(game, s, step: DealStep) -> bool:
         for hand in zone:
             if hand:  # (most are empty at a deal: no call for those)
                 hand.clear()
-    for zone in s.table_zones:
-        if zone:
-            zone.clear()
+    for pile in s.table_zones:
+        if pile:
+            pile.clear()
     hands = s.seat_zones[step.to.index]
     given = s.deals[s.deal_no] if s.deals is not None and s.deal_no < len(s.deals) else None
     s.deal_no += 1
@@ -49,7 +54,7 @@ def enter_deal(game, s, step: DealStep) -> bool:
         s.table_zones[step.rest.index].extend(c for c in cards if c not in used)
         return False
     if count < 0 or count * n > len(cards):
-        raise DSLRuntimeError(f"{step.count.where}: cannot deal {count} cards to {n} seats from {len(cards)} cards")
+        raise DSLRuntimeError(f"{located(step.count)}: cannot deal {count} cards to {n} seats from {len(cards)} cards")
     first, end = s.dealer + 1, 0
     for k in range(n):  # dealing starts left of the dealer: each hand (empty now) takes the next count cards, sorted
         hand = hands[(first + k) % n]
@@ -60,7 +65,9 @@ def enter_deal(game, s, step: DealStep) -> bool:
     return False
 
 
-def _deal_fixed(game, s, step: DealStep, given: dict, cards: list[int], count: int) -> bool:
+def _deal_fixed(
+    game: GameTables, s: State, step: DealStep, given: dict[str, Any], cards: list[CardId], count: int
+) -> bool:
     """Deal with table zones fixed by the deal entry: the listed cards of the ``rest`` zone lie
     on top of the shuffled undealt cards; any other listed table zone holds exactly its cards."""
     n = s._n
@@ -91,18 +98,18 @@ def _deal_fixed(game, s, step: DealStep, given: dict, cards: list[int], count: i
 
 
 # -- bid --------------------------------------------------------------------------------
-def enter_bid(game, s, step: BidStep) -> bool:
+def enter_bid(game: GameTables, s: State, step: BidStep) -> bool:
     s.acted = 0
     s.current = step.first(s) % s._n
     return True
 
 
-def legal_bid(game, step: BidStep, s) -> list[Action]:
+def legal_bid(game: GameTables, step: BidStep, s: State) -> list[Action]:
     options = step.options(s)
     return [game.bid_action(v) for v in options]
 
 
-def apply_bid(game, step: BidStep, s, action: Action) -> bool:
+def apply_bid(game: GameTables, step: BidStep, s: State, action: Action) -> bool:
     s.seat_vars[step.variable.index][s.current] = action.value
     s.acted += 1
     if s.acted == s._n:
@@ -111,7 +118,7 @@ def apply_bid(game, step: BidStep, s, action: Action) -> bool:
     return False
 
 
-def explain_bid(game, s, step: BidStep, text: str) -> str:
+def explain_bid(game: GameTables, s: State, step: BidStep, text: str) -> str:
     options = step.options(s)
     verb, _, arg = text.partition(" ")
     if verb != "bid":
@@ -129,7 +136,7 @@ def _is_int_text(text: str) -> bool:
     return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
 
 
-def _span(values) -> str:
+def _span(values: Iterable[int]) -> str:
     values = list(values)
     if values and values == list(range(values[0], values[-1] + 1)):
         return f"{values[0]}..{values[-1]}"
@@ -137,7 +144,7 @@ def _span(values) -> str:
 
 
 # -- tricks -----------------------------------------------------------------------------
-def enter_tricks(game, s, step: TrickStep) -> bool:
+def enter_tricks(game: GameTables, s: State, step: TrickStep) -> bool:
     s.tricks_total = step.count(s)
     s.tricks_done = 0
     s.trick = []
@@ -147,7 +154,7 @@ def enter_tricks(game, s, step: TrickStep) -> bool:
     return True
 
 
-def playable_cards(s, step: TrickStep) -> list[int]:
+def playable_cards(s: State, step: TrickStep) -> list[CardId]:
     """The cards the current seat may play now (the follow rules of the ruleset)."""
     hand = s.seat_zones[step.hand.index][s.current]
     s.memo = {}  # the state holds still while we test every card: memoise definitions
@@ -172,12 +179,12 @@ def playable_cards(s, step: TrickStep) -> list[int]:
         s.memo = None
 
 
-def legal_tricks(game, step: TrickStep, s) -> list[Action]:
+def legal_tricks(game: GameTables, step: TrickStep, s: State) -> list[Action]:
     hand = s.seat_zones[step.hand.index][s.current]
     s.memo = {}  # the state holds still while the hand is tested: memoise definitions
     budget = s.budget
     try:  # the generated hand filters: one call for the whole hand
-        cards = step.must_play_if_able.filter(s, NO_FRAME, hand)
+        cards = step.must_play_if_able.filter(s, NO_FRAME, hand)  # type: ignore[attr-defined]  # a CardTest
         layer = 0
         for test in step.fallback_duties:  # a layered duty: the first test some card passes decides
             if cards:
@@ -189,7 +196,7 @@ def legal_tricks(game, step: TrickStep, s) -> list[Action]:
             cards = hand
         elif always is not None and len(cards) < len(hand):  # the cards that must be played, or may always be
             # either_filter is "first test or always_allowed": a later test decided, so the general path
-            cards = always.either_filter(s, NO_FRAME, hand) if layer == 0 else None
+            cards = always.either_filter(s, NO_FRAME, hand) if layer == 0 else None  # type: ignore[attr-defined]
     except Exception:  # no filter, or a rule failed: the general path reports it, located
         s.budget = budget  # charged as if the filters never ran (see filter_cards)
         cards = None
@@ -207,7 +214,7 @@ def legal_tricks(game, step: TrickStep, s) -> list[Action]:
     return [a for c in cards for a in actions[c]]
 
 
-def apply_tricks(game, step: TrickStep, s, action: Action) -> bool:
+def apply_tricks(game: GameTables, step: TrickStep, s: State, action: Action) -> bool:
     seat = s.current
     hand = s.seat_zones[step.hand.index][seat]
     card, mode_index = game.face_play[action.face]
@@ -223,7 +230,7 @@ def apply_tricks(game, step: TrickStep, s, action: Action) -> bool:
     return _end_trick(game, s, step)
 
 
-def _play_text(s, play) -> str:
+def _play_text(s: State, play: Any) -> str:
     """A play as a reader knows it: the card's text and the seat that played it."""
     try:
         return f"{s.rules.deck.texts[play[1]]} played by seat {play[0]}"
@@ -231,17 +238,17 @@ def _play_text(s, play) -> str:
         return repr(play)
 
 
-def _end_trick(game, s, step: TrickStep) -> bool:
+def _end_trick(game: GameTables, s: State, step: TrickStep) -> bool:
     """Every seat has played: the winner takes the trick and leads next. True when the step ends."""
     winner = step.winner(s)
     if winner is None and step.no_winner_to is None:
         raise DSLRuntimeError(
-            f"{step.winner.where}: the trick has no winner (give the step a "
+            f"{located(step.winner)}: the trick has no winner (give the step a "
             f"'no_winner_to' zone if a trick may be won by nobody)"
         )
     if winner is not None and winner not in s.trick:
         raise DSLRuntimeError(
-            f"{step.winner.where}: the winner must be a play of this trick, got {_play_text(s, winner)}"
+            f"{located(step.winner)}: the winner must be a play of this trick, got {_play_text(s, winner)}"
         )
     if step.after_trick is not None:
         step.after_trick(s, winner)
@@ -252,9 +259,9 @@ def _end_trick(game, s, step: TrickStep) -> bool:
     else:
         leader = None
     if leader is None:
-        raise DSLRuntimeError(f"{step.winner.where}: nobody won the trick and 'next_leader' names no seat")
+        raise DSLRuntimeError(f"{located(step.winner)}: nobody won the trick and 'next_leader' names no seat")
     if winner is None:  # a trick won by nobody (destroyed, discarded)
-        s.table_zones[step.no_winner_to.index].extend(p[1] for p in s.trick)
+        s.table_zones[step.no_winner_to.index].extend(p[1] for p in s.trick)  # type: ignore[union-attr]  # checked above
     elif step.taken_to is not None:
         s.seat_zones[step.taken_to.index][winner[0]].extend(p[1] for p in s.trick)
     else:
@@ -268,7 +275,7 @@ def _end_trick(game, s, step: TrickStep) -> bool:
     return False
 
 
-def explain_tricks(game, s, step: TrickStep, text: str) -> str:
+def explain_tricks(game: GameTables, s: State, step: TrickStep, text: str) -> str:
     deck = game.rules.deck
     verb, _, arg = text.partition(" ")
     if verb != "play":
@@ -294,6 +301,6 @@ def explain_tricks(game, s, step: TrickStep, text: str) -> str:
 
 
 # -- effect -----------------------------------------------------------------------------
-def enter_effect(game, s, step: EffectStep) -> bool:
+def enter_effect(game: GameTables, s: State, step: EffectStep) -> bool:
     step.block(s)
     return False

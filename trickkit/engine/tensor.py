@@ -32,8 +32,12 @@ with their offsets; every segment's size is fixed by the ruleset, seat count and
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
 
+from trickkit.engine.observation import ZoneView
+from trickkit.engine.protocols import Seat
+from trickkit.engine.state import State
 from trickkit.errors import TrickkitError
 
 MAX_TENSOR_SIZE = 10_000_000
@@ -56,9 +60,12 @@ class Segment(NamedTuple):
 
 
 class ObservationEncoder:
-    """Turns `trickkit.State.observation` dicts of one Game into flat float lists."""
+    """Turns `trickkit.State.observation` dicts of one Game into flat float lists.
 
-    def __init__(self, game):
+    ``game``: a `trickkit.engine.game.Game` (which imports this module).
+    """
+
+    def __init__(self, game: Any):
         rules = game.rules
         deck = rules.deck
         self.n = n = game.num_players
@@ -89,7 +96,7 @@ class ObservationEncoder:
                 )
         for k in range(n):
             add(f"trick {k}", 1 + n + F, f"card {k} of the current trick: present, relative seat one-hot, face one-hot")
-        self._var_kinds = []
+        self._var_kinds: list[str] = []
         for v in rules.seat_vars:
             kind, size, desc = _var_block(v.type, T, V)
             self._var_kinds.append(kind)
@@ -107,18 +114,18 @@ class ObservationEncoder:
                 f"families once per member) of {2 + T:,} floats each (a count per card text)"
             )
 
-    def _add(self, name, size, description):
+    def _add(self, name: str, size: int, description: str) -> None:
         start = self.segments[-1].start + self.segments[-1].size if self.segments else 0
         self.segments.append(Segment(name, start, size, description))
 
-    def encode(self, state, seat: int) -> list[float]:
+    def encode(self, state: State, seat: Seat) -> list[float]:
         """The tensor of ``state`` as ``seat`` sees it (see the module docstring)."""
         obs = state.observation(seat)
         n, rules = self.n, self.rules
         out = [0.0] * self.size  # mostly zeros: only the non-zero entries are written below
         at = iter(self.segments)
 
-        def rel(s):  # a relative-seat one-hot
+        def rel(s: Seat | None) -> None:  # a relative-seat one-hot
             start = next(at).start
             if isinstance(s, int) and 0 <= s < n:
                 out[start + (s - seat) % n] = 1.0
@@ -180,7 +187,7 @@ class ObservationEncoder:
             out[start : start + len(block)] = block
         return out
 
-    def _zone_views(self, zones, seat):
+    def _zone_views(self, zones: Mapping[str, Any], seat: Seat) -> Iterator[ZoneView]:
         """The zone views of an observation in layout order (seat zones from the viewer on)."""
         n = self.n
         for z in self.rules.seat_zones:
@@ -191,7 +198,7 @@ class ObservationEncoder:
             view = zones[z.name]
             yield from (view if z.count else [view])
 
-    def _var(self, kind: str, value) -> list[float]:
+    def _var(self, kind: str, value: Any) -> list[float]:
         T, V = len(self.card_index), len(self.texts)
         null = 1.0 if value is None else 0.0
         if kind == "number":
@@ -211,14 +218,14 @@ class ObservationEncoder:
         return [_number(value), null] + texts + [float(len(value)) if isinstance(value, (list, tuple)) else 0.0]
 
 
-def _number(value) -> float:
+def _number(value: Any) -> float:
     return _float(value) if isinstance(value, (int, float)) else 0.0
 
 
 _FLOAT_MAX = 1.7976931348623157e308
 
 
-def _float(value) -> float:
+def _float(value: Any) -> float:
     """``float(value)``, with an int beyond the float range (rules may compute numbers of up to
     MAX_INT_BITS bits) clamped to the largest float of its sign instead of OverflowError."""
     try:
@@ -239,7 +246,7 @@ def _var_block(vtype: str, T: int, V: int) -> tuple[str, int, str]:
     return "any", 4 + V, "number, is_null, one-hot text, other text, length"
 
 
-def _text_vocabulary(game) -> tuple[str, ...]:
+def _text_vocabulary(game: Any) -> tuple[str, ...]:
     """The text values this game's variables can be expected to hold (see the module docstring)."""
     from trickkit.engine.spaces import _Prober
 

@@ -10,13 +10,24 @@ possible response are skipped, so a window costs no decisions when nobody can re
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.dsl.runtime import dsl_str
 from trickkit.engine.actions import Action
-from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.engine.protocols import Frame, GameTables, Seat, located
+from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
 from trickkit.errors import DSLRuntimeError, did_you_mean
-from trickkit.rules.ruleset import ALL_COMBINATIONS
+from trickkit.rules.ruleset import ALL_COMBINATIONS, ActionKind, TurnStep
+
+Combo = tuple[Any, ...]
+"""The values of an action kind's choices, in the kind's order (card choices as card ids)."""
+Passes = tuple[Callable[[State, Frame], "list[list[Combo]]"], Callable[[State, Frame], bool], bool]
+"""The generated passes over the kinds of a turns step or window: ``(legal, any, some kind has a
+lookahead)`` (`trickkit.rules.ruleset.TurnStep.passes`)."""
+Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, bool, dict[Combo, Action]], ...]]
+"""What `legal_turns` needs of a step (or an open window): see `_plan`."""
 
 MAX_LOOKAHEAD_DEPTH = 1
 """How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
@@ -31,7 +42,7 @@ PASS = Action("pass", "pass")
 """The action of a responder who lets the window go by."""
 
 
-def start_turn(game, s, step, seat: int) -> None:
+def start_turn(game: GameTables, s: State, step: TurnStep, seat: Seat) -> None:
     """Give the turn to ``seat``: per-turn variables go back to their initial values.
 
     A turn that ``on_turn_start`` ends (``end_turn()``, ``end_turn(next=seat)``) passes on at
@@ -62,20 +73,20 @@ def start_turn(game, s, step, seat: int) -> None:
     )
 
 
-def next_turn_seat(s) -> int:
+def next_turn_seat(s: State) -> Seat:
     """Whose turn follows the one that just ended: the seat ``end_turn(next=...)`` named, else the
     next seat clockwise."""
     return s.turn_player + 1 if s.next_turn is None else s.next_turn
 
 
-def enter_turns(game, s, step) -> bool:
+def enter_turns(game: GameTables, s: State, step: TurnStep) -> bool:
     s.window, s.responders = -1, []
     start_turn(game, s, step, step.first(s))
     return not step.until(s)
 
 
 # -- legal actions ----------------------------------------------------------------------
-def _domains(s, kind) -> list[list]:
+def _domains(s: State, kind: ActionKind) -> list[list[Any]]:
     """The values of each choice; copies of a card (same text) are offered once."""
     if not s.game._has_copies:  # every card's text is its own: nothing to merge
         return [list(hook(s)) for hook in kind.domains]
@@ -84,13 +95,13 @@ def _domains(s, kind) -> list[list]:
     for hook, typ in zip(kind.domains, kind.choice_types):
         values = list(hook(s))
         if typ == "card":
-            seen = set()
-            values = [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]
+            seen: set[str] = set()
+            values = [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]  # type: ignore[func-returns-value]  # add() is None: the test goes on
         out.append(values)
     return out
 
 
-def _text(s, kind, combo) -> str:
+def _text(s: State, kind: ActionKind, combo: Combo) -> str:
     texts = s.rules.deck.texts
     shown = {
         name: texts[v] if typ == "card" and v is not None else v
@@ -99,7 +110,7 @@ def _text(s, kind, combo) -> str:
     return kind.template.format(**shown)
 
 
-def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
+def _combinations(s: State, kind: ActionKind, first_only: bool = False) -> list[Combo]:
     """The combinations of an action kind's choices whose ``allowed`` holds (lookahead aside),
     in the order of ``itertools.product``; none when its choice-free conditions (guard) fail.
     With ``first_only``, at most the first of them."""
@@ -116,7 +127,7 @@ def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
         combinations *= len(values)
     s.budget -= combinations  # each one is tested: charge them before the first
     if s.budget < 0:
-        where = kind.domains[0].where.rsplit(".choices", 1)[0]
+        where = located(kind.domains[0]).rsplit(".choices", 1)[0]
         raise DSLRuntimeError(
             f"{where}: {combinations} combinations of choices to try (the evaluation budget "
             f"is {EVALUATION_BUDGET}): offer fewer values per choice"
@@ -127,22 +138,22 @@ def _combinations(s, kind, first_only: bool = False) -> list[tuple]:
     if flt is not None:
         budget = s.budget
         try:  # the generated pass over every combination
-            return flt(s, (), domains)
+            return flt(s, (), domains)  # type: ignore[no-any-return]  # a generated pass: list[Combo]
         except Exception:  # a rule failed: the per-combination test below reports it, located
             s.budget = budget  # charged as if the pass (which computes its invariants up front) never ran
     test = kind.choice_test if kind.choice_test is not None else kind.allowed
     return [combo for combo in itertools.product(*domains) if test(s, *combo)]
 
 
-def _passes(game, s, kind, combo) -> bool:
+def _passes(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
     """With ``allowed`` holding for ``combo`` (from `_combinations`): does its lookahead pass?"""
-    look = kind.lookahead
+    look: Any = kind.lookahead  # False, True or a RuleHook (its bare fn and frame size used below)
     if not look or s._depth >= MAX_LOOKAHEAD_DEPTH:
         return True
     memo = s.memo
     if memo is not None:  # the state holds still: `can` and the legal list ask once per combination
         key = ("lookahead", id(kind), combo)
-        known = memo.get(key)
+        known: bool | None = memo.get(key)
         if known is not None:
             return known
     if look is not True:  # an expression: where it is false, no check for this combination
@@ -167,7 +178,7 @@ _RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
 """Generated helpers that draw from the state's generator (see `trickkit.dsl.runtime`)."""
 
 
-def _draws(effect) -> bool:
+def _draws(effect: Any) -> bool:
     """True if the effect hook may draw randomness: its trial runs on a copy, so the state's
     generator (shared lazily with copies) is never touched by a lookahead."""
     fn = getattr(effect, "fn", None)
@@ -181,7 +192,7 @@ class _Unlocated(Exception):
     """The bare effect function of a trial failed: the trial runs again through its hook."""
 
 
-def _trial_passes(game, s, kind, combo) -> bool:
+def _trial_passes(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
     """Try ``combo`` and throw its effect away: True if afterwards the turn is over (or the
     game, or a reaction window opens) or the seat has some allowed action.
 
@@ -198,7 +209,7 @@ def _trial_passes(game, s, kind, combo) -> bool:
     return _trial_on_copy(game, s, kind, combo)
 
 
-def _trial_on_copy(game, s, kind, combo) -> bool:
+def _trial_on_copy(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
     """`_trial_passes` on a copy of ``s``; what the trial spent of the evaluation budget is
     charged to ``s`` (the lookahead is part of the engine call that asked for it, so n trials
     of n combinations each cannot run unbounded)."""
@@ -209,7 +220,7 @@ def _trial_on_copy(game, s, kind, combo) -> bool:
         s.budget = trial.budget
 
 
-def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
+def _trial_in_place(game: GameTables, s: State, kind: ActionKind, combo: Combo, fn: Any = None) -> bool:
     """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
     effect and the check run, then everything an effect or a check may change (those four
     parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``) is put back, so the state is
@@ -229,7 +240,7 @@ def _trial_in_place(game, s, kind, combo, fn=None) -> bool:
     return _trial_on_copy(game, s, kind, combo)  # through the hook: the error, located
 
 
-def _trial_after(game, trial, kind, combo, fn=None) -> bool:
+def _trial_after(game: GameTables, trial: State, kind: ActionKind, combo: Combo, fn: Any = None) -> bool:
     """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it.
     ``fn``: the effect's bare generated function; when it fails, `_Unlocated` is raised."""
     turn = trial.turn_no
@@ -247,7 +258,7 @@ def _trial_after(game, trial, kind, combo, fn=None) -> bool:
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
-    passes = step.passes
+    passes: Passes | None = step.passes
     if passes is not None and (trial._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
         # no lookahead is checked from the trial: the generated pass answers
         trial.memo = None  # each rule is asked once here: storing its parts in a memo would only cost
@@ -259,20 +270,21 @@ def _trial_after(game, trial, kind, combo, fn=None) -> bool:
     return _any_passes(game, trial, step.kinds)
 
 
-def _kinds_now(s, step):
+def _kinds_now(s: State, step: TurnStep) -> tuple[ActionKind, ...]:
     return step.windows[s.window].kinds if s.window >= 0 else step.kinds
 
 
-def _passes_of(s, step):
+def _passes_of(s: State, step: TurnStep) -> tuple[Any, ...] | None:
     """The generated passes ``(legal, any, lookahead)`` over the kinds the current seat chooses
     among now (see `trickkit.rules.ruleset.TurnStep.passes`), or None."""
     return step.windows[s.window].passes if s.window >= 0 else step.passes
 
 
-def _run_pass(s, fn):
+def _run_pass(s: State, fn: Any) -> Any:
     """Run a generated pass; None when it failed, with the state's budget and memo as they were
     before it, so that the general path computes (or reports) everything exactly as alone."""
-    budget, memo = s.budget, s.memo
+    budget = s.budget
+    memo: dict[Any, Any] = s.memo  # type: ignore[assignment]  # open: legal_turns and _any_passes opened it
     known = len(memo)  # memo entries are only ever added: the pass's own are the last ones
     try:
         return fn(s, ())
@@ -283,7 +295,7 @@ def _run_pass(s, fn):
         return None
 
 
-def _plan(game, step, window: int) -> tuple:
+def _plan(game: GameTables, step: TurnStep, window: int) -> Plan:
     """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
     window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
     ``(kind, has a lookahead, its actions already made by combination)``. Those actions are
@@ -291,7 +303,7 @@ def _plan(game, step, window: int) -> tuple:
     plans = game._turn_kind_actions.get(id(step))
     if plans is None:
         plans = game._turn_kind_actions[id(step)] = (step, [None] * (len(step.windows) + 1))
-    plan = plans[1][window + 1]
+    plan: Plan | None = plans[1][window + 1]
     if plan is None:
         owner = step.windows[window] if window >= 0 else step
         plan = plans[1][window + 1] = (
@@ -302,7 +314,7 @@ def _plan(game, step, window: int) -> tuple:
     return plan
 
 
-def _action(game, s, kind, combo, cache) -> Action:
+def _action(game: GameTables, s: State, kind: ActionKind, combo: Combo, cache: dict[Combo, Action]) -> Action:
     """The action of ``combo``, made (or found in the Game's cache) and kept in ``cache``."""
     made = game._turn_actions
     key = (kind.template, kind.name, combo)
@@ -316,7 +328,7 @@ def _action(game, s, kind, combo, cache) -> Action:
     return action
 
 
-def legal_turns(game, step, s) -> list[Action]:
+def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
     opened = s.memo is None
     if opened:  # the state holds still while every combination is tested: memoise
         s.memo = {}
@@ -358,7 +370,7 @@ def legal_turns(game, step, s) -> list[Action]:
             s.memo = None
 
 
-def kind_available(game, s, step, name: str) -> bool:
+def kind_available(game: GameTables, s: State, step: TurnStep, name: str) -> bool:
     """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
     for kind in _kinds_now(s, step):
         if kind.name == name:
@@ -366,7 +378,7 @@ def kind_available(game, s, step, name: str) -> bool:
     return False
 
 
-def _any_passes(game, s, kinds, passes=None) -> bool:
+def _any_passes(game: GameTables, s: State, kinds: Sequence[ActionKind], passes: tuple[Any, ...] | None = None) -> bool:
     """True if some combination of some kind in ``kinds`` is legal now (memoising, like legal_turns).
     ``passes``: the generated passes over ``kinds`` (see `_passes_of`), if any."""
     opened = s.memo is None
@@ -376,7 +388,7 @@ def _any_passes(game, s, kinds, passes=None) -> bool:
         # the generated pass answers when no lookahead is to be checked (it stops at the first
         # allowed combination, as the loop below does then)
         if passes is not None and (s._depth >= MAX_LOOKAHEAD_DEPTH or not passes[2]):
-            found = _run_pass(s, passes[1])
+            found: bool | None = _run_pass(s, passes[1])
             if found is not None:
                 return found
         for kind in kinds:
@@ -391,7 +403,7 @@ def _any_passes(game, s, kinds, passes=None) -> bool:
 
 
 # -- applying ---------------------------------------------------------------------------
-def apply_turns(game, step, s, action: Action) -> bool:
+def apply_turns(game: GameTables, step: TurnStep, s: State, action: Action) -> bool:
     if s.window >= 0:
         window = step.windows[s.window]
         if action.verb == "pass":
@@ -410,7 +422,7 @@ def apply_turns(game, step, s, action: Action) -> bool:
     return _after_action(game, s, step)
 
 
-def _kind_named(game, kinds, name: str):
+def _kind_named(game: GameTables, kinds: tuple[ActionKind, ...], name: str) -> ActionKind:
     """The kind of ``kinds`` called ``name`` (a legal action's verb names one)."""
     by_name = game._turn_kind_names.get(id(kinds))
     if by_name is None:
@@ -420,7 +432,7 @@ def _kind_named(game, kinds, name: str):
     return by_name[1][name]
 
 
-def _after_action(game, s, step) -> bool:
+def _after_action(game: GameTables, s: State, step: TurnStep) -> bool:
     if step.after_action is not None:
         step.after_action(s)
     if step.until(s):
@@ -441,7 +453,7 @@ def _after_action(game, s, step) -> bool:
     return False
 
 
-def _open_window(game, s, step, index: int) -> None:
+def _open_window(game: GameTables, s: State, step: TurnStep, index: int) -> None:
     window = step.windows[index]
     order = (
         window.responders(s) if window.responders is not None else [(s.turn_player + k) % s._n for k in range(1, s._n)]
@@ -451,7 +463,7 @@ def _open_window(game, s, step, index: int) -> None:
     _next_responder(game, s, step, first=True)
 
 
-def _next_responder(game, s, step, first: bool = False) -> None:
+def _next_responder(game: GameTables, s: State, step: TurnStep, first: bool = False) -> None:
     """Move to the next responder who can respond; when none is left, resolve the window."""
     if not first and s.responders:
         s.responders.pop(0)
@@ -467,13 +479,13 @@ def _next_responder(game, s, step, first: bool = False) -> None:
         window.resolve(s)
 
 
-def _close_window(s) -> None:
+def _close_window(s: State) -> None:
     s.window, s.responders = -1, []
     s.current = s.turn_player
 
 
 # -- refusals ---------------------------------------------------------------------------
-def explain_turns(game, s, step, text: str) -> str:
+def explain_turns(game: GameTables, s: State, step: TurnStep, text: str) -> str:
     verb = text.split(" ")[0]
     kinds = _kinds_now(s, step)
     names = list(dict.fromkeys(k.verb or k.name for k in kinds)) + (["pass"] if s.window >= 0 else [])
@@ -500,7 +512,7 @@ def explain_turns(game, s, step, text: str) -> str:
     return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
 
 
-def _wrong_choice(s, kind, text: str) -> str | None:
+def _wrong_choice(s: State, kind: ActionKind, text: str) -> str | None:
     """For a text of the right form, which choice has no such value now (e.g. a card not held)."""
     import re
 

@@ -9,9 +9,13 @@ tricks, which were played face up).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["card_label", "clean", "columns", "fit", "render", "Narrator", "transcript"]
+
+Snapshot = tuple[int, int, Any, list[int], bool, int]
+"""What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats acted."""
 
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
 
@@ -20,11 +24,11 @@ def clean(text: Any) -> str:
     """``text`` safe for a terminal: control characters (ESC, BEL, carriage return, C1
     codes), bidirectional overrides and lone surrogates become visible escapes such as
     ``\\x1b``, so a card or action text can neither move the cursor nor crash the output."""
-    text = str(text)
-    if text.isprintable() and text.isascii():
-        return text
+    shown = str(text)
+    if shown.isprintable() and shown.isascii():
+        return shown
     out = []
-    for ch in text:
+    for ch in shown:
         code = ord(ch)
         if ch in _BIDI or 0xD800 <= code <= 0xDFFF or unicodedata.category(ch) == "Cc":
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
@@ -66,7 +70,7 @@ def card_label(text: str, titles: dict[str, str]) -> str:
     return clean(f"{text} ({title})" if title else text)
 
 
-def _zone(view: dict, titles: dict[str, str]) -> str:
+def _zone(view: dict[str, Any], titles: dict[str, str]) -> str:
     if "cards" in view:
         cards = view["cards"]
         return " ".join(card_label(c, titles) for c in cards) if cards else "-"
@@ -87,7 +91,7 @@ def _value(v: Any) -> str:
 
 
 def render(
-    obs: dict,
+    obs: Mapping[str, Any],
     me: int,
     titles: dict[str, str] | None = None,
     unit: str = "points",
@@ -117,7 +121,8 @@ def render(
         else (f"to act: seat {obs['current_player']}" + (" (you)" if obs["current_player"] == me else ""))
     )
     lines = [f"round {obs['round']} · dealer seat {obs['dealer']} · {obs['phase']} · {turn}"]
-    table, per_seat = [], {}
+    table: list[str] = []
+    per_seat: dict[int, list[str]] = {}
     for name, view in obs["zones"].items():
         if isinstance(view, dict):
             table.append(f"  {name}: {_zone(view, titles)}")
@@ -150,11 +155,11 @@ def render(
 _KEYS = {"zones", "variables", "scores", "round", "dealer", "phase", "terminal", "trick", "current_player"}
 
 
-def _seat_zone_names(obs: dict) -> set:
+def _seat_zone_names(obs: Mapping[str, Any]) -> set[str]:
     return set(obs.get("seat_zones", obs["zones"]))
 
 
-def _seat_var_names(obs: dict) -> set:
+def _seat_var_names(obs: Mapping[str, Any]) -> set[str]:
     return set(obs.get("seat_variables", obs["variables"]))
 
 
@@ -185,7 +190,7 @@ class Narrator:
         self.hidden = frozenset(v.name for v in (*rules.seat_vars, *rules.table_vars) if v.internal)
         self.tricks_in_round = 0
 
-    def snapshot(self, state: Any) -> tuple:
+    def snapshot(self, state: Any) -> Snapshot:
         """What `tell` compares against: call it just before applying an action."""
         return (state.round, state.step, state.last_trick, state.scores(), state.is_terminal(), state.acted)
 
@@ -197,7 +202,7 @@ class Narrator:
         """``seat 2: play G7`` (``shown`` as the viewing seat sees the action)."""
         return f"{_seat(seat, self.me)}: {clean(shown)}"
 
-    def tell(self, before: tuple, state: Any) -> list[str]:
+    def tell(self, before: Snapshot, state: Any) -> list[str]:
         """The events between snapshot ``before`` and ``state`` (after one action), besides the action itself."""
         rnd, step, last, scores, _, acted = before
         lines = []
@@ -260,9 +265,9 @@ class Narrator:
         values = state.observation(self.me)["variables"].get(name, [])
         return f"{name}s: " + ", ".join(f"{_seat(s, self.me)} {_value(v)}" for s, v in enumerate(values))
 
-    def meanings(self, actions: list) -> list[str]:
+    def meanings(self, actions: list[Any]) -> list[str]:
         """``take {pile}: Take the top artifact of a pile.`` for each kind among ``actions`` that has a description."""
-        kinds = {}
+        kinds: dict[str, Any] = {}
         for step in self.rules.steps:
             for kind in (*getattr(step, "kinds", ()), *(k for w in getattr(step, "windows", ()) for k in w.kinds)):
                 if kind.description:
