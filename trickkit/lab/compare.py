@@ -25,7 +25,8 @@ import attrs
 from trickkit.errors import TrickkitError
 from trickkit.lab import stats
 from trickkit.lab.play import GameStats, play_measured
-from trickkit.lab.simulation import _exit_with_parent, _game_spec, game_seed, pooled_chunks
+from trickkit.lab.simulation import game_seed
+from trickkit.lab.workers import _exit_with_parent, _game_spec, pooled_chunks
 
 __all__ = ["Comparison", "VariantStats", "compare"]
 

@@ -444,7 +444,7 @@ _WORKER: dict[str, Any] = {}
 
 def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int) -> None:
     from trickkit.engine.loader import load_game
-    from trickkit.lab.simulation import _exit_with_parent
+    from trickkit.lab.workers import _exit_with_parent
 
     _exit_with_parent(parent)
     _WORKER["game"] = load_game(spec[1], coverage=True, **spec[2])
@@ -481,7 +481,8 @@ def _parallel(
     counters; their counts are added up here, in game order (the same totals as one process)."""
     import time
 
-    from trickkit.lab.simulation import _Totals, fold_records, pooled_chunks, summarise
+    from trickkit.lab.simulation import _Totals, fold_records, summarise
+    from trickkit.lab.workers import pooled_chunks
 
     kwargs = dict(game.params)
     kwargs["players"] = game.num_players
