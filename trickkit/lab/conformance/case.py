@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Any
 
 import attrs
 
@@ -42,9 +43,9 @@ class GameCase:
 
     ruleset: str
     players: int
-    params: dict = attrs.field(factory=dict)
+    params: dict[str, Any] = attrs.field(factory=dict)
     seed: int = 0
-    actions: tuple = ()
+    actions: tuple[str, ...] = ()
     check: str = ""
 
     def to_json(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 from trickkit.errors import IllegalActionError
 from trickkit.lab.conformance.driver import _Run
@@ -64,7 +65,7 @@ def _termination(run: _Run) -> None:
             run.fail(f"winners() {winners} are not the best team(s) by team_scores() {team_scores}", state)
 
 
-def card_places(state) -> list[int]:
+def card_places(state: Any) -> list[int]:
     """Every card id the state holds, zone by zone and in the trick (each card once, if conserved)."""
     ids = [c for zone in state.seat_zones for hand in zone for c in hand]
     ids += [c for zone in state.table_zones for c in zone]
@@ -76,7 +77,7 @@ def _conservation(run: _Run) -> None:
     texts = run.game.cards
     everything = list(range(len(texts)))
 
-    def check(s):
+    def check(s: Any) -> None:
         ids = card_places(s)
         if sorted(ids) != everything:
             twice = sorted(texts[c] for c, k in Counter(ids).items() if k > 1)
@@ -103,12 +104,12 @@ def _conservation(run: _Run) -> None:
     check(state)
 
 
-def _play_texts(game) -> list[str]:
+def _play_texts(game: Any) -> list[str]:
     deck = game.rules.deck
     return sorted({f"play {deck.face_texts[f]}" for faces in deck.card_faces for f in faces})
 
 
-def _refuses(run: _Run, s, text: str, legal: set) -> None:
+def _refuses(run: _Run, s: Any, text: str, legal: set[str]) -> None:
     before, before_obs, history = s.to_json(), s.observation_all(), s.history()
     try:
         s.apply_action(text)
@@ -130,7 +131,7 @@ def _refuses(run: _Run, s, text: str, legal: set) -> None:
         run.fail(f"refusing the illegal action {text[:80]!r} changed the legal actions", s)
 
 
-def _held_by_others(s) -> list[str]:
+def _held_by_others(s: Any) -> list[str]:
     """``play`` texts of the cards in other seats' ``owner`` zones."""
     deck, me = s.rules.deck, s.current_player()
     return sorted(
@@ -236,7 +237,7 @@ def _clone(run: _Run) -> None:
         pending = (s.clone(), before)
 
 
-def _json_ready(run: _Run, s, obs, seat) -> None:
+def _json_ready(run: _Run, s: Any, obs: Any, seat: int) -> None:
     try:
         again = json.loads(json.dumps(obs))
     except (TypeError, ValueError) as e:
@@ -248,7 +249,7 @@ def _json_ready(run: _Run, s, obs, seat) -> None:
 def _json_round_trip(run: _Run) -> None:
     game = run.game
 
-    def check(s):
+    def check(s: Any) -> Any:
         text = s.to_json()
         restored = run.guard(lambda: game.state_from_json(text), s, "state_from_json(to_json())")
         for what, x, y in (

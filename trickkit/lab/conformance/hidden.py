@@ -4,14 +4,17 @@ on cards it cannot see (swapped cards, swapped deals, zone visibility)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from trickkit.errors import TrickkitError
 from trickkit.lab.conformance.checks import PER_GAME
 from trickkit.lab.conformance.driver import _Run
 
+Slot: TypeAlias = tuple[list[int], int]
+"""A place in a state: one zone's list of card ids, and a position (or a count) in it."""
 
-def visible_cards(state, seat: int) -> set[str]:
+
+def visible_cards(state: Any, seat: int) -> set[str]:
     """Texts of the cards ``seat`` sees now: in zones, on top of stacks, in the trick."""
     obs = state.observation(seat)
     seen = {p["card"].split(":")[0] for p in obs["trick"]}
@@ -23,7 +26,7 @@ def visible_cards(state, seat: int) -> set[str]:
     return seen
 
 
-def hidden_places(state, seat: int) -> list[tuple[list, int]]:
+def hidden_places(state: Any, seat: int) -> list[Slot]:
     """``(cards, stop)`` for every place whose cards ``seat`` cannot see: the first ``stop`` cards of
     ``cards`` (a zone's list in ``state``) are hidden from it. These are other seats' ``owner`` zones,
     every ``hidden`` zone, and every card under the top of a ``top`` zone, unless ``public_when``
@@ -51,16 +54,16 @@ def hidden_places(state, seat: int) -> list[tuple[list, int]]:
     return [(cards, stop) for cards, stop in places if stop > 0]
 
 
-def _hidden_slots(state, seat: int) -> list[tuple[list, int]]:
+def _hidden_slots(state: Any, seat: int) -> list[Slot]:
     """``(cards, position)`` of every card ``seat`` cannot see."""
     return [(cards, i) for cards, stop in hidden_places(state, seat) for i in range(stop)]
 
 
-def _zone_lists(state) -> list[list]:
+def _zone_lists(state: Any) -> list[list[int]]:
     return [hand for zone in state.seat_zones for hand in zone] + list(state.table_zones)
 
 
-def _rearranged(state, slots, cards) -> Any:
+def _rearranged(state: Any, slots: Sequence[Slot], cards: Sequence[int]) -> Any:
     """A clone of ``state`` whose ``slots`` (of ``state``) hold ``cards`` instead."""
     where = {id(z): i for i, z in enumerate(_zone_lists(state))}
     other = state.clone()
@@ -71,7 +74,7 @@ def _rearranged(state, slots, cards) -> Any:
     return other
 
 
-def _tensor(state, seat):
+def _tensor(state: Any, seat: int) -> list[Any] | None:
     fn = getattr(state, "observation_tensor", None)
     if fn is None:
         return None
@@ -82,7 +85,7 @@ def _tensor(state, seat):
     return t.tolist() if hasattr(t, "tolist") else list(t)
 
 
-def secret_zone(state) -> int:
+def secret_zone(state: Any) -> int:
     """The seat zone a running simultaneous ``choose`` step chooses into (-1 if none): until
     every seat has chosen, other seats see only its count."""
     if state.is_terminal():
@@ -91,7 +94,7 @@ def secret_zone(state) -> int:
     return step.to.index if step.kind == "choose" and getattr(step, "simultaneous", False) else -1
 
 
-def _zone_views(run: _Run, s) -> None:
+def _zone_views(run: _Run, s: Any) -> None:
     """Each zone shows exactly what its visibility says, to every seat."""
     game, n, texts = run.game, run.game.num_players, run.game.cards
     secret = secret_zone(s)
@@ -135,7 +138,7 @@ def _zone_views(run: _Run, s) -> None:
                     run.fail(f"seat {p} is shown more (or less) than the top card of {z.name}: {view}", s)
 
 
-def _signature(game, action, state) -> tuple:
+def _signature(game: Any, action: Any, state: Any) -> tuple[Any, ...]:
     """An action of ``state``'s step with the texts of the cards it names (copies are one card)."""
     texts = game.cards
     if action.face >= 0 and action.verb == "play":
@@ -148,7 +151,7 @@ def _signature(game, action, state) -> tuple:
     )
 
 
-def _kind_of(game, action, state):
+def _kind_of(game: Any, action: Any, state: Any) -> Any:
     """The action kind (of the current turns step or reaction window) ``action`` is of, or None."""
     step = game.rules.steps[state.step]
     if step.kind != "turns":
@@ -157,7 +160,7 @@ def _kind_of(game, action, state):
     return next((k for k in kinds if k.name == action.verb and len(k.choice_types) == len(action.choices)), None)
 
 
-def _swap(state, a: tuple[list, int], b: tuple[list, int]):
+def _swap(state: Any, a: Slot, b: Slot) -> Any:
     """A clone of ``state`` with the cards at slots ``a`` and ``b`` (of ``state``) exchanged."""
     return _rearranged(state, [a, b], [b[0][b[1]], a[0][a[1]]])
 
@@ -165,7 +168,7 @@ def _swap(state, a: tuple[list, int], b: tuple[list, int]):
 def _hidden_information(run: _Run) -> None:
     game = run.game
     n, texts = game.num_players, game.cards
-    recalled = [set() for _ in range(n)]  # every card each seat has seen so far (perfect recall)
+    recalled: list[set[str]] = [set() for _ in range(n)]  # every card each seat has seen so far (perfect recall)
     tried = 0
     state = run.new_state()
     for s, action in run.play(state):
@@ -208,7 +211,7 @@ def _hidden_information(run: _Run) -> None:
             run.fail(f"history_seen_by({v}) changes seat {v}'s own actions", state)
 
 
-def _first_deal(game):
+def _first_deal(game: Any) -> Any:
     for step in game.rules.steps:
         if step.kind == "deal":
             return step
@@ -237,7 +240,8 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
     # the cards p sees at any point of the first round of the original game (a card played to a
     # trick is played face up: everyone sees it, even when the trick goes face down at once)
     original = game.new_initial_state(seed=run.seed, deals=[hands])
-    seen, states = set(), []  # (state, the action applied to it next, cards p saw so far)
+    seen: set[str] = set()
+    states: list[tuple[Any, str | None, set[str]]] = []  # (state, the action applied to it next, cards p saw so far)
     for text in list(actions) + [None]:
         if original.is_terminal() or original.deal_no > 1:
             break
@@ -323,7 +327,7 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
         twin.apply_action(twins[0])
 
 
-def _shows_after(run: _Run, s, action, seat: int) -> set[str]:
+def _shows_after(run: _Run, s: Any, action: Any, seat: int) -> set[str]:
     """The cards ``seat`` sees once ``action`` is done; when it ends the round (the next deal
     gathers every card), what it sees just after the action's effect."""
     after = s.clone()
@@ -341,13 +345,13 @@ def _shows_after(run: _Run, s, action, seat: int) -> set[str]:
     return seen
 
 
-def sorted_hand(game, hand: Sequence[str]) -> list[str]:
+def sorted_hand(game: Any, hand: Sequence[str]) -> list[str]:
     """A hand's card texts in deck order (the order a deal leaves it in)."""
     order = {t: i for i, t in reversed(list(enumerate(game.cards)))}
     return sorted(hand, key=order.__getitem__)
 
 
-def _mapped(signature: tuple, mapping: dict) -> tuple:
+def _mapped(signature: tuple[Any, ...], mapping: dict[str, str]) -> tuple[Any, ...]:
     out = [signature[0]]
     for x in signature[1:]:
         if isinstance(x, str):
@@ -357,7 +361,7 @@ def _mapped(signature: tuple, mapping: dict) -> tuple:
     return tuple(out)
 
 
-def _first_difference(a, b, path="") -> str:
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in a:
             if k not in b or a[k] != b[k]:
@@ -369,7 +373,9 @@ def _first_difference(a, b, path="") -> str:
     return f"{path or 'the observation'}: {str(a)[:80]} then {str(b)[:80]}"
 
 
-def _check_action_view(run: _Run, s, action, actor: int, recalled, texts) -> None:
+def _check_action_view(
+    run: _Run, s: Any, action: Any, actor: int, recalled: Sequence[set[str]], texts: Sequence[str]
+) -> None:
     """Seats other than ``actor`` must see ``action`` as they would see its twin with any card they
     never saw (and do not see afterwards) exchanged for another such card."""
     game = run.game

@@ -17,22 +17,22 @@ DEFAULT_EXAMPLES = 20
 """Games per check by default (hypothesis examples)."""
 
 
-def _hypothesis():
+def _hypothesis() -> None:
+    """Import hypothesis (when a check first runs), or raise `MissingHypothesis` saying how to install it."""
     try:
-        import hypothesis
-        from hypothesis import strategies
+        import hypothesis  # noqa: F401
+        from hypothesis import strategies  # noqa: F401
     except ImportError:
         raise MissingHypothesis(
             "trickkit.lab.conformance needs hypothesis, which is not installed: "
             'pip install "trickkit[test]" (or pip install hypothesis)'
         ) from None
-    return hypothesis, strategies
 
 
 def check_ruleset(
-    ruleset: str | os.PathLike,
+    ruleset: str | os.PathLike[str],
     players: int | None = None,
-    params: dict | None = None,
+    params: dict[str, Any] | None = None,
     *,
     checks: Sequence[str] | None = None,
     examples: int = DEFAULT_EXAMPLES,
@@ -67,7 +67,7 @@ def check_ruleset(
         )
 
 
-def _resolve(ruleset, depth: int) -> str:
+def _resolve(ruleset: str | os.PathLike[str], depth: int) -> str:
     """``ruleset`` as given, or beside the calling file when it is a relative path not found here."""
     import inspect
 
@@ -79,7 +79,7 @@ def _resolve(ruleset, depth: int) -> str:
         frame = frame.f_back if frame is not None else None
     while frame is not None and frame.f_globals.get("__name__", "").startswith("trickkit.lab.conformance"):
         frame = frame.f_back
-    caller = frame.f_globals.get("__file__") if frame is not None else None
+    caller: str | None = frame.f_globals.get("__file__") if frame is not None else None
     if caller:
         beside = os.path.join(os.path.dirname(os.path.abspath(caller)), text)
         if os.path.exists(beside):
@@ -88,10 +88,10 @@ def _resolve(ruleset, depth: int) -> str:
 
 
 def check_one(
-    ruleset: str | os.PathLike,
+    ruleset: str | os.PathLike[str],
     check: str,
     players: int | None = None,
-    params: dict | None = None,
+    params: dict[str, Any] | None = None,
     *,
     examples: int = DEFAULT_EXAMPLES,
     seed: int | None = None,
@@ -107,13 +107,16 @@ def check_one(
     """
     from trickkit.engine.loader import game_info
 
-    hypothesis, st = _hypothesis()
+    _hypothesis()
+    import hypothesis
+    from hypothesis import strategies as st
+
     ruleset = _resolve(ruleset, _caller_depth)
     params = dict(params or {})
     info = game_info(ruleset)
     games: dict[int, Any] = {}
 
-    def game_for(n: int):
+    def game_for(n: int) -> Any:
         if n not in games:
             key = tuple(sorted(params.items()))
             try:
@@ -146,7 +149,7 @@ def check_one(
     # hypothesis draws the seat count, the shuffle seed and the seed of the choices; its own
     # shrinking is off (a draw per decision costs more than the decision): `shrink` does it
     @hypothesis.given(counts, st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
-    def run(n, game_seed, choice_seed):
+    def run(n: int, game_seed: int, choice_seed: int) -> None:
         chooser = IndexChooser(rng=random.Random(choice_seed))
         try:
             run_check(
@@ -184,7 +187,7 @@ def check_one(
         ) from None
 
 
-def _stamp(ruleset) -> tuple:
+def _stamp(ruleset: str | os.PathLike[str]) -> tuple[int, ...]:
     """What tells one version of a ruleset file from the next (for the cache of loaded games)."""
     try:
         st = os.stat(ruleset)
@@ -194,7 +197,7 @@ def _stamp(ruleset) -> tuple:
 
 
 @functools.lru_cache(maxsize=32)
-def _load(ruleset: str, players: int, params: tuple, stamp: tuple):
+def _load(ruleset: str, players: int, params: tuple[tuple[str, Any], ...], stamp: tuple[int, ...]) -> Any:
     """A loaded game, kept while its file is unchanged: every check (and every test calling
     `check_ruleset`) of one ruleset shares it."""
     from trickkit.engine.loader import load_game
@@ -203,9 +206,9 @@ def _load(ruleset: str, players: int, params: tuple, stamp: tuple):
 
 
 def ruleset_tests(
-    ruleset: str | os.PathLike,
+    ruleset: str | os.PathLike[str],
     players: int | None = None,
-    params: dict | None = None,
+    params: dict[str, Any] | None = None,
     *,
     checks: Sequence[str] | None = None,
     examples: int = DEFAULT_EXAMPLES,
@@ -222,10 +225,10 @@ def ruleset_tests(
         ``{"test_<check>": function}`` for each check.
     """
     path = _resolve(ruleset, 1)
-    tests = {}
+    tests: dict[str, Callable[[], None]] = {}
     for check in checks or CHECKS:
 
-        def test(check=check) -> None:
+        def test(check: str = check) -> None:
             check_one(path, check, players, params, examples=examples, max_actions=max_actions)
 
         test.__name__ = test.__qualname__ = f"test_{check}"

@@ -16,7 +16,7 @@ from trickkit.lab.conformance.checks import (
     _json_round_trip,
     _termination,
 )
-from trickkit.lab.conformance.driver import IndexChooser, _Run
+from trickkit.lab.conformance.driver import Chooser, IndexChooser, _Run
 from trickkit.lab.conformance.hidden import _hidden_information
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Run], None]] = {
@@ -33,12 +33,12 @@ _CHECK_FUNCTIONS: dict[str, Callable[[_Run], None]] = {
 # ---------------------------------------------------------------- running checks
 def run_check(
     check: str,
-    game,
+    game: Any,
     seed: int,
-    chooser: Callable[[Any, list], Any],
+    chooser: Chooser,
     *,
     ruleset: str | None = None,
-    params: dict | None = None,
+    params: dict[str, Any] | None = None,
     max_actions: int | None = None,
 ) -> None:
     """Play one game of ``game`` and check one invariant at every decision.
@@ -63,7 +63,7 @@ def run_check(
     _CHECK_FUNCTIONS[check](_Run(check, game, ruleset or game.path, dict(params or {}), seed, chooser, limit))
 
 
-def replay_case(case: GameCase | str, game=None) -> None:
+def replay_case(case: GameCase | str, game: Any = None) -> None:
     """Replay a reported game (a `GameCase` or its JSON) and run its check on it again.
 
     Args:
@@ -83,7 +83,7 @@ def replay_case(case: GameCase | str, game=None) -> None:
         game = load_game(case.ruleset, players=case.players, **case.params)
     actions = list(case.actions)
 
-    def chooser(state, legal):
+    def chooser(state: Any, legal: list[Any]) -> str | None:
         if not actions:
             return None
         return actions.pop(0)
@@ -98,14 +98,14 @@ SHRINK_BUDGET = 60
 def shrink(
     error: InvariantError,
     check: str,
-    game_for,
+    game_for: Callable[[int], Any],
     n: int,
     seed: int,
     taken: Sequence[int],
     *,
     lo: int,
     ruleset: str,
-    params: dict,
+    params: dict[str, Any],
     max_actions: int | None = None,
     budget: int = SHRINK_BUDGET,
 ) -> InvariantError:
