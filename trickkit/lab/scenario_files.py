@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, TypeAlias, cast
 
 import attrs
 
@@ -45,6 +46,9 @@ from trickkit.errors import (
     short_repr,
 )
 from trickkit.rules.source import MAX_TEXT_SIZE, format_path, load_yaml, read_limited
+
+Path_: TypeAlias = tuple[str | int, ...]
+"""Where a value is in the file: the keys and indices leading to it (``("actions", 3, "expect")``)."""
 
 _RESERVED_PARAMS = ("name_or_path",)
 """Keyword arguments of ``load_game`` that ``params`` may not set (``players`` may: it is one)."""
@@ -169,14 +173,15 @@ class _Checker:
         self.locator = locator
         self.problems: list[Problem] = []
 
-    def add(self, path: tuple, message: str, at_key: bool = False) -> None:
+    def add(self, path: Path_, message: str, at_key: bool = False) -> None:
         where = self.locator.key_position(path) if at_key else self.locator.position(path)
         self.problems.append(Problem(self.file, where[0], where[1], format_path(path), message))
 
-    def line(self, path: tuple) -> int:
-        return self.locator.position(path)[0]
+    def line(self, path: Path_) -> int:
+        line: int = self.locator.position(path)[0]
+        return line
 
-    def keys(self, mapping: dict, path: tuple, allowed: Sequence[str], what: str) -> None:
+    def keys(self, mapping: dict[str, Any], path: Path_, allowed: Sequence[str], what: str) -> None:
         for key in mapping:
             if key not in allowed:
                 self.add(
@@ -185,7 +190,7 @@ class _Checker:
                     at_key=True,
                 )
 
-    def text_list(self, value: Any, path: tuple, what: str, single_ok: bool = False) -> list[str] | None:
+    def text_list(self, value: Any, path: Path_, what: str, single_ok: bool = False) -> list[str] | None:
         if single_ok and isinstance(value, str):
             return [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -193,7 +198,7 @@ class _Checker:
             return None
         return list(value)
 
-    def int_list(self, value: Any, path: tuple, what: str) -> list[int] | None:
+    def int_list(self, value: Any, path: Path_, what: str) -> list[int] | None:
         if not isinstance(value, list) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
         ):
@@ -202,7 +207,7 @@ class _Checker:
         return list(value)
 
 
-def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
+def _parse_expect(chk: _Checker, expect: Any, path: Path_) -> dict[str, Any]:
     if not isinstance(expect, dict):
         chk.add(path, f"expect must be a mapping of checks, got {short_repr(expect)}")
         return {}
@@ -229,8 +234,8 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
             else:
                 out[key] = value
         elif key in ("scores", "winners", "team_scores"):
-            if (v := chk.int_list(value, sub, key)) is not None:
-                out[key] = v
+            if (numbers := chk.int_list(value, sub, key)) is not None:
+                out[key] = numbers
         elif key == "terminal":
             if not isinstance(value, bool):
                 chk.add(sub, f"terminal must be true or false, got {short_repr(value)}")
@@ -256,7 +261,7 @@ def _parse_expect(chk: _Checker, expect: Any, path: tuple) -> dict[str, Any]:
     return out
 
 
-def _parse_scenario(chk: _Checker, raw: Any, path: tuple, default_name: str, base_dir: str) -> Scenario | None:
+def _parse_scenario(chk: _Checker, raw: Any, path: Path_, default_name: str, base_dir: str) -> Scenario | None:
     if not isinstance(raw, dict):
         chk.add(path, f"a scenario must be a mapping, got {type(raw).__name__} {short_repr(raw)}")
         return None
@@ -330,7 +335,7 @@ def _parse_scenario(chk: _Checker, raw: Any, path: tuple, default_name: str, bas
     return Scenario(
         file=chk.file,
         name=str(name),
-        game=game,
+        game=cast(str, game),  # checked above: a scenario with problems is None
         base_dir=base_dir,
         params=params,
         seed=seed,
@@ -361,6 +366,7 @@ def load_scenario_file(path: str | os.PathLike[str]) -> list[Scenario]:
     chk = _Checker(file, locator)
     base_dir = os.path.dirname(os.path.abspath(file))
     stem = Path(file).stem
+    prefix: tuple[str, ...] | None
     if isinstance(data, dict) and "scenarios" in data:
         chk.keys(data, (), ("scenarios",), "top-level")
         items, prefix = data["scenarios"], ("scenarios",)
@@ -371,13 +377,13 @@ def load_scenario_file(path: str | os.PathLike[str]) -> list[Scenario]:
         items, prefix = data, ()
     else:
         items, prefix = [data], None
-    if items == []:
+    if items == [] and prefix is not None:  # (a file of one scenario has a prefix of None)
         chk.add(prefix, "no scenarios in file")
     scenarios = []
     for i, raw in enumerate(items or ()):
-        path = (*prefix, i) if prefix is not None else ()
+        at: Path_ = (*prefix, i) if prefix is not None else ()
         default = f"{stem}[{i}]" if prefix is not None else stem
-        scenario = _parse_scenario(chk, raw, path, default, base_dir)
+        scenario = _parse_scenario(chk, raw, at, default, base_dir)
         if scenario is not None:
             scenarios.append(scenario)
     if chk.problems:

@@ -186,11 +186,11 @@ def _check(state: Any, expect: dict[str, Any]) -> str:
         if problem:
             return problem
     if "observation" in expect:
-        want = dict(expect["observation"])
-        seat = want.pop("seat")
+        shown = dict(expect["observation"])
+        seat = shown.pop("seat")
         if not 0 <= seat < state.game.num_players:
             return f"observation: seat {seat} is not a seat of this game (0..{state.game.num_players - 1})"
-        problem = subset_difference(want, state.observation(seat), f"observation({seat})")
+        problem = subset_difference(shown, state.observation(seat), f"observation({seat})")
         if problem:
             return problem
     return ""
@@ -241,7 +241,7 @@ def _check_zones(state: Any, zones: dict[str, Any]) -> str:
                 by, problem = {int(k) if isinstance(k, str) and k.isdigit() else k: v for k, v in want.items()}, ""
             else:
                 by, problem = None, f"{what} expected a list of {count} zones or a mapping by member"
-            if problem:
+            if by is None:  # (exactly when there is a problem)
                 return problem
             for k, cards in by.items():
                 if not isinstance(k, int) or not 0 <= k < count:
@@ -267,7 +267,7 @@ def _check_variables(state: Any, variables: dict[str, Any]) -> str:
         got = values[name]
         if name in seat_vars:
             by, problem = _by_seat(want, n, f"variables.{name}")
-            if problem:
+            if by is None:  # (exactly when there is a problem)
                 return problem
             for seat, v in by.items():
                 if got[seat] != v:

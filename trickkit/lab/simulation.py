@@ -25,7 +25,8 @@ import os
 import pickle
 import random
 import time
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -98,7 +99,7 @@ def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Ran
         agents = parse_agent_specs(agents, num_players)
     if agents is not None and len(agents) != num_players:
         raise TrickkitError(f"got {len(agents)} agents for a {num_players}-player game")
-    made = []
+    made: list[Any] = []
     for seat in range(num_players):
         spec = None if agents is None else agents[seat]
         if spec is None:
@@ -218,7 +219,7 @@ class SimulationSummary:
     mean_length: float
     mean_score: tuple[float, ...]
     win_rate: tuple[float, ...]
-    teams: tuple = ()
+    teams: tuple[tuple[int, ...], ...] = ()
     team_mean_score: tuple[float, ...] = ()
     team_win_rate: tuple[float, ...] = ()
     tie_rate: float = 0.0
@@ -282,7 +283,7 @@ class SimulationSummary:
                     f"{self.team_mean_score[t]:.2f}",
                     f"{self.team_win_rate[t]:.1%}",
                 )
-            table.caption += f"\nteam win rates share each tie equally; ties {self.tie_rate:.1%}"
+            table.caption = caption + f"\nteam win rates share each tie equally; ties {self.tie_rate:.1%}"
         return table
 
     def to_text(self) -> str:
@@ -355,7 +356,7 @@ def _jsonl_line(record: dict[str, Any]) -> str:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int | None = None) -> None:
+def _worker_init(spec: tuple[Any, ...], agents: Sequence[Any] | None, parent: int | None = None) -> None:
     if parent is not None:
         _exit_with_parent(parent)
     if spec[0] == "pickle":
@@ -421,7 +422,9 @@ def _ray_records(
         yield from records
 
 
-def _ray_chunk(spec: tuple, agents, seed: int, start: int, stop: int, keep_actions: bool) -> list[dict[str, Any]]:
+def _ray_chunk(
+    spec: tuple[Any, ...], agents: Sequence[Any] | None, seed: int, start: int, stop: int, keep_actions: bool
+) -> list[dict[str, Any]]:
     if _WORKER.get("spec") != spec:  # a Ray worker keeps its loaded game between tasks
         _worker_init(spec, agents)
         _WORKER["spec"] = spec

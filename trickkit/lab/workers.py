@@ -12,13 +12,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from types import FrameType
 from typing import Any
 
 #: Games per work unit sent to a worker process when ``jobs > 1``.
 CHUNK_SIZE = 64
 
 
-def _game_spec(game: Any) -> tuple:
+def _game_spec(game: Any) -> tuple[Any, ...]:
     """How a worker process gets the game: pickled if possible, else reloaded."""
     try:
         return ("pickle", pickle.dumps(game))
@@ -67,7 +68,7 @@ def _workers_end_with_us(pool: ProcessPoolExecutor) -> Iterator[None]:
         yield
         return
 
-    def on_term(signum, frame):
+    def on_term(signum: int, frame: FrameType | None) -> None:
         processes = getattr(pool, "_processes", None) or {}  # pid -> Process (no public API before 3.14)
         for process in list(processes.values()):
             with contextlib.suppress(Exception):  # already gone
@@ -102,7 +103,7 @@ def chunks_in_order(
     """
     chunk = max(1, min(CHUNK_SIZE, count // (jobs * 4) or 1))
     starts = iter(range(0, count, chunk))
-    pending: collections.deque = collections.deque()
+    pending: collections.deque[Any] = collections.deque()
 
     def submit_one() -> bool:
         start = next(starts, None)
@@ -126,7 +127,11 @@ def chunks_in_order(
 
 
 def pooled_chunks(
-    count: int, jobs: int, initializer: Callable[..., None], initargs: tuple, work: Callable[[int, int], tuple]
+    count: int,
+    jobs: int,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...],
+    work: Callable[[int, int], tuple[Any, ...]],
 ) -> Iterator[Any]:
     """`chunks_in_order` in ``jobs`` worker processes of this machine.
 
