@@ -250,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except UsageError as exc:
         print(f"trickkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
