@@ -1,4 +1,4 @@
-"""The ``trickkit`` command line: list, validate, simulate, compare, check, play, diff, replay, test and lint games.
+"""The ``trickkit`` entry point: the argument parser of every command, and the dispatch to its module.
 
 Exit codes: 0 success; 1 a validation or scenario check failed, a replayed record
 diverged or was refused, an invariant failed (``test``) or lint found something; 2 usage
