@@ -240,7 +240,7 @@ def test_schema_reference_names_the_required_keys():
 
 
 def test_scenario_reference_lists_every_key():
-    from trickkit.lab.scenarios import EXPECT_KEYS, SCENARIO_KEYS
+    from trickkit.lab.scenario_files import EXPECT_KEYS, SCENARIO_KEYS
 
     page = (DOCS / "reference" / "scenarios.md").read_text("utf-8")
     for key in (*SCENARIO_KEYS, *EXPECT_KEYS):

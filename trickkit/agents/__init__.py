@@ -64,7 +64,7 @@ class AgentSpec:
         options: option name -> value (already converted to its type).
     """
 
-    def __init__(self, name: str, options: dict[str, Any] | None = None):
+    def __init__(self, name: str, options: dict[str, Any] | None = None) -> None:
         self.name = name
         self.options = dict(options or {})
 

@@ -10,9 +10,9 @@ from trickkit.errors import TrickkitError
 __all__ = ["FirstLegalAgent", "RandomAgent"]
 
 
-def _legal_or_raise(state: Any) -> list:
+def _legal_or_raise(state: Any) -> list[Any]:
     """The state's legal actions; a non-terminal state without any is a ruleset bug, said clearly."""
-    actions = state.legal_actions()
+    actions: list[Any] = state.legal_actions()
     if not actions:
         from trickkit.rules.ruleset import step_where
 
@@ -36,12 +36,12 @@ class RandomAgent:
     The same seed and the same states give the same choices.
     """
 
-    def __init__(self, rng: random.Random | int | None = None, *, seed: int | None = None):
+    def __init__(self, rng: random.Random | int | None = None, *, seed: int | None = None) -> None:
         if seed is not None:
             rng = seed
         if isinstance(rng, int) and not isinstance(rng, bool):
             rng = random.Random(rng)
-        self.rng = rng if rng is not None else random.Random()
+        self.rng: Any = rng if rng is not None else random.Random()  # a random.Random or compatible
 
     def step(self, state: Any) -> Any:
         """Return one legal action of ``state``, chosen with ``rng.choice``.
@@ -60,7 +60,7 @@ class FirstLegalAgent:
         rng: ignored (accepted so the class is a factory for `trickkit.simulate`).
     """
 
-    def __init__(self, rng: Any = None):
+    def __init__(self, rng: Any = None) -> None:
         pass
 
     def step(self, state: Any) -> Any:

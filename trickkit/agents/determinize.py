@@ -51,7 +51,8 @@ contrast, ignores voids altogether (open_spiel issue #314).
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
@@ -65,8 +66,16 @@ class _Step:
     __slots__ = ("actor", "text", "seen", "hidden", "where", "obs", "face", "choices", "cards")
 
     def __init__(
-        self, actor: int, text: str, seen: str, hidden: bool, where: tuple, obs: dict | None, action: Any, cards: tuple
-    ):
+        self,
+        actor: int,
+        text: str,
+        seen: str,
+        hidden: bool,
+        where: tuple[int, int],
+        obs: dict[str, Any] | None,
+        action: Any,
+        cards: tuple[int, ...],
+    ) -> None:
         self.actor = actor
         self.text = text  # the real text: replayed as is only when `hidden` is False
         self.seen = seen  # how the seat saw it when it was taken
@@ -92,17 +101,17 @@ class InformationSetSampler:
             an unconstrained permutation because every try failed).
     """
 
-    def __init__(self, seat: int, rng: random.Random, max_tries: int = 50):
+    def __init__(self, seat: int, rng: random.Random, max_tries: int = 50) -> None:
         if max_tries < 1:
             raise TrickkitError(f"max_tries must be >= 1, got {max_tries}")
         self.seat = seat
         self.rng = rng
         self.max_tries = max_tries
         self.stats = {"samples": 0, "tries": 0, "rejected": 0, "fallbacks": 0}
-        self._key = None
-        self._replay = None  # the game replayed from its start, kept in step with the real one
+        self._key: tuple[int, Any, str] | None = None
+        self._replay: Any = None  # the game replayed from its start (a State), kept in step with the real one
         self._texts: list[str] = []
-        self._synced = None  # (the seat's observation now, unknown cards in place order) once in step
+        self._synced: Any = None  # (the seat's observation now, unknown cards in place order) once in step
         self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
         self.last_permutation: dict[int, int] | None = None
         """The permutation of unknown cards behind the last sample (None after a fallback)."""
@@ -116,7 +125,7 @@ class InformationSetSampler:
         """
         from trickkit.engine.state import State
 
-        game = getattr(state, "game", None)
+        game: Any = getattr(state, "game", None)
         if not isinstance(state, State) and not (hasattr(state, "seed") and hasattr(game, "rules")):
             raise TrickkitError("information-set sampling needs a trickkit State (from Game.new_initial_state)")
         history = state.history()
@@ -159,7 +168,7 @@ class InformationSetSampler:
         self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
         self._steps: list[_Step] = []
         self._known = set(_visible_cards(r, self.seat))
-        self._forbidden: dict[int, set[int]] = {}  # unknown card -> places (true cards) it cannot be
+        self._forbidden = {}  # unknown card -> places (true cards) it cannot be
 
     def _advance(self, text: str) -> None:
         r, me = self._replay, self.seat
@@ -273,7 +282,9 @@ class InformationSetSampler:
         self.stats["fallbacks"] += 1
         self.last_permutation = None
         places = [c for c in _cards_in_place_order(state) if c not in known]
-        world = _relabel(state, self._permutation(places, constrained=False))
+        world = _relabel(
+            state, cast("dict[int, int]", self._permutation(places, constrained=False))
+        )  # never None unconstrained
         return self._reseed(self._told(world))
 
     def _told(self, world: Any) -> Any:
@@ -324,9 +335,10 @@ class InformationSetSampler:
             if choices:
                 c = choices[rng.randrange(len(choices))]
             else:  # a dead end: take a card from a place that can give it up for another
-                c = self._augment(p, excluded, out, holder, left, free, set(), 0)
-                if c is None:
+                given = self._augment(p, excluded, out, holder, left, free, set(), 0)
+                if given is None:
                     return None
+                c = given
             left.pop(c, None)
             out[p], holder[c] = c, p
         # the places no constraint touches take the remaining cards uniformly
@@ -336,7 +348,15 @@ class InformationSetSampler:
         return out
 
     def _augment(
-        self, p: int, excluded: dict, out: dict, holder: dict, left: dict, free: list, seen: set, depth: int
+        self,
+        p: int,
+        excluded: dict[int, set[int]],
+        out: dict[int, int],
+        holder: dict[int, int],
+        left: dict[int, None],
+        free: list[int],
+        seen: set[int],
+        depth: int,
     ) -> int | None:
         """A card for place ``p``: a free one, or one whose place can take another card in turn
         (an augmenting path, as in Kuhn's matching). Returns it (still to be given to ``p``), or None."""
@@ -360,7 +380,7 @@ class InformationSetSampler:
                 return c
         return None
 
-    def _replay_epoch(self, perm: dict[int, int], target: dict) -> Any | None:
+    def _replay_epoch(self, perm: dict[int, int], target: dict[str, Any]) -> Any | None:
         """The epoch replayed on the relabelled start; None when the sample contradicts the history."""
         world = _relabel(self._start, perm)
         me, rng = self.seat, self.rng
@@ -427,7 +447,7 @@ def _generator_state(s: Any) -> Any:
     return r.getstate() if r is not None else s._rng_state
 
 
-def _views(s: Any, me: int):
+def _views(s: Any, me: int) -> Iterator[Any]:
     """``(owner seat or None, cards list, how me sees it, zone key)`` for every zone of ``s``.
 
     How a zone shows is read from ``s.observation(me)`` itself (``all``: its cards, ``top``: its
@@ -449,7 +469,7 @@ def _views(s: Any, me: int):
             yield None, cards, _how(view, cards), ("table", z.index + i)
 
 
-def _how(view: Any, cards: list) -> str:
+def _how(view: Any, cards: list[Any]) -> str:
     if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
         return "all"
     if isinstance(view, dict) and "top" in view:
@@ -480,9 +500,9 @@ def _visible_cards(s: Any, me: int) -> set[int]:
     return out
 
 
-def _hidden_places(s: Any, me: int) -> list[tuple]:
+def _hidden_places(s: Any, me: int) -> list[tuple[Any, ...]]:
     """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
-    out = []
+    out: list[tuple[Any, ...]] = []
     for owner, cards, how, _ in _views(s, me):
         if how == "all":
             continue
@@ -541,9 +561,9 @@ def _cards_in_place_order(s: Any) -> list[int]:
     return out
 
 
-def _hidden_locations(s: Any, me: int) -> dict[int, tuple]:
+def _hidden_locations(s: Any, me: int) -> dict[int, tuple[Any, ...]]:
     """Each card ``me`` cannot see -> the zone it lies in."""
-    out: dict[int, tuple] = {}
+    out: dict[int, tuple[Any, ...]] = {}
     for _, cards, how, key in _views(s, me):
         if how != "all":
             for c in cards[:-1] if how == "top" else cards:
@@ -551,7 +571,7 @@ def _hidden_locations(s: Any, me: int) -> dict[int, tuple]:
     return out
 
 
-def _signature(s: Any) -> tuple:
+def _signature(s: Any) -> tuple[Any, ...]:
     """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
     return (
         s.current_player(),

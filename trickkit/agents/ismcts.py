@@ -18,7 +18,7 @@ class _Node:
 
     __slots__ = ("player", "children", "visits", "avail", "reward")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int) -> None:
         self.player = player  # the seat that chose the action leading here
         self.children: dict[str, _Node] = {}
         self.visits = 0
@@ -63,7 +63,7 @@ class ISMCTSAgent:
         seed: int | None = None,
         rollout_limit: int | None = None,
         max_tries: int = 50,
-    ):
+    ) -> None:
         if not isinstance(iterations, int) or iterations < 1:
             raise TrickkitError(f"ismcts: iterations must be an int >= 1, got {iterations!r}")
         if not isinstance(exploration, (int, float)) or exploration < 0:
@@ -135,7 +135,8 @@ class ISMCTSAgent:
                     world.apply_action(a)
                     path.append(child)
                     break
-                best, best_value = None, -1.0
+                best: Any = None  # the actions are not empty: one of them is best
+                best_value = -1.0
                 for a in actions:
                     child = children[a.text]
                     value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)

@@ -17,7 +17,7 @@ def _scenario_files(paths: Sequence[str]) -> list[tuple[str, bool]]:
     files: list[tuple[str, bool]] = []
     for path in paths:
         if os.path.isdir(path):
-            found = []
+            found: list[str] = []
             for root, dirs, names in os.walk(path):
                 dirs.sort()
                 found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))
@@ -29,7 +29,7 @@ def _scenario_files(paths: Sequence[str]) -> list[tuple[str, bool]]:
     return files
 
 
-def _yaml_file(file) -> Any:
+def _yaml_file(file: Any) -> Any:
     """The YAML document in ``file``, or None when it cannot be read (the caller's error says why)."""
     try:
         if os.path.getsize(file) > 5 * 1024 * 1024 or not os.path.isfile(file):
@@ -40,13 +40,13 @@ def _yaml_file(file) -> Any:
         return None
 
 
-def looks_like_ruleset(file) -> bool:
+def looks_like_ruleset(file: Any) -> bool:
     """True for a YAML mapping with a ruleset's keys (deck, round, extends)."""
     data = _yaml_file(file)
     return isinstance(data, dict) and ("deck" in data or "round" in data or "extends" in data)
 
 
-def looks_like_scenarios(file) -> bool:
+def looks_like_scenarios(file: Any) -> bool:
     """True for a YAML list of mappings with a scenario's keys (game, actions)."""
     data = _yaml_file(file)
     return (

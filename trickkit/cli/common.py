@@ -87,7 +87,7 @@ def check_out(out: str) -> None:
         raise UsageError(f"--out {out}: no such folder {folder}")
 
 
-def write_guard(out: str | None, run):
+def write_guard(out: str | None, run: Any) -> Any:
     """Run ``run()``; an OSError while writing ``out`` (a full disk, a vanished folder) is a usage error."""
     try:
         return run()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from trickkit.cli.checks import looks_like_scenarios
 from trickkit.cli.common import UsageError, api, console, load_ruleset, parse_params
@@ -50,7 +51,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if looks_like_scenarios(file):
                 out.print(f"{file}: this is a scenario file, not a ruleset: run it with 'trickkit check {file}'")
                 continue
-            for problem in exc.problems or [f"{file}: invalid"]:
+            problems: Sequence[object] = exc.problems or [f"{file}: invalid"]
+            for problem in problems:
                 out.print(str(problem), markup=False)
         except TrickkitError as exc:
             failed += 1

@@ -23,7 +23,7 @@ class FirstAgent:
         rng: ignored (agents are made as ``factory(rng)``).
     """
 
-    def __init__(self, rng: Any = None):
+    def __init__(self, rng: Any = None) -> None:
         self.rng = rng
 
     def step(self, state: Any) -> Any:
@@ -105,7 +105,7 @@ def _need_plots(report: str | None) -> None:
         _pyplot()  # before any game is played: say at once how to install matplotlib
 
 
-def _progress(console) -> Any:
+def _progress(console: Any) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     return Progress(
@@ -118,7 +118,7 @@ def _progress(console) -> Any:
     )
 
 
-def run_compare(args: Any, load: Callable, console: Callable, show_progress: bool) -> int:
+def run_compare(args: Any, load: Callable[..., Any], console: Callable[..., Any], show_progress: bool) -> int:
     """``trickkit compare A B [C ...]``: see `trickkit.lab.compare.compare`."""
     from trickkit.lab.compare import compare
     from trickkit.lab.report import comparison_csv, comparison_html, comparison_tables
@@ -171,7 +171,7 @@ def run_compare(args: Any, load: Callable, console: Callable, show_progress: boo
     return 0
 
 
-def _write_files(args, out, write_csv, write_html) -> None:
+def _write_files(args: Any, out: Any, write_csv: Any, write_html: Any) -> None:
     try:
         if args.csv:
             write_csv(args.csv)
@@ -183,7 +183,7 @@ def _write_files(args, out, write_csv, write_html) -> None:
         raise _usage(f"cannot write {exc.filename or 'the file'}: {exc.strerror or exc}") from None
 
 
-def run_simulate_lab(args: Any, game: Any, console: Callable, run: Callable) -> int:
+def run_simulate_lab(args: Any, game: Any, console: Callable[..., Any], run: Callable[..., Any]) -> int:
     """``trickkit simulate`` with ``--coverage``, ``--csv`` or ``--report``.
 
     ``run(on_record, agents)`` plays the run as plain ``simulate`` would and returns its
@@ -195,10 +195,10 @@ def run_simulate_lab(args: Any, game: Any, console: Callable, run: Callable) -> 
     _check_writable("--csv", args.csv)
     _check_writable("--report", args.report)
     _need_plots(args.report)
-    scores: list = []
-    lengths: list = []
+    scores: list[Any] = []
+    lengths: list[Any] = []
 
-    def keep(record: dict) -> None:
+    def keep(record: dict[str, Any]) -> None:
         scores.append(tuple(record["scores"]))
         lengths.append(record["length"])
 

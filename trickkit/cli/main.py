@@ -1,4 +1,4 @@
-"""The ``trickkit`` command line: list, validate, simulate, compare, check, play, diff, replay, test and lint games.
+"""The ``trickkit`` entry point: the argument parser of every command, and the dispatch to its module.
 
 Exit codes: 0 success; 1 a validation or scenario check failed, a replayed record
 diverged or was refused, an invariant failed (``test``) or lint found something; 2 usage
@@ -250,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except UsageError as exc:
         print(f"trickkit {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -49,7 +49,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         state.apply_action(action)
         shown = state.history()[-1] if shown is None else shown  # your own move, as the engine spells it
         say(f"seat {seat}{' (you)' if seat == me else ''}: {shown}")
-        for line in narrator.tell(before, state) if narrator else ():
+        for line in narrator.tell(before, state) if narrator and before is not None else ():
             say(line)
 
     say(f"{game.title}: you are seat {me} of {game.num_players}. Scores count {unit}; {best} wins.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from trickkit.cli.common import (
     PROGRESS_MIN_GAMES,
@@ -108,7 +109,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def agent_specs(args: argparse.Namespace, players: int):
+def agent_specs(args: argparse.Namespace, players: int) -> Any:
     """The per-seat agent specs of ``--agents`` and ``--agent-option`` (None: random agents)."""
     from trickkit.agents import parse_agent_specs
 

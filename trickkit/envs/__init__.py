@@ -15,11 +15,12 @@ Each builds on the engine's fixed action space (`trickkit.Game.num_distinct_acti
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
 from trickkit.errors import TrickkitError
 
 
-def resolve_game(game, params: dict):
+def resolve_game(game: Any, params: dict[str, Any]) -> Any:
     """A `trickkit.Game` from a ruleset name or path (loaded with ``params``) or a Game (``params`` empty).
 
     Raises:
@@ -35,7 +36,7 @@ def resolve_game(game, params: dict):
     return load_game(game, **params)
 
 
-def seat_rewards(state, mode: str, before: list | None = None) -> list[float]:
+def seat_rewards(state: Any, mode: str, before: list[Any] | None = None) -> list[float]:
     """Each seat's reward for the step just taken.
 
     ``mode`` ``"win"``: +1 to every winner and -1 to every other seat once the game is over,
@@ -50,7 +51,7 @@ def seat_rewards(state, mode: str, before: list | None = None) -> list[float]:
         return [1.0 if s in winners else -1.0 for s in range(n)]
     sign = 1.0 if state.rules.winners_highest else -1.0
     after = state.scores()
-    return [sign * (a - b) for a, b in zip(after, before)]
+    return [sign * (a - b) for a, b in zip(after, cast("list[Any]", before))]  # "score" mode passes before
 
 
 REWARD_MODES = ("win", "score")

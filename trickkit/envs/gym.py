@@ -23,7 +23,7 @@ seat plays uniformly random legal actions drawn from a generator seeded by ``res
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import gymnasium
 import numpy as np
@@ -35,7 +35,7 @@ from trickkit.errors import IllegalActionError, StateError
 __all__ = ["SingleAgentEnv"]
 
 
-class SingleAgentEnv(gymnasium.Env):
+class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an optional extra, Any to mypy
     """One seat of a trickkit game as a Gymnasium environment (see the module docstring).
 
     Args:
@@ -56,14 +56,14 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        game,
+        game: Any,
         seat: int = 0,
-        opponents: Sequence | None = None,
+        opponents: Sequence[Any] | None = None,
         reward: str = "win",
         on_illegal: str = "raise",
         render_mode: str | None = None,
-        **params,
-    ):
+        **params: Any,
+    ) -> None:
         self.game = resolve_game(game, params)
         n = self.game.num_players
         if not isinstance(seat, int) or not 0 <= seat < n:
@@ -78,7 +78,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._ended = False
         self.render_mode = render_mode
         others = [s for s in range(n) if s != seat]
-        self._opponents: dict[int, Callable] = dict(zip(others, map(_as_callable, opponents))) if opponents else {}
+        self._opponents: dict[int, Callable[..., Any]] = (
+            dict(zip(others, map(_as_callable, opponents))) if opponents else {}
+        )
         size = self.game.num_distinct_actions()
         self.action_space = spaces.Discrete(size)
         self.observation_space = spaces.Dict(
@@ -91,9 +93,9 @@ class SingleAgentEnv(gymnasium.Env):
         )
         self._seeds = random.Random(random.SystemRandom().randrange(2**63))
         self._rng = random.Random(0)
-        self.state = None
+        self.state: Any = None  # a trickkit State once reset() ran
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         """Start a game (of seed ``seed``, else the next of the seeded sequence); play the others
         until the learning seat is to act. Returns ``(observation, info)``."""
         super().reset(seed=seed)
@@ -108,7 +110,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_others()
         return self._observe(), self._info()
 
-    def step(self, action):
+    def step(self, action: Any) -> Any:
         """Apply the learner's action id, then the others' actions until the learner acts again.
 
         Returns:
@@ -135,7 +137,7 @@ class SingleAgentEnv(gymnasium.Env):
         reward = seat_rewards(state, self.reward_mode, before)[self.seat]
         return self._observe(), reward, state.is_terminal(), False, self._info()
 
-    def render(self):
+    def render(self) -> Any:
         """With ``render_mode="ansi"``, the learning seat's transcript of the game so far (else None)."""
         if self.render_mode == "ansi" and self.state is not None:
             return self.state.transcript(self.seat)
@@ -148,22 +150,23 @@ class SingleAgentEnv(gymnasium.Env):
             agent = self._opponents.get(state.current_player())
             state.apply_action(agent(state) if agent is not None else self._rng.choice(state.legal_actions()))
 
-    def _observe(self) -> dict:
+    def _observe(self) -> dict[str, Any]:
         state = self.state
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if not state.is_terminal():
             mask[state.legal_action_ids()] = 1
         return {"observation": np.asarray(state.observation_tensor(self.seat), dtype=np.float32), "action_mask": mask}
 
-    def _info(self) -> dict:
+    def _info(self) -> dict[str, Any]:
         return {"scores": self.state.scores(), "legal_action_ids": self.state.legal_action_ids()}
 
 
-def _as_callable(agent) -> Callable:
+def _as_callable(agent: Any) -> Callable[..., Any]:
     if callable(agent):
-        return agent
+        function: Callable[..., Any] = agent
+        return function
     for name in ("act", "step"):
-        method = getattr(agent, name, None)
+        method: Callable[..., Any] | None = getattr(agent, name, None)
         if callable(method):
             return method
     raise TypeError(f"an opponent is a callable f(state) or has an act(state) method, got {type(agent).__name__}")

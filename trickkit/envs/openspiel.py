@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -46,10 +47,10 @@ __all__ = ["load_game", "register", "TrickkitSpielGame", "TrickkitSpielState"]
 SEED_PARAMETER = "rng_seed"
 """The OpenSpiel game parameter seeding the generator from which each new game's seed is drawn."""
 
-_REGISTERED: dict[str, tuple] = {}  # short name -> (ruleset source, content hash, GameType)
+_REGISTERED: dict[str, tuple[Any, ...]] = {}  # short name -> (ruleset source, content hash, GameType)
 
 
-def load_game(game, **params) -> "TrickkitSpielGame":
+def load_game(game: Any, **params: Any) -> "TrickkitSpielGame":
     """A trickkit ruleset as a `pyspiel.Game`, registered with OpenSpiel (see the module docstring).
 
     Args:
@@ -69,10 +70,11 @@ def load_game(game, **params) -> "TrickkitSpielGame":
     else:
         source = game
     short_name = register(source)
-    return pyspiel.load_game(short_name, {**params, SEED_PARAMETER: seed})
+    loaded: TrickkitSpielGame = pyspiel.load_game(short_name, {**params, SEED_PARAMETER: seed})
+    return loaded
 
 
-def register(source) -> str:
+def register(source: Any) -> str:
     """Register the ruleset ``source`` (name or path) with OpenSpiel once; return its short name."""
     base = _load_trickkit(source)
     name = f"python_trickkit_{base.name}"
@@ -106,13 +108,13 @@ def register(source) -> str:
     return name
 
 
-class TrickkitSpielGame(pyspiel.Game):
+class TrickkitSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is an optional extra, Any to mypy
     """A trickkit `Game` as a `pyspiel.Game` (made by `load_game`)."""
 
     short_name = ""
     """The name it is registered under (set on the subclass made per ruleset)."""
 
-    def __init__(self, params: dict | None = None):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         source, _, game_type = _REGISTERED[self.short_name]
         params = dict(params or {})
         seed = int(params.pop(SEED_PARAMETER, 0))
@@ -133,7 +135,7 @@ class TrickkitSpielGame(pyspiel.Game):
         """A new game, dealt from the next seed of the game's generator."""
         return TrickkitSpielState(self, self.trickkit_game.new_initial_state(seed=self._seeds.randrange(2**63)))
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The observer of a seat's tensor and dict (no perfect-recall information state).
 
         Raises:
@@ -146,22 +148,23 @@ class TrickkitSpielGame(pyspiel.Game):
         return TrickkitObserver(self.trickkit_game)
 
 
-class TrickkitSpielState(pyspiel.State):
+class TrickkitSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is an optional extra, Any to mypy
     """A trickkit `State` as a `pyspiel.State`."""
 
-    def __init__(self, game: TrickkitSpielGame, state):
+    def __init__(self, game: TrickkitSpielGame, state: Any) -> None:
         super().__init__(game)
         self._held = _Held(state)
 
     @property
-    def trickkit_state(self):
+    def trickkit_state(self) -> Any:
         """The trickkit `State` this pyspiel state plays."""
         return self._held.state
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
         s = self.trickkit_state
-        return pyspiel.PlayerId.TERMINAL if s.is_terminal() else s.current_player()
+        player: int = pyspiel.PlayerId.TERMINAL if s.is_terminal() else s.current_player()
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal action ids of ``player`` (ascending), empty if not to act."""
@@ -174,11 +177,13 @@ class TrickkitSpielState(pyspiel.State):
         self.trickkit_state.apply_action(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.trickkit_state.game.action_to_string(int(action))
+        text: str = self.trickkit_state.game.action_to_string(int(action))
+        return text
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.trickkit_state.is_terminal()
+        over: bool = self.trickkit_state.is_terminal()
+        return over
 
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for every other seat at the end, 0 before."""
@@ -195,17 +200,17 @@ class _Held:
 
     __slots__ = ("state",)
 
-    def __init__(self, state):
+    def __init__(self, state: Any) -> None:
         self.state = state
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Any:
         return _Held(self.state.clone())
 
 
 class TrickkitObserver:
     """OpenSpiel's Python observer interface: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
 
-    def __init__(self, game):
+    def __init__(self, game: Any) -> None:
         self.game = game
         self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
         self.dict = {"observation": self.tensor}

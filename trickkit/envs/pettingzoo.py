@@ -25,6 +25,7 @@ games repeats exactly.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -36,7 +37,7 @@ from trickkit.errors import IllegalActionError, StateError
 __all__ = ["env", "raw_env", "TrickkitAECEnv"]
 
 
-def env(game, *, reward: str = "win", render_mode: str | None = None, **params) -> "TrickkitAECEnv":
+def env(game: Any, *, reward: str = "win", render_mode: str | None = None, **params: Any) -> "TrickkitAECEnv":
     """A PettingZoo AEC environment of a trickkit game.
 
     Args:
@@ -56,12 +57,12 @@ def env(game, *, reward: str = "win", render_mode: str | None = None, **params) 
 raw_env = env
 
 
-class TrickkitAECEnv(AECEnv):
+class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional extra, Any to mypy
     """One trickkit game as a PettingZoo `AECEnv` (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "trickkit", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "trickkit", "is_parallelizable": False}
 
-    def __init__(self, game, reward: str = "win", render_mode: str | None = None):
+    def __init__(self, game: Any, reward: str = "win", render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
@@ -85,21 +86,21 @@ class TrickkitAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self._seeds = random.Random(random.SystemRandom().randrange(2**63))
-        self.state = None
-        self.agents = []
+        self.state: Any = None  # a trickkit State once reset() ran
+        self.agents: list[str] = []
 
     # -- spaces -----------------------------------------------------------------------------
-    def observation_space(self, agent):
+    def observation_space(self, agent: Any) -> Any:
         """``Dict(observation=Box(float32, (tensor size,)), action_mask=Box(int8, (num_distinct_actions,)))``,
         the same object on every call."""
         return self._observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: Any) -> Any:
         """``Discrete(num_distinct_actions)``: the game's action ids (the same object on every call)."""
         return self._action_spaces[agent]
 
     # -- the game ---------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: of seed ``seed`` if given, else the next seed of the sequence."""
         if seed is not None:
             self._seeds = random.Random(seed)
@@ -112,10 +113,10 @@ class TrickkitAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
-    def observe(self, agent):
+    def observe(self, agent: Any) -> Any:
         """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids."""
         self._started()
         seat = self.agent_name_mapping[agent]
@@ -124,7 +125,7 @@ class TrickkitAECEnv(AECEnv):
             mask[self.state.legal_action_ids()] = 1
         return {"observation": np.asarray(self.state.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         """Apply the selected agent's action id (None for an agent that is done).
 
         Raises:
@@ -156,7 +157,7 @@ class TrickkitAECEnv(AECEnv):
         if self.state is None:
             raise StateError("call reset() before observing or stepping the environment")
 
-    def render(self):
+    def render(self) -> Any:
         """The transcript of the game so far as the selected agent saw it (``"ansi"``), or print it (``"human"``)."""
         if self.render_mode is None or self.state is None:
             return None

@@ -18,14 +18,16 @@ first (the baseline), game by game, with its t interval.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
 from trickkit.errors import TrickkitError
 from trickkit.lab import stats
 from trickkit.lab.play import GameStats, play_measured
-from trickkit.lab.simulation import _exit_with_parent, _game_spec, game_seed, pooled_chunks
+from trickkit.lab.simulation import game_seed
+from trickkit.lab.workers import _exit_with_parent, _game_spec, pooled_chunks
 
 __all__ = ["Comparison", "VariantStats", "compare"]
 
@@ -56,14 +58,14 @@ class VariantStats:
     game: str
     players: int
     games: int
-    win_rate: tuple
-    mean_score: tuple
+    win_rate: tuple[Any, ...]
+    mean_score: tuple[Any, ...]
     seat_test: Any
     actions: stats.Interval
     rounds: stats.Interval
     lead_changes: stats.Interval
-    team_win_rate: tuple | None = None
-    team_mean_score: tuple | None = None
+    team_win_rate: tuple[Any, ...] | None = None
+    team_mean_score: tuple[Any, ...] | None = None
 
 
 @attrs.frozen
@@ -84,12 +86,12 @@ class Difference:
 
     label: str
     baseline: str
-    win_rate: tuple | None
-    mean_score: tuple | None
+    win_rate: tuple[Any, ...] | None
+    mean_score: tuple[Any, ...] | None
     actions: stats.Interval
     rounds: stats.Interval
     lead_changes: stats.Interval
-    same_deal: tuple
+    same_deal: tuple[Any, ...]
 
 
 @attrs.frozen
@@ -107,9 +109,9 @@ class Comparison:
 
     seed: int
     games: int
-    variants: tuple
-    differences: tuple
-    results: tuple = attrs.field(repr=False)
+    variants: tuple[Any, ...]
+    differences: tuple[Any, ...]
+    results: tuple[Any, ...] = attrs.field(repr=False)
     seconds: float = 0.0
 
 
@@ -118,7 +120,7 @@ def _summarise(label: str, game: Any, results: Sequence[GameStats]) -> VariantSt
     players = game.num_players
     wins = [0] * players
     share = [0.0] * players
-    scores = [[] for _ in range(players)]
+    scores: list[list[int]] = [[] for _ in range(players)]
     for r in results:
         for seat in r.winners:
             wins[seat] += 1
@@ -126,11 +128,13 @@ def _summarise(label: str, game: Any, results: Sequence[GameStats]) -> VariantSt
         for seat, v in enumerate(r.scores):
             scores[seat].append(v)
     team_win = team_score = None
-    if results and all(r.team_scores is not None for r in results):
-        teams = len(results[0].team_scores)
-        team_score = tuple(stats.mean_interval([r.team_scores[t] for r in results]) for t in range(teams))
-        if all(r.team_winners is not None for r in results):
-            team_win = tuple(stats.wilson(sum(1 for r in results if t in r.team_winners), n) for t in range(teams))
+    team_scores = [r.team_scores for r in results if r.team_scores is not None]
+    team_winners = [r.team_winners for r in results if r.team_winners is not None]
+    if results and len(team_scores) == n:  # every game has team scores
+        teams = len(team_scores[0])
+        team_score = tuple(stats.mean_interval([s[t] for s in team_scores]) for t in range(teams))
+        if len(team_winners) == n:
+            team_win = tuple(stats.wilson(sum(1 for w in team_winners if t in w), n) for t in range(teams))
     return VariantStats(
         label=label,
         game=game.name,
@@ -147,10 +151,11 @@ def _summarise(label: str, game: Any, results: Sequence[GameStats]) -> VariantSt
     )
 
 
-def _opening(game: Any, seed: int) -> dict | None:
+def _opening(game: Any, seed: int) -> dict[str, Any] | None:
     """Every zone's cards (as texts) at the start of a game: its opening deal."""
     try:
-        return game.new_initial_state(seed=seed).observation_all()["zones"]
+        zones: dict[str, Any] = game.new_initial_state(seed=seed).observation_all()["zones"]
+        return zones
     except Exception:  # a game without full observations (a test double): not comparable
         return None
 
@@ -166,7 +171,13 @@ def _same_deal(base: Any, other: Any, seed: int, games: int) -> tuple[int, int]:
 
 
 def _difference(
-    label, base_label, base_game, game, base: Sequence[GameStats], other: Sequence[GameStats], seed: int
+    label: Any,
+    base_label: Any,
+    base_game: Any,
+    game: Any,
+    base: Sequence[GameStats],
+    other: Sequence[GameStats],
+    seed: int,
 ) -> Difference:
     seats = game.num_players == base_game.num_players
     win = score = None
@@ -196,7 +207,7 @@ def _difference(
 _WORKER: dict[str, Any] = {}
 
 
-def _load_spec(spec: tuple) -> Any:
+def _load_spec(spec: tuple[Any, ...]) -> Any:
     import pickle
 
     if spec[0] == "pickle":
@@ -206,7 +217,7 @@ def _load_spec(spec: tuple) -> Any:
     return load_game(spec[1], **spec[2])
 
 
-def _worker_init(specs: tuple, agents, parent: int) -> None:
+def _worker_init(specs: tuple[Any, ...], agents: Any, parent: int) -> None:
     _exit_with_parent(parent)
     _WORKER["games"] = [_load_spec(s) for s in specs]
     _WORKER["agents"] = agents
@@ -217,7 +228,7 @@ def _worker_chunk(seed: int, start: int, stop: int) -> list[list[GameStats]]:
     return [[play_measured(g, seed, i, a) for g, a in zip(games, agents)] for i in range(start, stop)]
 
 
-def _rows(games: Sequence[Any], count: int, seed: int, agents, jobs: int) -> Iterator[list[GameStats]]:
+def _rows(games: Sequence[Any], count: int, seed: int, agents: Any, jobs: int) -> Iterator[list[GameStats]]:
     """For each game index in order: the measures of that game in every variant."""
     if jobs == 1 or count <= 1:
         for i in range(count):

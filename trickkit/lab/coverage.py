@@ -26,7 +26,8 @@ branch a parameter decides when the game is loaded is marked *decided at load*.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -89,9 +90,9 @@ class CoverageReport:
     game: str
     games: int
     decisions: int
-    action_kinds: tuple
-    cards: tuple
-    sites: tuple
+    action_kinds: tuple[Any, ...]
+    cards: tuple[Any, ...]
+    sites: tuple[Any, ...]
 
     def never_fired(self) -> list[str]:
         """What never fired, one line each: action kinds never legal or never chosen,
@@ -117,7 +118,7 @@ class CoverageReport:
             out.append(f"cards never played ({len(unplayed)}): {', '.join(unplayed)}")
         return out
 
-    def to_tables(self) -> list:
+    def to_tables(self) -> list[Any]:
         """The report as ``rich`` tables: action kinds, branches and effects, cards."""
         from rich.table import Table
         from rich.text import Text
@@ -151,7 +152,7 @@ class CoverageReport:
                 cards.add_column("played", justify="right")
             items = list(self.cards)
             for start in range(0, len(items), per_row):
-                row: list = []
+                row: list[Any] = []
                 for card, n in items[start : start + per_row]:
                     row += [Text(card), str(n)]
                 cards.add_row(*row, *[""] * (2 * per_row - len(row)))
@@ -242,7 +243,7 @@ def _declared_kinds(game: Any) -> list[str]:
 class _Tally:
     """Action kinds legal and chosen, and cards played, counted by the agents as they decide."""
 
-    def __init__(self, game: Any):
+    def __init__(self, game: Any) -> None:
         self.game = game
         self.legal: dict[str, int] = {k: 0 for k in _declared_kinds(game)}
         self.chosen: dict[str, int] = dict.fromkeys(self.legal, 0)
@@ -250,9 +251,9 @@ class _Tally:
         self.decisions = 0
         rules = getattr(game, "rules", None)
         deck = getattr(rules, "deck", None)
-        self.face_texts = getattr(deck, "face_texts", None)
+        self.face_texts: Any = getattr(deck, "face_texts", None)  # None: a game without a deck (a test double)
         self.card_texts = getattr(deck, "texts", None)
-        self.card_choices: dict[str, tuple] = {}  # kind -> indices of its card choices
+        self.card_choices: dict[str, tuple[Any, ...]] = {}  # kind -> indices of its card choices
         for step in getattr(rules, "steps", ()):
             for kind in getattr(step, "kinds", ()) + tuple(k for w in getattr(step, "windows", ()) for k in w.kinds):
                 self.card_choices[kind.name] = tuple(i for i, t in enumerate(kind.choice_types) if t == "card")
@@ -262,7 +263,7 @@ class _Tally:
         if plays_cards and self.face_texts is not None:
             self.cards = dict.fromkeys(self.face_texts, 0)
 
-    def add(self, legal: dict, chosen: dict, cards: dict, decisions: int) -> None:
+    def add(self, legal: dict[str, Any], chosen: dict[str, Any], cards: dict[str, Any], decisions: int) -> None:
         """Add the counts of another tally (a worker process's)."""
         for mine, theirs in ((self.legal, legal), (self.chosen, chosen), (self.cards, cards)):
             for key, n in theirs.items():
@@ -292,7 +293,7 @@ class _CountingAgent:
     """Wraps a seat's agent: records what was legal and what it chose, and changes nothing
     (the legal actions are the state's cached list, so the agent draws exactly as alone)."""
 
-    def __init__(self, inner: Any, tally: _Tally):
+    def __init__(self, inner: Any, tally: _Tally) -> None:
         self.inner, self.tally = inner, tally
 
     def step(self, state: Any) -> Any:
@@ -302,9 +303,9 @@ class _CountingAgent:
         return chosen
 
 
-def _counting_factories(agents: Sequence[Any] | None, players: int, tally: _Tally) -> list[Callable]:
-    def wrap(spec: Any) -> Callable:
-        def factory(rng):
+def _counting_factories(agents: Sequence[Any] | None, players: int, tally: _Tally) -> list[Callable[..., Any]]:
+    def wrap(spec: Any) -> Callable[..., Any]:
+        def factory(rng: Any) -> Any:
             if spec is None:
                 inner = RandomAgent(rng)
             elif isinstance(spec, type) or not hasattr(spec, "step"):
@@ -329,7 +330,8 @@ def _document_texts(game: Any) -> dict[str, str]:
         doc, _ = read_document(game.path)
     except Exception:  # a game not loaded from a ruleset (a test double): no texts
         return {}
-    texts, stack = {}, [((), doc)]
+    texts: dict[str, str] = {}
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), doc)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, str):
@@ -378,7 +380,7 @@ def report_from(game: Any, tally: _Tally, games: int) -> CoverageReport:
     )
 
 
-def _order(site: Site) -> tuple:
+def _order(site: Site) -> tuple[Any, ...]:
     at = site.where.split(": ", 1)[0]
     parts = at.rsplit(":", 2)
     label = site.label
@@ -396,7 +398,7 @@ def simulate_with_coverage(
     agents: Sequence[Any] | None = None,
     out: str | None = None,
     progress: Callable[[int, int], None] | None = None,
-    on_record: Callable[[dict], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
     jobs: int = 1,
 ) -> tuple[SimulationSummary, CoverageReport]:
     """`trickkit.simulate` with rule coverage counted: the same games as without.
@@ -442,16 +444,16 @@ def simulate_with_coverage(
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int) -> None:
+def _worker_init(spec: tuple[Any, ...], agents: Sequence[Any] | None, parent: int) -> None:
     from trickkit.engine.loader import load_game
-    from trickkit.lab.simulation import _exit_with_parent
+    from trickkit.lab.workers import _exit_with_parent
 
     _exit_with_parent(parent)
     _WORKER["game"] = load_game(spec[1], coverage=True, **spec[2])
     _WORKER["agents"] = agents
 
 
-def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple:
+def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple[Any, ...]:
     """Games ``start..stop-1`` with their counts: ``(records, sites, counts, trials, legal,
     chosen, cards, decisions)``."""
     from trickkit.lab.simulation import _compact, play_game
@@ -475,13 +477,14 @@ def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> tuple
 
 
 def _parallel(
-    game: Any, games: int, seed: int, agents, jobs: int, out, progress, on_record, tally: _Tally
+    game: Any, games: int, seed: int, agents: Any, jobs: int, out: Any, progress: Any, on_record: Any, tally: _Tally
 ) -> SimulationSummary:
     """`simulate_with_coverage` in ``jobs`` worker processes: each loads the game with its own
     counters; their counts are added up here, in game order (the same totals as one process)."""
     import time
 
-    from trickkit.lab.simulation import _Totals, fold_records, pooled_chunks, summarise
+    from trickkit.lab.simulation import _Totals, fold_records, summarise
+    from trickkit.lab.workers import pooled_chunks
 
     kwargs = dict(game.params)
     kwargs["players"] = game.num_players
@@ -489,7 +492,7 @@ def _parallel(
     keep_actions = out is not None
     totals = _Totals(game.num_players, getattr(game, "teams", ()))
 
-    def records():  # each chunk's counts are added here, its records handed on in game order
+    def records() -> Iterator[Any]:  # each chunk's counts are added here, its records handed on in game order
         for chunk in pooled_chunks(
             games,
             jobs,

@@ -119,16 +119,16 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _players(p: dict) -> str:
+def _players(p: dict[str, Any]) -> str:
     span = f"{p['min']}" if p["min"] == p["max"] else f"{p['min']}-{p['max']}"
     return f"{span} (default {p.get('default', p['min'])})"
 
 
-def _count_list(counter: collections.Counter, order: list[str]) -> str:
+def _count_list(counter: collections.Counter[str], order: list[str]) -> str:
     return ", ".join(t if counter[t] == 1 else f"{t} ×{counter[t]}" for t in order if counter[t])
 
 
-def diff_rulesets(a: str | os.PathLike, b: str | os.PathLike) -> list[str]:
+def diff_rulesets(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> list[str]:
     """The differences from ruleset ``a`` to ruleset ``b`` (shipped names or paths), one sentence per line.
 
     Lists, in this order: metadata, the players range, cards added and removed (by
@@ -150,7 +150,7 @@ def diff_rulesets(a: str | os.PathLike, b: str | os.PathLike) -> list[str]:
     return lines[:at] + cards + lines[at:]
 
 
-def _diff_cards(game_a, game_b) -> list[str]:
+def _diff_cards(game_a: Any, game_b: Any) -> list[str]:
     out = []
     ca, cb = collections.Counter(game_a.cards), collections.Counter(game_b.cards)
     order_a = list(dict.fromkeys(game_a.cards))
@@ -188,7 +188,7 @@ def _diff_cards(game_a, game_b) -> list[str]:
     return out
 
 
-def diff_documents(a: dict, b: dict) -> list[str]:
+def diff_documents(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """The differences between two resolved ruleset documents (everything but the compiled cards)."""
     out: list[str] = []
     for key in _METADATA:
@@ -219,7 +219,7 @@ def diff_documents(a: dict, b: dict) -> list[str]:
     return out
 
 
-def _diff_parameters(pa: dict, pb: dict) -> list[str]:
+def _diff_parameters(pa: dict[str, Any], pb: dict[str, Any]) -> list[str]:
     out = []
     for name, spec in pb.items():
         if name not in pa:
@@ -239,25 +239,25 @@ def _diff_parameters(pa: dict, pb: dict) -> list[str]:
     return out
 
 
-def _zone(spec: dict) -> dict:
+def _zone(spec: dict[str, Any]) -> dict[str, Any]:
     spec = dict(spec or {})
     spec.setdefault("owner", "table")
     spec.setdefault("visibility", "public")
     return spec
 
 
-def _variable(spec: Any) -> dict:
-    spec = dict(spec) if isinstance(spec, dict) else {"initial": spec}
-    spec.setdefault("initial", 0)
-    spec.setdefault("reset", "game")
-    return spec
+def _variable(spec: Any) -> dict[str, Any]:
+    out: dict[str, Any] = dict(spec) if isinstance(spec, dict) else {"initial": spec}
+    out.setdefault("initial", 0)
+    out.setdefault("reset", "game")
+    return out
 
 
-def _describe(spec: dict) -> str:
+def _describe(spec: dict[str, Any]) -> str:
     return ", ".join(f"{k} {_show(v)}" for k, v in spec.items() if k != "description")
 
 
-def _diff_named(what: str, ma: dict, mb: dict, normalise) -> list[str]:
+def _diff_named(what: str, ma: dict[str, Any], mb: dict[str, Any], normalise: Any) -> list[str]:
     out = []
     for name in mb:
         if name not in ma:
@@ -278,7 +278,7 @@ def _diff_named(what: str, ma: dict, mb: dict, normalise) -> list[str]:
     return out
 
 
-def _diff_definitions(da: dict, db: dict) -> list[str]:
+def _diff_definitions(da: dict[str, Any], db: dict[str, Any]) -> list[str]:
     out = []
     for name in db:
         if name not in da:
@@ -292,11 +292,11 @@ def _diff_definitions(da: dict, db: dict) -> list[str]:
     return out
 
 
-def _kind(step: dict) -> str:
+def _kind(step: dict[str, Any]) -> str:
     return next(iter(step))
 
 
-def _diff_steps(ra: list, rb: list) -> list[str]:
+def _diff_steps(ra: list[Any], rb: list[Any]) -> list[str]:
     """Steps are aligned by kind (a longest common subsequence), then compared setting by setting."""
     out = []
     kinds_a, kinds_b = [_kind(s) for s in ra], [_kind(s) for s in rb]
@@ -313,14 +313,14 @@ def _diff_steps(ra: list, rb: list) -> list[str]:
     return out
 
 
-def _step_summary(step: dict) -> str:
+def _step_summary(step: dict[str, Any]) -> str:
     kind, body = next(iter(step.items()))
     if not isinstance(body, dict):
         return f": {_norm(body)}"
     return " (" + ", ".join(f"{k}: {_norm(v)}" for k, v in body.items() if k != "description") + ")"
 
 
-def _diff_step(i: int, j: int, sa: dict, sb: dict) -> list[str]:
+def _diff_step(i: int, j: int, sa: dict[str, Any], sb: dict[str, Any]) -> list[str]:
     kind = _kind(sa)
     where = f"round[{i}] {kind}" if i == j else f"round[{i}] {kind} (now round[{j}])"
     ba, bb = sa[kind], sb[kind]

@@ -29,7 +29,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from trickkit.errors import Problem, RulesetError, TrickkitError
 
@@ -61,9 +62,9 @@ _NOT_DSL = {
 
 
 def lint(
-    name_or_path: str | os.PathLike,
+    name_or_path: str | os.PathLike[str],
     players: int | None = None,
-    params: dict | None = None,
+    params: dict[str, Any] | None = None,
     *,
     games: int = 50,
     seed: int = 0,
@@ -101,7 +102,7 @@ def lint(
 
 
 # ---------------------------------------------------------------- DSL texts and the names they use
-def _texts(node: Any, path: tuple = ()) -> Iterable[tuple[tuple, str]]:
+def _texts(node: Any, path: tuple[Any, ...] = ()) -> Iterable[tuple[tuple[Any, ...], str]]:
     """``(path, text)`` of every text in the document that may be a rule."""
     if isinstance(node, dict):
         for k, v in node.items():
@@ -141,9 +142,9 @@ def _names(text: str) -> set[str]:
     return found
 
 
-def _unused(doc: dict, loc) -> list[Problem]:
+def _unused(doc: dict[str, Any], loc: Any) -> list[Problem]:
     uses: dict[str, int] = {}
-    own: dict[tuple, set[str]] = {}
+    own: dict[tuple[Any, ...], set[str]] = {}
     for path, text in _texts(doc):
         names = _names(text) | {text.strip()}  # a bare zone or variable name (deal: {to: hand})
         own[path] = names
@@ -183,7 +184,7 @@ def _unused(doc: dict, loc) -> list[Problem]:
 
 
 # ---------------------------------------------------------------- cards
-def _duplicate_texts(doc: dict, loc, game) -> list[Problem]:
+def _duplicate_texts(doc: dict[str, Any], loc: Any, game: Any) -> list[Problem]:
     deck = game.rules.deck
     findings = []
     for text, ids in deck.by_text.items():
@@ -232,7 +233,7 @@ def _compared_names(text: str, attributes: set[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _literals(node) -> set[str]:
+def _literals(node: Any) -> set[str]:
     """Every text literal an expression may give (the branches of ``if``, ``??``)."""
     if not hasattr(node, "data"):
         return set()
@@ -244,7 +245,7 @@ def _literals(node) -> set[str]:
     return set()
 
 
-def _unknown_literals(doc: dict, loc, game) -> list[Problem]:
+def _unknown_literals(doc: dict[str, Any], loc: Any, game: Any) -> list[Problem]:
     from trickkit.dsl.parser import DSLSyntaxError, parse
 
     deck = game.rules.deck
@@ -290,10 +291,10 @@ def _unknown_literals(doc: dict, loc, game) -> list[Problem]:
 
 
 # ---------------------------------------------------------------- random games
-def _play(game, games: int, seed: int):
+def _play(game: Any, games: int, seed: int) -> Any:
     """Random games: ``({tricks step index: [states at a trick's start]}, {(step, window, verb): times legal})``."""
-    snapshots: dict[int, list] = {}
-    counts: dict[tuple, int] = {}
+    snapshots: dict[int, list[Any]] = {}
+    counts: dict[tuple[Any, ...], int] = {}
     rng = random.Random(f"trickkit-lint:{seed}")
     for g in range(games):
         try:
@@ -312,14 +313,16 @@ def _play(game, games: int, seed: int):
     return snapshots, counts
 
 
-def _never_legal(doc: dict, loc, game, counts: dict, games: int) -> list[Problem]:
+def _never_legal(
+    doc: dict[str, Any], loc: Any, game: Any, counts: dict[tuple[Any, ...], int], games: int
+) -> list[Problem]:
     if games <= 0:
         return []
     findings = []
     for i, step in enumerate(game.rules.steps):
         if step.kind != "turns":
             continue
-        places = [(-1, step.kinds, ("round", i, "turns", "actions"))]
+        places: list[tuple[int, Any, tuple[str | int, ...]]] = [(-1, step.kinds, ("round", i, "turns", "actions"))]
         body = (doc["round"][i] or {}).get("turns", {}) if i < len(doc.get("round", [])) else {}
         window_names = list((body.get("reactions") or {}).keys())
         for w, window in enumerate(step.windows):
@@ -341,12 +344,12 @@ def _never_legal(doc: dict, loc, game, counts: dict, games: int) -> list[Problem
 
 
 # ---------------------------------------------------------------- trick resolution
-def _representatives(game) -> list[tuple[int, int]]:
+def _representatives(game: Any) -> list[tuple[int, int]]:
     """``(card, face)`` pairs: per class of card (kind, suit) its lowest, middle and highest rank,
     and every face of a card without a rank (special cards), each text once."""
     deck = game.rules.deck
     rank, suit, kind = (deck.face_attrs.get(a) for a in ("rank", "suit", "kind"))
-    classes: dict[tuple, list[int]] = {}
+    classes: dict[tuple[Any, ...], list[int]] = {}
     chosen, seen = [], set()
     for f, text in enumerate(deck.face_texts):
         if text in seen:
@@ -366,7 +369,7 @@ def _representatives(game) -> list[tuple[int, int]]:
     return [(deck.face_card[f], f) for f in chosen]
 
 
-def _tricks(doc: dict, loc, game, snapshots: dict, limit: int) -> list[Problem]:
+def _tricks(doc: dict[str, Any], loc: Any, game: Any, snapshots: dict[int, list[Any]], limit: int) -> list[Problem]:
     from trickkit.dsl.compiler import EVALUATION_BUDGET
 
     findings = []

@@ -16,7 +16,8 @@ leaving the lead counts). A one-round game has no lead change.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -44,23 +45,23 @@ class GameStats:
 
     index: int
     seed: int
-    scores: tuple
-    winners: tuple
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
     actions: int
     rounds: int
     lead_changes: int
-    team_scores: tuple | None = None
-    team_winners: tuple | None = None
+    team_scores: tuple[int, ...] | None = None
+    team_winners: tuple[int, ...] | None = None
 
 
-def _best(scores: Sequence[int], highest: bool) -> frozenset:
+def _best(scores: Sequence[int], highest: bool) -> frozenset[int]:
     if not scores:
         return frozenset()
     best = max(scores) if highest else min(scores)
     return frozenset(s for s, v in enumerate(scores) if v == best)
 
 
-def _teams(game: Any, state: Any, highest: bool) -> tuple[tuple | None, tuple | None]:
+def _teams(game: Any, state: Any, highest: bool) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
     """Team scores and winners of a game with partnerships (``game.teams`` with fewer teams
     than seats; a game without: None), from the state's own ``team_scores()``. The winning
     teams are those of the winning seats (partners win together), else, for a game that
@@ -92,7 +93,7 @@ def play_measured(
     seed: int,
     index: int,
     agents: Sequence[Any] | None = None,
-    on_decision: Callable[[Any, list, Any], None] | None = None,
+    on_decision: Callable[[Any, list[Any], Any], None] | None = None,
 ) -> GameStats:
     """Play game ``index`` of a run with master ``seed`` to its end and measure it.
 

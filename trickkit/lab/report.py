@@ -12,7 +12,8 @@ import base64
 import csv
 import html
 import io
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from trickkit.errors import TrickkitError
 from trickkit.lab import stats
@@ -43,12 +44,12 @@ def _num(i: stats.Interval, digits: int = 1) -> str:
 
 def _signed(i: stats.Interval, pct: bool = False, digits: int = 1) -> str:
     """A difference and its interval (``pt``: percentage points), ``*`` when it excludes 0."""
-    fmt = (lambda v: f"{v * 100:+.1f}") if pct else (lambda v: f"{v:+.{digits}f}")
+    fmt: Callable[[float], str] = (lambda v: f"{v * 100:+.1f}") if pct else (lambda v: f"{v:+.{digits}f}")
     mark = " *" if i.excludes(0.0) else ""
     return f"{fmt(i.estimate)}{' pt' if pct else ''} ({fmt(i.low)}, {fmt(i.high)}){mark}"
 
 
-def _p(test) -> str:
+def _p(test: Any) -> str:
     if test is None:
         return "-"
     return f"chi-square {test.statistic:.2f} on {test.df} df, p = {test.p_value:.3g}" + (
@@ -59,14 +60,20 @@ def _p(test) -> str:
 # ------------------------------------------------------------------ terminal
 
 
-def comparison_tables(comp: Any) -> list:
+def comparison_tables(comp: Any) -> list[Any]:
     """``rich`` tables of a `trickkit.lab.compare.Comparison`: per seat, per game, and the
     paired differences from the baseline (``*``: the 95% interval excludes 0)."""
     from rich.table import Table
     from rich.text import Text
 
     seats = Table(title=Text(f"per seat: {comp.games} games per variant, seed {comp.seed} (95% intervals in brackets)"))
-    for name, justify in (("variant", "left"), ("seat", "right"), ("win rate", "right"), ("mean score", "right")):
+    columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
+        ("variant", "left"),
+        ("seat", "right"),
+        ("win rate", "right"),
+        ("mean score", "right"),
+    )
+    for name, justify in columns:
         seats.add_column(name, justify=justify)
     for v in comp.variants:
         for seat in range(v.players):
@@ -117,7 +124,9 @@ CSV_FIELDS = ("variant", "seat", "statistic", "estimate", "low", "high", "games"
 """Columns of the CSV files: one row per statistic (long format, ready for a spreadsheet)."""
 
 
-def _row(writer, variant, seat, name, i: stats.Interval | None, value=None, games=None):
+def _row(
+    writer: Any, variant: Any, seat: Any, name: Any, i: stats.Interval | None, value: Any = None, games: Any = None
+) -> None:
     if i is not None:
         writer.writerow([variant, seat, name, repr(i.estimate), repr(i.low), repr(i.high), i.n])
     else:
@@ -182,7 +191,7 @@ def simulation_csv(summary: Any, path: str, scores: Sequence[Sequence[float]] = 
 # ------------------------------------------------------------------ HTML
 
 
-def _pyplot():
+def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -195,7 +204,7 @@ def _pyplot():
     return plt
 
 
-def _png(fig) -> str:
+def _png(fig: Any) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     import matplotlib.pyplot as plt
@@ -204,7 +213,7 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _score_plot(plt, labels, scores_by_variant, players) -> str:
+def _score_plot(plt: Any, labels: Any, scores_by_variant: Any, players: Any) -> str:
     """One panel per variant: each seat's final score distribution."""
     fig, axes = plt.subplots(1, len(labels), figsize=(4.2 * len(labels), 3.2), squeeze=False)
     for ax, label, scores in zip(axes[0], labels, scores_by_variant):
@@ -217,7 +226,7 @@ def _score_plot(plt, labels, scores_by_variant, players) -> str:
     return _png(fig)
 
 
-def _seat_plot(plt, labels, intervals) -> str:
+def _seat_plot(plt: Any, labels: Any, intervals: Any) -> str:
     """Win rate per seat with its 95% interval, variants side by side."""
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     width = 0.8 / max(1, len(labels))
@@ -236,7 +245,7 @@ def _seat_plot(plt, labels, intervals) -> str:
     return _png(fig)
 
 
-def _length_plot(plt, labels, lengths, unit: str) -> str:
+def _length_plot(plt: Any, labels: Any, lengths: Any, unit: str) -> str:
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
     every = [v for values in lengths for v in values] or [0]
     lo, hi = min(every), max(every)
@@ -260,7 +269,7 @@ def _table_html(caption: str, head: Sequence[str], rows: Sequence[Sequence[Any]]
     return "".join(out)
 
 
-def _rich_table_html(table) -> str:
+def _rich_table_html(table: Any) -> str:
     """A ``rich`` table's cells as an HTML table (the same numbers as the terminal)."""
     head = [str(c.header) for c in table.columns]
     cells = [[str(x) for x in c.cells] for c in table.columns]

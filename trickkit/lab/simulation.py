@@ -19,22 +19,19 @@ Memory stays flat: results are folded into running totals (and written to the
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import io
 import json
 import os
 import pickle
 import random
-import signal
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
 from trickkit.errors import TrickkitError
+from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks
 
 __all__ = [
     "RandomAgent",
@@ -48,9 +45,6 @@ __all__ = [
 #: A game that has not ended after this many actions is reported as an error
 #: (it almost certainly means the ruleset never terminates).
 MAX_ACTIONS = 100_000
-
-#: Games per work unit sent to a worker process when ``jobs > 1``.
-CHUNK_SIZE = 64
 
 
 def _derive(kind: str, seed: int, index: int) -> int:
@@ -105,7 +99,7 @@ def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Ran
         agents = parse_agent_specs(agents, num_players)
     if agents is not None and len(agents) != num_players:
         raise TrickkitError(f"got {len(agents)} agents for a {num_players}-player game")
-    made = []
+    made: list[Any] = []
     for seat in range(num_players):
         spec = None if agents is None else agents[seat]
         if spec is None:
@@ -225,7 +219,7 @@ class SimulationSummary:
     mean_length: float
     mean_score: tuple[float, ...]
     win_rate: tuple[float, ...]
-    teams: tuple = ()
+    teams: tuple[tuple[int, ...], ...] = ()
     team_mean_score: tuple[float, ...] = ()
     team_win_rate: tuple[float, ...] = ()
     tie_rate: float = 0.0
@@ -289,7 +283,7 @@ class SimulationSummary:
                     f"{self.team_mean_score[t]:.2f}",
                     f"{self.team_win_rate[t]:.1%}",
                 )
-            table.caption += f"\nteam win rates share each tie equally; ties {self.tie_rate:.1%}"
+            table.caption = caption + f"\nteam win rates share each tie equally; ties {self.tie_rate:.1%}"
         return table
 
     def to_text(self) -> str:
@@ -362,75 +356,7 @@ def _jsonl_line(record: dict[str, Any]) -> str:
 _WORKER: dict[str, Any] = {}
 
 
-def _game_spec(game: Any) -> tuple:
-    """How a worker process gets the game: pickled if possible, else reloaded."""
-    try:
-        return ("pickle", pickle.dumps(game))
-    except Exception:
-        kwargs = dict(game.params)
-        kwargs["players"] = game.num_players
-        source = game.name
-        for attr in ("path", "source_path", "source"):
-            value = getattr(game, attr, None)
-            if isinstance(value, (str, os.PathLike)) and os.path.isfile(value):
-                source = os.fspath(value)
-                break
-        return ("load", source, kwargs)
-
-
-#: How often (seconds) a worker checks that the process that started it is still alive.
-PARENT_CHECK_SECONDS = 0.2
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Worker side: end this process as soon as ``parent`` is gone (killed, even with SIGKILL).
-
-    A worker blocks reading its task queue, whose other end it shares with its siblings, so
-    it would otherwise wait forever once the parent is gone, holding stdout open.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(1)  # no cleanup to do: the results have nowhere to go
-
-    threading.Thread(target=watch, name="trickkit-parent-watch", daemon=True).start()
-
-
-@contextlib.contextmanager
-def _workers_end_with_us(pool: ProcessPoolExecutor) -> Iterator[None]:
-    """Parent side: while the pool runs, SIGTERM first terminates the workers, then does what it did before.
-
-    Only in the main thread (where signal handlers live); a SIGTERM that was ignored stays ignored.
-    """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
-        yield
-        return
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous == signal.SIG_IGN:
-        yield
-        return
-
-    def on_term(signum, frame):
-        processes = getattr(pool, "_processes", None) or {}  # pid -> Process (no public API before 3.14)
-        for process in list(processes.values()):
-            with contextlib.suppress(Exception):  # already gone
-                process.terminate()
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-        if callable(previous):
-            previous(signum, frame)
-        else:  # the default action: die of SIGTERM, as without us
-            os.kill(os.getpid(), signum)
-
-    signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield
-    finally:
-        if signal.getsignal(signal.SIGTERM) is on_term:
-            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-
-
-def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int | None = None) -> None:
+def _worker_init(spec: tuple[Any, ...], agents: Sequence[Any] | None, parent: int | None = None) -> None:
     if parent is not None:
         _exit_with_parent(parent)
     if spec[0] == "pickle":
@@ -446,67 +372,6 @@ def _worker_init(spec: tuple, agents: Sequence[Any] | None, parent: int | None =
 def _worker_chunk(seed: int, start: int, stop: int, keep_actions: bool) -> list[dict[str, Any]]:
     game, agents = _WORKER["game"], _WORKER["agents"]
     return [_compact(play_game(game, seed, i, agents), keep_actions) for i in range(start, stop)]
-
-
-def chunks_in_order(
-    count: int,
-    jobs: int,
-    submit: Callable[[int, int], Any],
-    collect: Callable[[Any], Any],
-    cancel: Callable[[Any], Any] | None = None,
-) -> Iterator[Any]:
-    """Split games ``0..count-1`` into chunks, hand them out, and yield each chunk's result in order.
-
-    ``submit(start, stop)`` starts the work of games ``start..stop-1`` and returns a handle (a
-    future, a Ray reference); ``collect(handle)`` waits for its result. At most ``4 * jobs``
-    chunks are in flight, so memory stays bounded however many games there are. Handles not
-    collected when the caller stops early are given to ``cancel``.
-    """
-    chunk = max(1, min(CHUNK_SIZE, count // (jobs * 4) or 1))
-    starts = iter(range(0, count, chunk))
-    pending: collections.deque = collections.deque()
-
-    def submit_one() -> bool:
-        start = next(starts, None)
-        if start is None:
-            return False
-        pending.append(submit(start, min(count, start + chunk)))
-        return True
-
-    try:
-        for _ in range(4 * jobs):
-            if not submit_one():
-                break
-        while pending:
-            result = collect(pending.popleft())
-            submit_one()
-            yield result
-    finally:
-        if cancel is not None:
-            for handle in pending:
-                cancel(handle)
-
-
-def pooled_chunks(
-    count: int, jobs: int, initializer: Callable[..., None], initargs: tuple, work: Callable[[int, int], tuple]
-) -> Iterator[Any]:
-    """`chunks_in_order` in ``jobs`` worker processes of this machine.
-
-    Each worker runs ``initializer(*initargs)`` once (it should call `_exit_with_parent`, so no
-    worker outlives us); ``work(start, stop)`` gives ``(function, *args)``, the picklable call
-    that plays a chunk in a worker. A SIGTERM to this process ends the workers first.
-    """
-    with (
-        ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs) as pool,
-        _workers_end_with_us(pool),
-    ):
-        yield from chunks_in_order(
-            count,
-            jobs,
-            lambda start, stop: pool.submit(*work(start, stop)),
-            lambda future: future.result(),
-            lambda future: future.cancel(),
-        )
 
 
 def _parallel_records(
@@ -557,7 +422,9 @@ def _ray_records(
         yield from records
 
 
-def _ray_chunk(spec: tuple, agents, seed: int, start: int, stop: int, keep_actions: bool) -> list[dict[str, Any]]:
+def _ray_chunk(
+    spec: tuple[Any, ...], agents: Sequence[Any] | None, seed: int, start: int, stop: int, keep_actions: bool
+) -> list[dict[str, Any]]:
     if _WORKER.get("spec") != spec:  # a Ray worker keeps its loaded game between tasks
         _worker_init(spec, agents)
         _WORKER["spec"] = spec

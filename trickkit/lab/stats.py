@@ -19,7 +19,7 @@ accurate to about 1e-10, far more than a simulation's sampling error.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import attrs
 
