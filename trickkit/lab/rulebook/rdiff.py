@@ -13,7 +13,7 @@ RULE_TABLES = ("deck", "winner", "seats")
 
 
 def _rows(table: Table) -> dict[str, dict[str, str]]:
-    return {row[0]: dict(zip(table.header[1:], row[1:])) for row in table.rows}
+    return {row[0]: dict(zip(table.header[1:], row[1:], strict=False)) for row in table.rows}
 
 
 def _plain(text: str) -> str:
