@@ -1,28 +1,19 @@
-"""mkdocs hooks: generate the reference pages from the code at build time.
+"""mkdocs hooks: refuse to build from stale generated pages.
 
-Registered in ``mkdocs.yml`` under ``hooks:``. The pages are created in memory
-(``File.generated``), never written into ``docs/``, so they cannot go stale.
+The reference pages, the games lists and every game page's rulebook are generated into committed
+files (`trickkit.cli.docsync`; regenerate them with ``python -m trickkit.cli.docsync --write``), so the
+repository reads whole without building the site. A stale file is a warning, which ``--strict`` fails.
 """
 
 from __future__ import annotations
 
-from mkdocs.structure.files import File, Files
+import logging
 
-from trickkit.cli import docgen
+from trickkit.cli import docsync
 
-GENERATED = {
-    "reference/ruleset.md": docgen.schema_reference,
-    "reference/dsl.md": docgen.dsl_reference,
-    "reference/cli.md": docgen.cli_reference,
-    "reference/observation.md": docgen.observation_reference,
-    "reference/spaces.md": docgen.spaces_reference,
-}
+log = logging.getLogger("mkdocs.hooks.docsync")
 
 
-def on_files(files: Files, config) -> Files:
-    for path, build in GENERATED.items():
-        existing = files.get_file_from_path(path)
-        if existing is not None:
-            files.remove(existing)
-        files.append(File.generated(config, path, content=build()))
-    return files
+def on_pre_build(config) -> None:
+    for path in docsync.stale():
+        log.warning(f"{path} is stale: run 'python -m trickkit.cli.docsync --write'")

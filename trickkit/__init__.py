@@ -46,6 +46,7 @@ __all__ = [
     "TrickkitError",
     "list_games",
     "load_game",
+    "rulebook",
     "simulate",
     "validate",
 ]
@@ -58,4 +59,8 @@ def __getattr__(name: str):
         from trickkit.lab import simulation
 
         return getattr(simulation, name)
+    if name == "rulebook":  # the rulebook builder (trickkit.lab.rulebook), imported on first use
+        from trickkit.lab.rulebook import rulebook
+
+        return rulebook
     raise AttributeError(f"module 'trickkit' has no attribute {name!r}")

@@ -67,9 +67,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
     from trickkit.engine.view import clean
     from trickkit.lab.diff import diff_rulesets, readable
+    from trickkit.lab.rulebook.rdiff import diff_rulebooks
 
     out = console()
-    lines = diff_rulesets(args.a, args.b)
+    lines = diff_rulesets(args.a, args.b) + diff_rulebooks(args.a, args.b)  # rules, then rulebook rows
     width = max(min(shutil.get_terminal_size((100, 24)).columns - 1, 120), 40)
     for line in readable(lines, width):  # long expressions as line diffs, not 900-character lines
         out.print(clean(line), markup=False)

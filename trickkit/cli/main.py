@@ -15,6 +15,7 @@ from trickkit.cli.checks import cmd_check, cmd_lint, cmd_test, testing_checks
 from trickkit.cli.common import UsageError, api, parse_params
 from trickkit.cli.games import cmd_compile, cmd_diff, cmd_list, cmd_replay, cmd_show, cmd_validate
 from trickkit.cli.play import cmd_play
+from trickkit.cli.rulebook import register as register_rulebook
 from trickkit.cli.runs import cmd_compare, cmd_simulate
 from trickkit.errors import TrickkitError
 
@@ -221,6 +222,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
     p.set_defaults(func=cmd_lint)
+    register_rulebook(sub)
     return parser
 
 

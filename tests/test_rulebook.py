@@ -1,0 +1,148 @@
+"""Rulebooks computed from the rules (trickkit.lab.rulebook, `trickkit rulebook`) and the freshness of the
+generated docs files (trickkit.cli.docsync)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import trickkit
+from trickkit.cli import docsync
+from trickkit.cli.main import main
+from trickkit.lab.rulebook import build, rulebook, tables
+from trickkit.lab.rulebook.rdiff import diff_rulebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+TUTORIAL = ROOT / "docs" / "tutorial" / "sarkophag_open_leads.yaml"
+GAMES = trickkit.list_games()
+
+
+@pytest.mark.parametrize("game", [*GAMES, str(TUTORIAL)])
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_rulebook_renders_every_game(game, fmt):
+    text = rulebook(game, fmt)
+    loaded = trickkit.load_game(game)
+    assert loaded.content_hash in text
+    for section in ("The deck", "The flow of a game", "Who wins a trick", "What each seat sees", "Parameters"):
+        assert section in text
+    if fmt == "html":
+        assert text.startswith("<!DOCTYPE html>") and "<table>" in text and "http" not in text
+    else:
+        assert "```mermaid\nflowchart TD" in text
+
+
+def test_public_api_and_game_objects():
+    game = trickkit.load_game("sarkophag", players=3, hand_size=5)
+    text = trickkit.rulebook(game)
+    assert "for 3 players" in text and "hand_size=5" in text
+    with pytest.raises(ValueError):
+        trickkit.rulebook("sarkophag", "pdf")
+
+
+def test_deck_values_are_evaluated_per_card():
+    deck = tables(build("sarkophag"))["deck"]
+    heads = deck.header.index("heads")
+    by_card = {row[0]: row[heads] for row in deck.rows}
+    assert by_card["`15`"] == "5" and by_card["`1`"] == "0" and by_card["`4`"] == "2" and by_card["`3`"] == "1"
+    hearts = tables(build("hearts"))["deck"]
+    points = hearts.header.index("points")
+    assert {row[0]: row[points] for row in hearts.rows}["`SQ`"] == "13"
+
+
+def _cell(table, led, other):
+    col = table.header.index(other)
+    return next(row[col] for row in table.rows if row[0] == led)
+
+
+def test_trick_ranking_matches_the_rules():
+    """Pairs computed by hand from the rulebooks of the games."""
+    sk = tables(build("skull_king"))["winner"]
+    assert _cell(sk, "green", "black") == "other card"  # black is trump
+    assert _cell(sk, "black", "green") == "led card"
+    assert _cell(sk, "green", "yellow") == "led card"  # off-suit never wins
+    assert _cell(sk, "green", "green") == "higher rank"
+    assert _cell(sk, "pirate", "skull_king") == "other card"
+    assert _cell(sk, "skull_king", "mermaid") == "other card"  # the mermaid catches the Skull King
+    assert _cell(sk, "escape", "green") == "other card"
+    assert _cell(sk, "pirate", "pirate") == "led card"  # the first pirate wins
+    oh = tables(build("oh_hell"))
+    assert _cell(oh["winner `turnup` empty"], "clubs", "hearts") == "led card"  # no trump
+    assert _cell(oh["winner `turnup` holds `H2` (hearts)"], "clubs", "hearts") == "other card"
+    spades = tables(build("spades"))["winner"]
+    assert _cell(spades, "hearts", "spades") == "other card"
+    assert _cell(spades, "spades", "hearts") == "led card"
+
+
+def test_follow_duties_and_bids_are_computed():
+    books = tables(build("spades"))
+    follow = books["follow"]
+    assert any("`H" in row[1] and "led" in row[0] for row in follow.rows)
+    bids = books["bids"]
+    assert all(row[2] == "0-13" for row in bids.rows[:4])
+    sark = tables(build("sarkophag"))["follow"]
+    lower = next(row for row in sark.rows if row[0].startswith("`31` led, then `16`"))
+    assert lower[1] == "`1`, `8`, `14`, `21`, `27`" and lower[2] == "must play lower than 31"
+
+
+def test_cli_rulebook(tmp_path, capsys):
+    assert main(["rulebook", "sarkophag"]) == 0
+    assert "# Sarkophag: the rulebook" in capsys.readouterr().out
+    out = tmp_path / "sk.html"
+    assert main(["rulebook", "skull_king", "--format", "html", "--out", str(out), "--param", "rounds=3"]) == 0
+    assert "rounds=3" in out.read_text("utf-8")
+
+
+# ------------------------------------------------------------------ freshness
+
+
+def test_generated_docs_are_fresh():
+    assert docsync.stale() == [], "run: python -m trickkit.cli.docsync --write"
+
+
+def test_every_game_page_embeds_its_rulebook():
+    for game in GAMES:
+        page = (ROOT / "docs" / "games" / f"{game}.md").read_text("utf-8")
+        assert "<!-- rulebook:begin -->" in page and trickkit.load_game(game).content_hash in page
+    for path in ("README.md", "docs/getting-started.md"):
+        text = (ROOT / path).read_text("utf-8")
+        assert all(f"`{game}`" in text.split("<!-- games:begin -->")[1] for game in GAMES)
+
+
+def test_a_changed_card_value_makes_the_page_stale(tmp_path, monkeypatch):
+    """A copy of the checkout's docs and rulesets with Sarkophag's card 15 worth 4 heads, not 5."""
+    for part in ("docs", "README.md"):
+        src = ROOT / part
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / part)
+    folder = tmp_path / "rulesets"
+    shutil.copytree(ROOT / "rulesets", folder)
+    path = folder / "sarkophag.yaml"
+    text = path.read_text("utf-8")
+    assert "5: [15, 25, 35, 45]" in text
+    path.write_text(text.replace("5: [15, 25, 35, 45]", "5: [25, 35, 45]\n          4: [15]"), "utf-8")
+    page = "docs/games/sarkophag.md"
+    monkeypatch.setattr(
+        docsync, "rulebook_section", lambda game: rulebook(str(folder / f"{game}.yaml"), "md", base_level=2)
+    )
+    assert page in docsync.stale(tmp_path)
+    assert docsync.expected(tmp_path, only=[page])[page] != (ROOT / page).read_text("utf-8")
+    docsync.write(tmp_path)
+    assert "| `15` | number | 15 | 1 | 4 |" in (tmp_path / page).read_text("utf-8")
+
+
+# ------------------------------------------------------------------ diff
+
+
+def test_rulebook_diff_shows_changed_rows():
+    lines = diff_rulebooks("skull_king", "skull_king_2021")
+    assert any(line.startswith("rulebook deck: added") for line in lines)
+    assert any(line.startswith("rulebook seats: added sunk") for line in lines)
+    # spades has a trump suit, hearts none: the led heart now holds against a spade
+    assert "rulebook winner: hearts: spades other card -> led card" in diff_rulebooks("spades", "hearts")
+    assert diff_rulebooks("skull_king", "skull_king") == []
+
+
+def test_cli_diff_shows_rulebook_rows(capsys):
+    assert main(["diff", "skull_king", "skull_king_2021"]) == 0
+    assert "rulebook deck: added" in capsys.readouterr().out
