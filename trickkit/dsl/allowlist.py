@@ -147,8 +147,7 @@ def check(source: str, known_globals) -> ast.Module:
             if ok is None:
                 ok = names_ok[node.id] = bool(
                     LOCAL_NAME.match(node.id)
-                    or GLOBAL_NAME.match(node.id)
-                    and (node.id in known_globals or node.id in defined)
+                    or (GLOBAL_NAME.match(node.id) and (node.id in known_globals or node.id in defined))
                 )
             if not ok:
                 raise UnsafeCode(f"generated code names {node.id!r}")
@@ -213,4 +212,4 @@ def check(source: str, known_globals) -> ast.Module:
     return tree
 
 
-__all__ = ["UnsafeCode", "check", "STATE_ATTRIBUTES"]
+__all__ = ["STATE_ATTRIBUTES", "UnsafeCode", "check"]

@@ -15,6 +15,12 @@ from typing import Any, TypeAlias
 
 import lark
 
+from trickkit.dsl.types import Val
+
+Hoisted: TypeAlias = "dict[str | tuple[str, str], str | Val]"
+"""Parts computed before a loop: the code of a part -> the local holding it, and
+``("definition", name)`` -> the value of a state-only definition inlined there."""
+
 Line: TypeAlias = "str | Hoist | Memo | list[Line]"
 """A generated line, an indented block of them, or a placeholder rendered when flattened."""
 
@@ -48,7 +54,9 @@ class Body:
         self.loops = 0  # aggregates (or the card loop of a filter) around the code emitted now
         self.hoist: Hoist | None = None  # where the current outermost loop's invariants start
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
-        self.hoisted: dict[str, str] = {}  # code of an eagerly hoisted part -> its local
+        # code of an eagerly hoisted part -> its local; ("definition", name) -> the value of a
+        # state-only definition inlined before a card loop (see GenBase._call_definition)
+        self.hoisted: Hoisted = {}
         self.inner: set[str] = set()  # loop variables of the aggregates within the outermost one
         # a combination filter's loops but the innermost: (choices bound there, lines run there
         # before the next choice's loop, hoisted code -> its local)

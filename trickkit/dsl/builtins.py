@@ -6,7 +6,7 @@ DSL reference page of the docs is generated from it (each example is parsed in a
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 

@@ -15,6 +15,7 @@ from typing import Any
 from trickkit.dsl.body import (
     Body,
     Hoist,
+    Line,
     flatten,
     location_comment,
 )
@@ -22,7 +23,10 @@ from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
+    Context,
     DSLCompileError,
+    Node,
+    Rule,
     Val,
 )
 
@@ -48,7 +52,7 @@ _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
 class FiltersMixin(StatementsMixin):
     """Filters and passes over many candidates (see the module docstring)."""
 
-    def card_filter(self, tree, context):
+    def card_filter(self, tree: Node, context: Context) -> tuple[Rule, int]:
         """A card test as one pass over a hand: ``filter(state, frame, cards) -> cards passing``.
 
         The test's context must start with the card (``("card", "card")``); state-only
@@ -61,11 +65,11 @@ class FiltersMixin(StatementsMixin):
         scope = self._root_scope(context)
         card = scope.names[context[0][0]]
         scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
-        val, body, inner = self._loop_test(tree, scope)
+        val, hoist, inner = self._loop_test(tree, scope)
         name = f"_f{next(self._ids)}"
         lines = [f"def {name}(s, fr, cards):"]
         lines += self._unpack(context[1:], scope, offset=1)
-        lines += flatten(body.hoist.lines)
+        lines += flatten(hoist.lines)
         if not inner:
             lines.append(f"    return [{card.name} for {card.name} in cards if {self._code(val)}]")
         else:
@@ -74,7 +78,7 @@ class FiltersMixin(StatementsMixin):
             lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
         return self._define(name, lines), len(context)
 
-    def combo_filter(self, tree, context, first_only: bool = False):
+    def combo_filter(self, tree: Node, context: Context, first_only: bool = False) -> Rule:
         """An action kind's test over every combination of its choices, as one generated pass:
         ``filter(state, frame, domains) -> [combination, ...]`` in the order of
         ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
@@ -91,11 +95,13 @@ class FiltersMixin(StatementsMixin):
         # and the engine tests that kind's combinations one by one, with the null checks
         scope = Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
         n = len(context)
-        levels = [(frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)]
-        val, body, inner = self._loop_test(tree, scope, levels)
+        levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)
+        ]
+        val, hoist, inner = self._loop_test(tree, scope, levels)
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
-        lines += flatten(body.hoist.lines)
+        lines += flatten(hoist.lines)
         lines.append("    out = []")
         for i in range(n):
             lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
@@ -108,7 +114,9 @@ class FiltersMixin(StatementsMixin):
         lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
         return self._define(name, lines)
 
-    def kinds_pass(self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts=None):
+    def kinds_pass(
+        self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts: Sequence[str] | None = None
+    ) -> Rule:
         """One generated function over a turns step's action kinds (or a reaction window's):
         for each kind in order, its guard, its choices' domains (copies of a card offered once
         when ``texts``, the deck's card texts, is given), the evaluation budget charge and its
@@ -130,7 +138,7 @@ class FiltersMixin(StatementsMixin):
             lines.append("    out = []")
         texts_code = self._table(texts) if texts is not None else None
 
-        def ref(fn) -> str:  # a function generated before, by its own name in this module
+        def ref(fn: Rule) -> str:  # a function generated before, by its own name in this module
             fname = getattr(fn, "__name__", "")
             if not _GENERATED_FN.match(fname) or self.env.get(fname) is not fn:
                 raise DSLCompileError(f"not a generated function: {fname!r}")
@@ -138,7 +146,7 @@ class FiltersMixin(StatementsMixin):
 
         base = [1000]  # inlined rules' locals are renumbered from here: no clash with the pass's own
 
-        def call(fn, target: str) -> list:
+        def call(fn: Rule, target: str) -> list[Line]:
             """Lines computing ``fn(s, ())`` into the test or assignment ``target`` (``"if {}:"``,
             ``"v0 = {}"``): the rule's own statements inlined, or else a call of it."""
             inlined = self._inline(ref(fn), base)
@@ -147,19 +155,19 @@ class FiltersMixin(StatementsMixin):
             lines, code = inlined
             return [*lines, target.format(code)]
 
-        found = "return True" if first_only else None
+        found = "return True" if first_only else ""
         for kind in kinds:
-            body: list = []
+            body: list[Line] = []
             if kind.get("where"):
                 lines.append("    " + location_comment(kind["where"]))
             domains = kind["domains"]
-            charge = [
+            charge: list[Line] = [
                 "s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
                 "if s.budget < 0:",
                 ["_over_budget()"],
             ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                test = [*call(kind["allowed"], "if {}:"), [found or "out.append([()])"]]
+                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or "out.append([()])"]]
                 if not first_only:
                     test += ["else:", ["out.append(())"]]
                 if kind["guard"] is None:
@@ -175,7 +183,7 @@ class FiltersMixin(StatementsMixin):
                     if not first_only:
                         body += ["else:", ["out.append(())"]]
             else:
-                inner = []
+                inner: list[Line] = []
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
                     inner += call(fn, f"v{i} = {{}}")
                     if card and texts_code is not None:
@@ -202,7 +210,7 @@ class FiltersMixin(StatementsMixin):
         lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
 
-    def _inline(self, name: str, base: list) -> tuple[list, str] | None:
+    def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
         """The statements and result of the generated rule ``name`` (a function of the state
         alone, called with an empty frame), its locals renumbered from ``base[0]`` (moved on
         past them): ``(lines, code)`` to put in place of a call of it. None when it reads its
@@ -225,9 +233,11 @@ class FiltersMixin(StatementsMixin):
 
         return [renumber(line) for line in lines], f"({renumber(code)})"
 
-    def _loop_test(self, tree, scope, levels=()) -> tuple[Val, Body, list]:
-        """Compile a test that a generated loop runs per candidate: ``(value, body, lines)``,
-        with the state-only parts in ``body.hoist``, computed before the loop (and ``levels``:
+    def _loop_test(
+        self, tree: Node | str, scope: Scope, levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = ()
+    ) -> tuple[Val, Hoist, list[Line]]:
+        """Compile a test that a generated loop runs per candidate: ``(value, hoist, lines)``,
+        with the state-only parts in ``hoist``, computed before the loop (and ``levels``:
         see `Body.levels`)."""
         if isinstance(tree, str):
             tree = parse(tree, "expr")
@@ -236,10 +246,10 @@ class FiltersMixin(StatementsMixin):
             body = self.body
             body.levels = list(levels)
             body.loops = 1
-            body.hoist = Hoist()
+            hoist = body.hoist = Hoist()
             body.eager = True
-            inner: list = []
+            inner: list[Line] = []
             body.lines = inner
-            return self._expr_guarded(tree, scope), body, inner
+            return self._expr_guarded(tree, scope), hoist, inner
         finally:
             self.body = saved

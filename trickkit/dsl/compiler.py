@@ -33,10 +33,11 @@ state's evaluation budget; definitions may not refer to themselves, so calls nev
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import attrs
 
-from trickkit.dsl.body import Body, Hoist, flatten, location_comment
+from trickkit.dsl.body import Body, Hoist, Hoisted, Line, flatten, location_comment
 from trickkit.dsl.card_filters import FiltersMixin
 from trickkit.dsl.gen_operators import _SMALL_FACTOR_BOUND
 from trickkit.dsl.parser import DSLSyntaxError, parse
@@ -46,9 +47,13 @@ from trickkit.dsl.types import (
     NOT_CONST,
     PLAY_FIELDS,
     WANTED,
+    Context,
     DSLCompileError,
     Namespace,
+    Node,
+    Rule,
     Symbol,
+    Tree,
     Val,
     assignable,
     describe_type,
@@ -56,6 +61,8 @@ from trickkit.dsl.types import (
     error_at,
     is_list,
 )
+
+T = TypeVar("T")
 
 
 class Compiler(FiltersMixin):
@@ -68,12 +75,12 @@ class Compiler(FiltersMixin):
 
     def expression(
         self,
-        text: str,
-        context: Sequence[tuple[str, str]] = (),
+        text: str | bool,
+        context: Context = (),
         want: str | None = None,
         memoise: bool = True,
         where: str = "",
-    ):
+    ) -> tuple[Rule, int, str]:
         """Compile an expression. Returns ``(function, frame_size, type)``.
 
         ``memoise``: memoise its larger state-only parts in the state's cache while the
@@ -84,10 +91,12 @@ class Compiler(FiltersMixin):
         """
         tree = parse(str(text), "expr") if not isinstance(text, bool) else parse(str(text).lower(), "expr")
         if self.coverage is not None:
-            tree._text = str(text)  # for the coverage report's snippets
+            tree._text = str(text)  # type: ignore[attr-defined]  # the coverage report's snippets ride on the tree
         return self.expression_tree(tree, context, want, memoise, where)
 
-    def expression_tree(self, tree, context=(), want=None, memoise=True, where=""):
+    def expression_tree(
+        self, tree: Tree, context: Context = (), want: str | None = None, memoise: bool = True, where: str = ""
+    ) -> tuple[Rule, int, str]:
         """`expression` for a parsed tree."""
         self._rule = (where, getattr(tree, "_text", ""))
         val, fn = self._function(tree, context, memoise, where)
@@ -95,7 +104,7 @@ class Compiler(FiltersMixin):
             raise error_at(tree, f"must be {WANTED.get(want, want)}, got {describe_type(val.type)}")
         return fn, len(context), val.type
 
-    def context_reads(self, tree, context) -> bool:
+    def context_reads(self, tree: Tree, context: Context) -> bool:
         """Does ``tree``, compiled with ``context`` in scope, read a context name (directly,
         or through a definition)?
 
@@ -111,7 +120,7 @@ class Compiler(FiltersMixin):
             self.body, self._rule = saved, saved_rule
         return bool(val.free)
 
-    def block(self, text: str, context: Sequence[tuple[str, str]] = (), where: str = ""):
+    def block(self, text: str, context: Context = (), where: str = "") -> tuple[Rule, int]:
         """Compile a statement block. Returns ``(function, frame_size)``.
 
         Blocks change the state between statements, so nothing is memoised across
@@ -144,7 +153,7 @@ class Compiler(FiltersMixin):
         """The generated module: every function compiled so far, in order."""
         return "\n\n".join(self._sources) + "\n"
 
-    def _function(self, tree, context, memoise, where) -> tuple[Val, Callable]:
+    def _function(self, tree: Tree, context: Context, memoise: bool, where: str) -> tuple[Val, Rule]:
         saved, self.body = self.body, Body()
         saved_memo, self.memoise = self.memoise, memoise
         try:
@@ -161,7 +170,7 @@ class Compiler(FiltersMixin):
         lines += unpack
         lines += flatten(body.lines)
         lines.append(f"    return {self._code(val)}")
-        fn = self._define(name, lines)
+        fn: Any = self._define(name, lines)  # it carries const_value and nullable for the rules layer
         if not unpack:  # a function of the state alone: a generated pass may inline it
             self._inline_parts[name] = (flatten(body.lines, 0), self._code(val))
         if val.is_const:
@@ -180,7 +189,7 @@ class Splice:
     clash; the finished function passes the allow-list like every generated one (`define`).
     """
 
-    def __init__(self, compiler: Compiler, prefix: str):
+    def __init__(self, compiler: Compiler, prefix: str) -> None:
         self.compiler = compiler
         self.body = Body()
         self.name = f"_{prefix}{next(compiler._ids)}"
@@ -189,15 +198,17 @@ class Splice:
         """A new local name of this function."""
         return self.body.temp(prefix)
 
-    def table(self, value) -> str:
+    def table(self, value: Sequence[Any]) -> str:
         """The generated name of a constant table (a tuple) in the module's namespace."""
         return self.compiler._table(value)
 
-    def const(self, value) -> str:
+    def const(self, value: Any) -> str:
         """Python code for a constant: a literal, or its generated name in the namespace."""
         return self.compiler._const_code(value)
 
-    def card_test(self, tree, card: str, hoisted: dict | None = None) -> tuple[str, list, list, dict]:
+    def card_test(
+        self, tree: Node, card: str, hoisted: Hoisted | None = None
+    ) -> tuple[str, list[str], list[str], Hoisted]:
         """A card test (context ``card``, bound to the local ``card``, never null) to run over a hand.
 
         Returns ``(code, hoist, inner, hoisted)``: the parts of the test that do not depend on
@@ -221,7 +232,7 @@ class Splice:
             b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
             c.inline_definitions = False
 
-    def expression(self, tree, names: Mapping[str, tuple]) -> tuple[Val, list]:
+    def expression(self, tree: Node, names: Mapping[str, tuple[str, str, bool]]) -> tuple[Val, list[str]]:
         """An expression, its context ``names`` bound to locals: ``{name: (local, type, nullable)}``.
 
         Returns ``(value, lines)``: ``value.code`` is valid after ``lines``. Nothing is
@@ -243,7 +254,7 @@ class Splice:
             b.lines, b.loops, b.hoist, b.eager, b.hoisted = saved
             c.inline_definitions = False
 
-    def block(self, tree, names: Mapping[str, tuple]) -> list:
+    def block(self, tree: Tree, names: Mapping[str, tuple[str, str, bool]]) -> list[str]:
         """A statement block (as `Compiler.block`), its context ``names`` bound to locals; its lines.
 
         Raises:
@@ -256,7 +267,7 @@ class Splice:
         c = self.compiler
         try:
 
-            def run():
+            def run() -> None:
                 try:
                     c._stmts(tree.children, scope)
                 except RecursionError:
@@ -270,7 +281,7 @@ class Splice:
             c._ended_lets = {}
             c.inline_definitions = False
 
-    def _run(self, fn, memoise: bool):
+    def _run(self, fn: Callable[[], T], memoise: bool) -> T:
         c = self.compiler
         saved = c.body, c.memoise, c._rule
         c.body, c.memoise, c._rule = self.body, memoise, None  # no coverage site: the rule's own hook counts
@@ -279,13 +290,13 @@ class Splice:
         finally:
             c.body, c.memoise, c._rule = saved
 
-    def define(self, args: Sequence[str], lines: list):
+    def define(self, args: Sequence[str], lines: list[Line]) -> Rule:
         """Compile the finished function ``name(args)`` with ``lines`` (nested lists indent)."""
         source = [f"def {self.name}({', '.join(args)}):", *flatten(lines)]
         return self.compiler._define(self.name, source)
 
 
-def card_filter(compiler: Compiler, text: str, context) -> tuple[Callable, int] | None:
+def card_filter(compiler: Compiler, text: str, context: Context) -> tuple[Rule, int] | None:
     """``(filter, frame_size)`` for a card test (see `Compiler.card_filter`), or None when
     the test does not compile (its error is reported where the rule itself is compiled)."""
     try:

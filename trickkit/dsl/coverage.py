@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator
+from collections.abc import Iterator
 
 import attrs
 
@@ -96,7 +96,7 @@ class CoverageSites:
             self.load_counts.append(0)
         else:
             known = self.sites[k]
-            if decided and not known.decided or text and not known.text:
+            if (decided and not known.decided) or (text and not known.text):
                 self.sites[k] = attrs.evolve(known, decided=known.decided or decided, text=known.text or text)
         return k
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import lark
 
 from trickkit.dsl import builtins as B
-from trickkit.dsl.body import (
-    Hoist,
-)
+from trickkit.dsl.body import Hoist, Line
 from trickkit.dsl.gen_operators import OperatorsMixin
-from trickkit.dsl.scope import Local
+from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
+    Defs,
+    Node,
+    Tree,
     Val,
     aggregate_type,
     elem_type,
@@ -27,7 +28,7 @@ from trickkit.errors import did_you_mean
 class AggregatesMixin(OperatorsMixin):
     """Aggregates as loops (see the module docstring)."""
 
-    def _collection(self, coll: Val, node) -> str:
+    def _collection(self, coll: Val, node: Node) -> str:
         """Emit the evaluation of a list to iterate over, charged to the budget; its temp."""
         if not is_list(coll.type):
             raise error_at(node, f"can only iterate over a list, got {coll.type}")
@@ -41,7 +42,7 @@ class AggregatesMixin(OperatorsMixin):
         self.body.lines.append(["_over_budget()"])
         return t
 
-    def _e_aggregate(self, node, scope, defs):
+    def _e_aggregate(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         name_tok, elem, var_tok, coll_node, cond, key = node.children
         name = str(name_tok)
         agg = B.AGGREGATES.get(name)
@@ -74,9 +75,10 @@ class AggregatesMixin(OperatorsMixin):
         self._check_loop_name(var_tok, scope)
         inner = scope.child(str(var_tok), Local(var, elem_type(coll.type), item_nullable))
         result = body.temp()
+        e: Val | None
         body.loops += 1
         try:
-            loop: list = []
+            loop: list[Line] = []
             saved = body.lines
             body.lines = loop
             try:
@@ -126,7 +128,7 @@ class AggregatesMixin(OperatorsMixin):
             body.lines.append([f"{result} = None"])
             self._emit("else:")
             # the element of the best item, with the item bound again (loop code may be hoisted)
-            branch: list = [f"{var} = {best}"]
+            branch: list[Line] = [f"{var} = {best}"]
             saved = body.lines
             body.lines = branch
             try:
@@ -140,12 +142,13 @@ class AggregatesMixin(OperatorsMixin):
             self._emit(f"{result} = _sort_keyed({result})")
         free = coll.free.union(*(v.free for v in parts)) - {var}
         state = coll.state or any(v.state for v in parts)
+        assert e is not None  # highest / lowest compute the element after the loop
         typ = aggregate_type(agg, e.type)
         nullable = name in ("min", "max", "first", "last", "highest", "lowest")
         values = e.values if agg.result == "elem" else None
         return Val(result, typ, nullable=nullable, state=state, free=free, values=values)
 
-    def _items_nullable(self, coll: Val, node, scope) -> bool:
+    def _items_nullable(self, coll: Val, node: Node, scope: Scope) -> bool:
         """May an item of the list ``coll`` be null? Not for a zone's cards, the plays of the
         trick, the zones of a seat zone or family, a range, or a constant list without null
         (so ``for s in seats { score[s] ... }`` indexes without a null check)."""
@@ -156,7 +159,7 @@ class AggregatesMixin(OperatorsMixin):
             or (coll.type in ("list[zone]", "list[play]") and self._names_state_list(node, scope))
         )
 
-    def _names_state_list(self, node, scope) -> bool:
+    def _names_state_list(self, node: Node, scope: Scope) -> bool:
         """Does ``node`` name a list the game holds (``trick``, a seat zone, a zone family)?"""
         if not (isinstance(node, lark.Tree) and node.data == "name"):
             return False
@@ -169,7 +172,7 @@ class AggregatesMixin(OperatorsMixin):
             and sym.kind in ("state", "seat_zone", "zone_family")
         )
 
-    def _aggregate_step(self, name, result, ec) -> list[str]:
+    def _aggregate_step(self, name: str, result: str, ec: str) -> list[str]:
         """Emit the loop body's use of the element ``ec``; return the result's initial lines."""
         body = self.body
         if name == "any":

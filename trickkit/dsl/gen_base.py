@@ -11,7 +11,8 @@ cache, or left in place. Also here: the rule coverage counters (`trickkit.dsl.co
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
 import attrs
 import lark
@@ -25,6 +26,7 @@ from trickkit.dsl.body import (
     SIMPLE,
     Body,
     Hoist,
+    Line,
     Memo,
     flatten,
     literal_code,
@@ -36,12 +38,21 @@ from trickkit.dsl.runtime import HELPERS, Budget
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
     NOT_CONST,
+    CompiledDefinition,
+    Context,
+    Defs,
     DSLCompileError,
     Namespace,
+    Node,
+    Rule,
+    Tree,
     Val,
     error_at,
     node_pos,
 )
+
+T = TypeVar("T")
+
 
 _MEMO_MIN_NODES = 6
 """Smallest state-only subtree worth memoising in the state's cache (below it the cache costs more)."""
@@ -50,9 +61,9 @@ _MEMO_MIN_NODES = 6
 class GenBase:
     """The state of one ruleset's code generation, and the steps every part goes through."""
 
-    def __init__(self, namespace: Namespace):
+    def __init__(self, namespace: Namespace) -> None:
         self.ns = namespace
-        self._def_trees: dict[str, lark.Tree] = dict(namespace.definitions)
+        self._def_trees: dict[str, Tree] = dict(namespace.definitions)
         self._def_names: dict[str, tuple[str, ...]] = {}  # see _names_in_definition
         self.env: dict[str, Any] = {"__builtins__": {}}
         self.env.update(HELPERS)
@@ -61,39 +72,40 @@ class GenBase:
         self._ids = itertools.count()
         self._tables: dict[int, str] = {}  # id(table) -> its name in env
         self._consts: list[Any] = []
-        self._defs: dict[tuple, tuple | Val] = {}  # (name, context sig, param types) -> compiled definition
+        # (name, context sig or None, param types) -> compiled definition
+        self._defs: dict[tuple[str, Context | None, tuple[str, ...]], CompiledDefinition | Val] = {}
         self._memo_keys = itertools.count()
         self._sizes: dict[str, int] = {}  # expanded size of each definition (see _expanded_size)
         self.definition_where: dict[str, str] = {}
         """Definition name -> ``file:line:col: $.path`` of its text, for comments in generated code."""
         self._sources: list[str] = []
-        self._inline_parts: dict[str, tuple] = {}  # rule function name -> (lines, code), see `_inline`
+        self._inline_parts: dict[str, tuple[list[str], str]] = {}  # rule function name -> (lines, code), see `_inline`
         self.body: Body = Body()  # the function being generated (each entry point sets its own)
         self.memoise = True
         # rule coverage (trickkit.dsl.coverage): counters compiled in only when asked for
         self.coverage = _coverage.requested()
-        self._rule = ("", "")  # (where, text) of the rule being compiled: the key of its sites
+        self._rule: tuple[str, str] | None = ("", "")  # (where, text) of the rule being compiled: the key of its sites
         if self.coverage is not None:
             self.env["_cov"] = self.coverage.hit
-        self._ended_lets: dict[str, tuple] = {}  # let names of blocks already closed -> (line, column)
+        self._ended_lets: dict[str, tuple[int, int] | None] = {}  # let names of blocks already closed -> (line, column)
         self.inline_definitions = False
         """Inline state-only definitions too (see `Splice.card_test`: computed once, before the card loop)."""
 
-    def _root_scope(self, context) -> Scope:
+    def _root_scope(self, context: Context) -> Scope:
         return Scope({n: Local(f"a{i}", t) for i, (n, t) in enumerate(context)})
 
-    def _unpack(self, context, scope, offset=0, used=None) -> list[str]:
+    def _unpack(self, context: Context, scope: Scope, offset: int = 0, used: frozenset[str] | None = None) -> list[str]:
         """Lines reading the frame into the context locals (those in ``used``, if given)."""
         names = [f"a{i + offset}" for i in range(len(context))]
         return [f"    {a} = fr[{i + offset}]" for i, a in enumerate(names) if used is None or a in used]
 
-    def _expr_guarded(self, tree, scope) -> Val:
+    def _expr_guarded(self, tree: Node, scope: Scope) -> Val:
         try:
             return self._expr(tree, scope, ())
         except RecursionError:
             raise DSLCompileError("expression nested too deeply") from None
 
-    def _define(self, name: str, lines: list[str], record: bool = True):
+    def _define(self, name: str, lines: list[str], record: bool = True) -> Rule:
         """Load the generated function ``name`` from its ``lines`` into the module (recorded in
         `source` unless ``record`` is False: a constant folded at load)."""
         source = "\n".join(lines)
@@ -107,7 +119,7 @@ class GenBase:
             return self._const_code(val.const)
         return val.code
 
-    def _const_code(self, value) -> str:
+    def _const_code(self, value: Any) -> str:
         lit = literal_code(value)
         if lit is not None:
             return lit
@@ -115,7 +127,7 @@ class GenBase:
         self.env[name] = value
         return name
 
-    def _table(self, table) -> str:
+    def _table(self, table: Sequence[Any]) -> str:
         name = self._tables.get(id(table))
         if name is None:
             name = self._tables[id(table)] = f"_T{next(self._ids)}"
@@ -126,7 +138,7 @@ class GenBase:
     def _emit(self, line: str) -> None:
         self.body.lines.append(line)
 
-    def _capture(self, fn):
+    def _capture(self, fn: Callable[[], T]) -> tuple[T, list[Line]]:
         """Run ``fn()`` with a fresh list of lines; return ``(result, lines)``."""
         body = self.body
         saved = body.lines
@@ -146,7 +158,7 @@ class GenBase:
         self._emit(f"{t} = {code}")
         return attrs.evolve(val, code=t)
 
-    def _dry(self, node, scope, defs) -> Val:
+    def _dry(self, node: Node, scope: Scope, defs: Defs) -> Val:
         """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""
         body = self.body
         saved_hoist, saved_hoisted = body.hoist, body.hoisted
@@ -157,9 +169,9 @@ class GenBase:
         finally:
             body.hoist, body.hoisted = saved_hoist, saved_hoisted
 
-    def _expr(self, node, scope: Scope, defs: tuple) -> Val:
+    def _expr(self, node: Node, scope: Scope, defs: Defs) -> Val:
         kind = node.data if isinstance(node, lark.Tree) else None
-        method = getattr(self, f"_e_{kind}", None)
+        method: Callable[[Node, Scope, Defs], Val] | None = getattr(self, f"_e_{kind}", None)
         if method is None:  # pragma: no cover - grammar and compiler out of step
             raise error_at(node, f"unsupported construct {kind!r}")
         val, lines = self._capture(lambda: method(node, scope, defs))
@@ -191,7 +203,7 @@ class GenBase:
         self.body.lines.extend(lines)
         return val
 
-    def _fold(self, val: Val, lines) -> Val | None:
+    def _fold(self, val: Val, lines: list[Line]) -> Val | None:
         """Evaluate a part that reads neither the game nor a local now, at load time."""
         name = f"_c{next(self._ids)}"
         src = [f"def {name}(s):", *flatten(lines), f"    return {val.code}"]
@@ -206,23 +218,25 @@ class GenBase:
             return None
         return attrs.evolve(val, const=value, code=self._const_code(value), nullable=value is None)
 
-    def _hoisted(self, val: Val, lines) -> Val:
+    def _hoisted(self, val: Val, lines: list[Line]) -> Val:
         body = self.body
         if body.eager:  # before the card loop; if it fails, the engine tests card by card
             if not lines and val.code in body.hoisted:  # the same part met again: computed once
-                return attrs.evolve(val, code=body.hoisted[val.code])
+                return attrs.evolve(val, code=cast(str, body.hoisted[val.code]))
             h = body.temp("h")
+            assert body.hoist is not None  # set by the loop around (see Body.hoist)
             body.hoist.lines.extend([*list(lines), f"{h} = {val.code}"])
             if not lines:
                 body.hoisted[val.code] = h
             return attrs.evolve(val, code=h)
         h = body.temp("h")
-        self.body.hoist.lines.append(f"{h} = _MISS")
+        assert body.hoist is not None
+        body.hoist.lines.append(f"{h} = _MISS")
         self._emit(f"if {h} is _MISS:")
         self.body.lines.append([*list(lines), f"{h} = {val.code}"])
         return attrs.evolve(val, code=h)
 
-    def _leveled(self, val: Val, lines) -> Val | None:
+    def _leveled(self, val: Val, lines: list[Line]) -> Val | None:
         """In a combination filter, a part naming only the first choices (``rows[row - 1]``
         in ``place {artifact} {row} {end}``) is computed in the loop of the last one it names,
         once per value of it, not once per combination. Only parts that charge no budget and
@@ -243,14 +257,14 @@ class GenBase:
                 return attrs.evolve(val, code=h)
         return None
 
-    def _memoised(self, val: Val, lines) -> Val:
+    def _memoised(self, val: Val, lines: list[Line]) -> Val:
         key = next(self._memo_keys)
         m, t = self.body.temp("m"), self.body.temp()
         plain_memos(lines)  # this part's cache entry covers the parts inside it
         self.body.lines.append(Memo(m, key, t, list(lines), val.code))
         return attrs.evolve(val, code=t)
 
-    def _site(self, node, kind: str, label: str, decided: str = "", shown=None) -> int | None:
+    def _site(self, node: Node, kind: str, label: str, decided: str = "", shown: object = None) -> int | None:
         """The coverage site of ``node`` in the rule being compiled (None: not counting)."""
         if self.coverage is None or not self._rule or not self._rule[0]:
             return None
@@ -262,13 +276,13 @@ class GenBase:
             snippet = " ".join(text[meta.start_pos : meta.end_pos].split())[:120]
         return self.coverage.site(where, line, column, kind, label, snippet, decided, text)
 
-    def _count(self, node, kind: str, label: str, shown, decided: str = "") -> None:
+    def _count(self, node: Node, kind: str, label: str, shown: object, decided: str = "") -> None:
         """Emit the counter of a statement-level site (a branch, an effect, a rule)."""
         k = self._site(node, kind, label, decided, shown)
         if k is not None:
             self._emit(f"_cov(s, {k!r}, None)")
 
-    def _counted(self, cond, label: str, val: Val, lines: list) -> Val:
+    def _counted(self, cond: Node, label: str, val: Val, lines: list[Line]) -> Val:
         """An if-expression's branch value, counted as it is taken: ``_cov(s, k, value)``."""
         k = self._site(cond, "if-expression", label, shown=cond)
         if k is None:
@@ -278,7 +292,7 @@ class GenBase:
             return val
         return attrs.evolve(val, code=f"_cov(s, {k!r}, {self._code(val)})", const=NOT_CONST)
 
-    def _in_definition(self, name: str):
+    def _in_definition(self, name: str) -> tuple[str, str] | None:
         """Point the coverage sites at definition ``name`` while its text is compiled; returns
         the rule to restore after."""
         saved = self._rule

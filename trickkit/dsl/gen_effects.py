@@ -6,18 +6,23 @@ against the variable's type (a value known only at play time is checked as it is
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeGuard, cast
+
 import attrs
 import lark
 
 from trickkit.dsl import builtins as B
-from trickkit.dsl.body import (
-    SEAT_NOW,
-)
+from trickkit.dsl.body import SEAT_NOW, Line
+from trickkit.dsl.builtins import Effect
 from trickkit.dsl.gen_aggregates import AggregatesMixin
 from trickkit.dsl.scope import Local, Scope, where_declared
 from trickkit.dsl.types import (
     NOT_CONST,
+    Namespace,
+    Node,
     Symbol,
+    Tree,
     Val,
     elem_type,
     error_at,
@@ -28,26 +33,26 @@ from trickkit.dsl.types import (
 from trickkit.errors import did_you_mean
 
 
-def _is_named(node) -> bool:
+def _is_named(node: Node) -> TypeGuard[Tree]:
     return isinstance(node, lark.Tree) and node.data == "named_arg"
 
 
-def _suggest(name, ns, kind):
+def _suggest(name: str, ns: Namespace, kind: str) -> str:
     return did_you_mean(name, [k for k, s in ns.symbols.items() if s.kind == kind])
 
 
 class StatementsMixin(AggregatesMixin):
     """Statements and effects (see the module docstring)."""
 
-    def _stmts(self, stmts, scope) -> None:
+    def _stmts(self, stmts: Sequence[Node], scope: Scope) -> None:
         """Compile a list of statements as one block: its ``let`` names live until its end."""
         inner = Scope({}, scope)
         for st in stmts:
-            self._stmt(st, inner)
+            self._stmt(cast(Tree, st), inner)  # the grammar makes every statement a tree
         for name, local in inner.names.items():  # out of scope now: say so if used later
             self._ended_lets.setdefault(name, local.declared)
 
-    def _stmt(self, node, scope) -> None:
+    def _stmt(self, node: Tree, scope: Scope) -> None:
         if node.data == "assign":
             return self._assign(node, scope)
         if node.data == "call_stmt":
@@ -69,7 +74,9 @@ class StatementsMixin(AggregatesMixin):
             return self._let(node, scope)
         if node.data == "if_stmt":
             cond, *rest = node.children
-            branches, then, else_body = [(cond, [])], [], None
+            branches: list[tuple[Node, list[Node]]] = [(cond, [])]
+            then: list[Node] = []
+            else_body: list[Node] | None = None
             for part in rest:
                 if isinstance(part, lark.Tree) and part.data == "elif_part":
                     c, *b = part.children
@@ -83,32 +90,39 @@ class StatementsMixin(AggregatesMixin):
             return None
         raise error_at(node, f"unsupported statement {node.data!r}")  # pragma: no cover
 
-    def _if_chain(self, branches, else_body, scope, first=None, arm=0) -> None:
+    def _if_chain(
+        self,
+        branches: list[tuple[Node, list[Node]]],
+        else_body: list[Node] | None,
+        scope: Scope,
+        first: Node | None = None,
+        arm: int = 0,
+    ) -> None:
         (cond, stmts), rest = branches[0], branches[1:]
         first = cond if first is None else first  # the sites of a chain are placed at its first condition
         c = self._expr(cond, scope, ())
         fixed = ("always" if c.const else "never") if c.is_const else ""  # a parameter decides it
         self._emit(f"if {self._code(c)}:")
-        self._block(
-            lambda: (
-                self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed),
-                self._stmts(stmts, scope),
-            )
-        )
+
+        def then() -> None:
+            self._count(first, "if", "then" if arm == 0 else f"elif {arm}", cond, fixed)
+            self._stmts(stmts, scope)
+
+        self._block(then)
         if not rest and else_body is None and self.coverage is None:
             return
         self._emit("else:")
         if rest:
             self._block(lambda: self._if_chain(rest, else_body, scope, first, arm + 1))
         else:
-            self._block(
-                lambda: (
-                    self._count(first, "if", "else", None, {"always": "never"}.get(fixed, "")),
-                    self._stmts(else_body or [], scope),
-                )
-            )
 
-    def _let(self, node, scope) -> None:
+            def otherwise() -> None:
+                self._count(first, "if", "else", None, {"always": "never"}.get(fixed, ""))
+                self._stmts(else_body or [], scope)
+
+            self._block(otherwise)
+
+    def _let(self, node: Tree, scope: Scope) -> None:
         """``let NAME = E``: a local name of the enclosing block, typed by ``E``.
 
         A local may not reuse any name visible here (a parameter, variable, zone, definition,
@@ -124,12 +138,12 @@ class StatementsMixin(AggregatesMixin):
         scope.names[name] = Local(var, t, nullable=True, declared=node_pos(name_tok))
         self._ended_lets.pop(name, None)
 
-    def _block(self, emit) -> None:
+    def _block(self, emit: Callable[[], object]) -> None:
         """Run ``emit()`` with its lines going into a new indented block (``pass`` if empty)."""
         _, inner = self._capture(emit)
         self.body.lines.append(inner or ["pass"])
 
-    def _effect(self, node, scope) -> None:
+    def _effect(self, node: Tree, scope: Scope) -> None:
         name_tok, *args = node.children
         args = [a for a in args if a is not None]
         name = str(name_tok)
@@ -144,7 +158,8 @@ class StatementsMixin(AggregatesMixin):
                 f"{name}() takes {len(spec.params)} argument{'s' if len(spec.params) != 1 else ''}, got {len(args)}",
             )
         self._count(node, "effect", name, node)
-        codes, later = [], []
+        codes: list[str] = []
+        later: list[Line] = []
         for i, (p, a) in enumerate(zip(spec.params, args, strict=False)):
             if name == "move_random" and i == 1:  # read after the draw (below)
                 v, later = self._capture(lambda: self._expr(a, scope, ()))
@@ -182,7 +197,7 @@ class StatementsMixin(AggregatesMixin):
         else:
             self._emit("_end_game()")
 
-    def _named_args(self, node, name: str, spec, args, scope) -> dict[str, str]:
+    def _named_args(self, node: Tree, name: str, spec: Effect, args: list[Tree], scope: Scope) -> dict[str, str]:
         """The code of each named argument (``next=seat``) of an effect, checked against its keywords."""
         known = dict(spec.keywords)
         out = {}
@@ -200,8 +215,9 @@ class StatementsMixin(AggregatesMixin):
             out[key] = self._code(v)
         return out
 
-    def _assign(self, node, scope) -> None:
-        target, op_tok, value = node.children
+    def _assign(self, node: Tree, scope: Scope) -> None:
+        target_node, op_tok, value = node.children
+        target = cast(Tree, target_node)  # target_name or target_index: a tree (the grammar)
         self._count(node, "effect", f"{target.children[0]} {op_tok}", node)
         v = self._expr(value, scope, ())
         op = str(op_tok)
@@ -243,7 +259,7 @@ class StatementsMixin(AggregatesMixin):
             raise error_at(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
 
-    def _check_assignment(self, node, name: str, sym: Symbol, v: Val, op: str) -> None:
+    def _check_assignment(self, node: Node, name: str, sym: Symbol, v: Val, op: str) -> None:
         """A variable keeps the type of its initial value (or its declared ``type``)."""
         want, t = sym.type, v.type
         if op != "=":
@@ -264,7 +280,9 @@ class StatementsMixin(AggregatesMixin):
             return
         raise error_at(node, f"{name!r} holds {want} values (the type of its initial value), not {t}")
 
-    def _assign_local(self, node, target, name_tok, local: Local, op: str, v: Val, value) -> None:
+    def _assign_local(
+        self, node: Tree, target: Tree, name_tok: Node, local: Local, op: str, v: Val, value: Node
+    ) -> None:
         name = str(name_tok)
         if local.declared is None:
             raise error_at(

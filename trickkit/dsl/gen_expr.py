@@ -8,6 +8,8 @@ when they walk a long list), seat and team functions arithmetic or load-time tab
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import lark
 
@@ -17,10 +19,15 @@ from trickkit.dsl.body import (
     SEAT_NOW,
 )
 from trickkit.dsl.gen_names import NamesMixin
+from trickkit.dsl.scope import Scope
 from trickkit.dsl.types import (
     NOT_CONST,
     PLAY_FIELDS,
     PLAY_INDEX,
+    AttrValues,
+    Defs,
+    Node,
+    Tree,
     Val,
     attr_type,
     describe_type,
@@ -46,7 +53,7 @@ def _may_be_long(v: Val) -> bool:
     return (is_list(v.type) or v.type == "any") and v.type != "zone" and _SEAT_ZONES.match(v.code) is None
 
 
-def _team_table(name: str, team_of, n: int) -> tuple:
+def _team_table(name: str, team_of: Sequence[int] | None, n: int) -> tuple[Any, ...]:
     """The load-time table behind ``partner``/``team_of`` (by seat) or ``team_members`` (by team)."""
     team_of = tuple(team_of) if team_of is not None else tuple(range(n))
     members = tuple(tuple(s for s in range(n) if team_of[s] == t) for t in range(max(team_of, default=-1) + 1))
@@ -64,27 +71,28 @@ def _team_table(name: str, team_of, n: int) -> tuple:
 class ExprMixin(NamesMixin):
     """Literals, attributes, indexing and calls (see the module docstring)."""
 
-    def _e_int_lit(self, node, scope, defs):
+    def _e_int_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         try:
-            v = int(node.children[0])
+            digits = str(node.children[0])
+            v = int(digits)
         except ValueError:  # over Python's limit on digits converted
-            raise error_at(node, f"integer literal with {len(node.children[0])} digits is too large") from None
+            raise error_at(node, f"integer literal with {len(digits)} digits is too large") from None
         return Val(repr(v), "int", v, False)
 
-    def _e_str_lit(self, node, scope, defs):
+    def _e_str_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         v = str(node.children[0])[1:-1]
         return Val(repr(v), "str", v, False)
 
-    def _e_true_lit(self, node, scope, defs):
+    def _e_true_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         return Val("True", "bool", True, False)
 
-    def _e_false_lit(self, node, scope, defs):
+    def _e_false_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         return Val("False", "bool", False, False)
 
-    def _e_null_lit(self, node, scope, defs):
+    def _e_null_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         return Val("None", "null", None, True)
 
-    def _e_list_lit(self, node, scope, defs):
+    def _e_list_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         items = [self._expr(c, scope, defs) for c in node.children if c is not None]
         types = {v.type for v in items if v.type != "null"}
         et = types.pop() if len(types) == 1 else "any"
@@ -99,11 +107,12 @@ class ExprMixin(NamesMixin):
             free=frozenset().union(*(v.free for v in items)),
         )
 
-    def _e_attr(self, node, scope, defs):
+    def _e_attr(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         base, attr_tok = node.children
         attr = str(attr_tok)
         b = self._expr(base, scope, defs)
         bt = b.type
+        read: Callable[[str], str]  # the code reading the attribute of the value whose code is given
         if bt in ("card", "play") or (bt == "any" and (attr in self.ns.card_attrs or attr in PLAY_FIELDS)):
             if bt == "card":
                 table = self.ns.card_attrs.get(attr)
@@ -166,8 +175,9 @@ class ExprMixin(NamesMixin):
             attr_tok, f"cannot take attribute {attr!r} of a {bt} value (only cards and plays have attributes)"
         )
 
-    def _attr_values(self, attr: str, base_type: str) -> tuple | None:
+    def _attr_values(self, attr: str, base_type: str) -> AttrValues | None:
         """``(attr, texts)``: the text values a card attribute takes (to check literals against)."""
+        table: Sequence[Any] | None
         if attr == "mode":
             table = self.ns.face_mode
         else:
@@ -178,7 +188,7 @@ class ExprMixin(NamesMixin):
             return attr, self.ns.attr_values[attr]
         return attr, frozenset(v for v in table if v is not None)
 
-    def _check_literal(self, node, attr_val: Val, lit) -> None:
+    def _check_literal(self, node: Node, attr_val: Val, lit: Any) -> None:
         """A text literal compared with a card attribute must be one of its values."""
         if attr_val.values is None or not isinstance(lit, str) or isinstance(lit, bool):
             return
@@ -196,7 +206,7 @@ class ExprMixin(NamesMixin):
         shown = ", ".join(repr(v) for v in sorted(values)[:12]) + (" ..." if len(values) > 12 else "")
         raise error_at(node, f"no card has {attr} {lit!r}{hint}; the values are {shown}")
 
-    def _e_index(self, node, scope, defs):
+    def _e_index(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         base, idx = node.children
         x = self._expr(idx, scope, defs)
         family = self._family(base, scope)
@@ -245,7 +255,7 @@ class ExprMixin(NamesMixin):
             )
         return Val(f"_index({self._code(b)}, {self._code(x)})", et, state=state, free=free)
 
-    def _e_call(self, node, scope, defs):
+    def _e_call(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         name_tok, *args = node.children
         args = [a for a in args if a is not None]
         name = str(name_tok)
@@ -305,12 +315,12 @@ class ExprMixin(NamesMixin):
             if result == "zone":
                 result = "list[card]"
         nullable = name in ("index_of", "seat_holding") or result == "any"
-        code = self._text_code if name == "str" else self._code  # str(card) is its text
-        args = ", ".join(code(v) for v in vals)
+        code_of = self._text_code if name == "str" else self._code  # str(card) is its text
+        listed = ", ".join(code_of(v) for v in vals)
         if name in _WALKING and any(_may_be_long(v) for v in vals):
             # the built-in walks a list: charged by its items, as a loop over it would be
-            return Val(f"_charged(s, _fn_{name}, {args})", result, nullable=nullable, state=state, free=free)
-        return Val(f"_fn_{name}({args})", result, nullable=nullable, state=state, free=free)
+            return Val(f"_charged(s, _fn_{name}, {listed})", result, nullable=nullable, state=state, free=free)
+        return Val(f"_fn_{name}({listed})", result, nullable=nullable, state=state, free=free)
 
     _TEXTED = ("card", "play", "list[card]", "list[play]", "zone")
 
@@ -322,7 +332,7 @@ class ExprMixin(NamesMixin):
             return self._code(v)
         return f"_card_text({self._code(v)}, {self._table(texts)})"
 
-    def _card_named(self, node, args, vals) -> Val:
+    def _card_named(self, node: Tree, args: list[Node], vals: list[Val]) -> Val:
         """``card_named('C2')``: the card with that text, checked at load (a constant)."""
         self._check_arity(node, "card_named", ("str",), vals)
         lit = args[0]
@@ -346,7 +356,7 @@ class ExprMixin(NamesMixin):
             raise error_at(lit, f"no card has the text {text!r}{hint}")
         return Val(repr(ids[0]), "card", ids[0], False)
 
-    def _check_arity(self, node, name, params, vals):
+    def _check_arity(self, node: Tree, name: str, params: Sequence[str], vals: list[Val]) -> None:
         if len(params) != len(vals):
             raise error_at(
                 node, f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''}, got {len(vals)}"

@@ -10,6 +10,7 @@ Also the checks that a new name (``let``, loop variable) hides none visible.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import lark
 
@@ -23,7 +24,12 @@ from trickkit.dsl.body import (
 from trickkit.dsl.gen_base import GenBase
 from trickkit.dsl.scope import Local, Scope, where_declared
 from trickkit.dsl.types import (
+    CompiledDefinition,
+    Context,
+    Defs,
     DSLCompileError,
+    Node,
+    Tree,
     Val,
     error_at,
 )
@@ -41,7 +47,7 @@ _INLINE_ALWAYS_NODES = 6
 class NamesMixin(GenBase):
     """Name resolution and definitions (see the module docstring)."""
 
-    def _e_name(self, node, scope, defs):
+    def _e_name(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         name = str(node.children[0])
         local = scope.lookup(name)
         if local is not None:
@@ -91,7 +97,7 @@ class NamesMixin(GenBase):
             return Val(f"s.table_zones[{start}:{start + count}]", "list[zone]", nullable=False, state=True)
         raise error_at(node, f"cannot use {name!r} here")  # pragma: no cover
 
-    def _call_definition(self, node, name, args: list[Val], scope, defs) -> Val:
+    def _call_definition(self, node: Node, name: str, args: list[Val], scope: Scope, defs: Defs) -> Val:
         """A call of a definition: compiled once per (context types, argument types) as a
         generated function taking the context values it reads and its arguments."""
         params = self.ns.definition_params.get(name, ())
@@ -114,7 +120,7 @@ class NamesMixin(GenBase):
             # a state-only definition inlined before a card loop (Splice.card_test) is computed once
             once = ("definition", name) if self.inline_definitions and not args and self.body.eager else None
             if once is not None and once in self.body.hoisted:
-                return self.body.hoisted[once]
+                return cast(Val, self.body.hoisted[once])  # a ("definition", name) key holds a value
             saved_rule = self._in_definition(name)
             try:
                 val = self._expr(self._def_trees[name], inner, (*defs, name))
@@ -155,7 +161,7 @@ class NamesMixin(GenBase):
             free=frozenset(ctx_locals).union(*(a.free for a in args)),
         )
 
-    def _reads_context(self, name, root: Scope) -> bool:
+    def _reads_context(self, name: str, root: Scope) -> bool:
         """Does definition ``name`` (or one it uses) name a context value of ``root``?"""
         names, seen, stack = set(root.names), set(), [name]
         while stack:
@@ -170,7 +176,7 @@ class NamesMixin(GenBase):
                 stack.append(word)
         return False
 
-    def _names_in_definition(self, name) -> tuple[str, ...]:
+    def _names_in_definition(self, name: str) -> tuple[str, ...]:
         """The distinct NAME tokens of definition ``name``'s text, in order (scanned once)."""
         words = self._def_names.get(name)
         if words is None:
@@ -178,7 +184,7 @@ class NamesMixin(GenBase):
             words = self._def_names[name] = tuple(dict.fromkeys(str(tok) for tok in tokens))
         return words
 
-    def _expanded_size(self, name: str, active: tuple = ()) -> int:
+    def _expanded_size(self, name: str, active: tuple[str, ...] = ()) -> int:
         """Tree nodes of a definition with every definition it uses inlined (capped)."""
         if name in self._sizes:
             return self._sizes[name]
@@ -194,7 +200,9 @@ class NamesMixin(GenBase):
         self._sizes[name] = total = min(total, _INLINE_MAX_NODES + 1)
         return total
 
-    def _compile_definition(self, name, context, params, args, defs):
+    def _compile_definition(
+        self, name: str, context: Context, params: tuple[str, ...], args: list[Val], defs: Defs
+    ) -> Val | CompiledDefinition:
         saved, self.body = self.body, Body()
         saved_memo, self.memoise = self.memoise, False  # a state-only definition is memoised whole
         saved_rule = self._in_definition(name)
@@ -233,16 +241,17 @@ class NamesMixin(GenBase):
         self._define(fname, lines)
         return fname, read, val.type, val.nullable, val.values
 
-    def _family(self, node, scope):
+    def _family(self, node: Node, scope: Scope) -> tuple[int, int] | None:
         """(start, count) when ``node`` names a zone family (and no local hides it)."""
         if isinstance(node, lark.Tree) and node.data == "name":
             name = str(node.children[0])
             sym = self.ns.symbols.get(name)
             if sym is not None and sym.kind == "zone_family" and scope.lookup(name) is None:
-                return sym.value
+                family: tuple[int, int] = sym.value
+                return family
         return None
 
-    def _check_new_name(self, tok, scope) -> None:
+    def _check_new_name(self, tok: Node, scope: Scope) -> None:
         name = str(tok)
         local = scope.lookup(name)
         if local is not None:
@@ -282,7 +291,7 @@ class NamesMixin(GenBase):
         if taken is not None:
             raise error_at(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
 
-    def _check_loop_name(self, tok, scope) -> None:
+    def _check_loop_name(self, tok: Node, scope: Scope) -> None:
         local = scope.lookup(str(tok))
         if local is not None and local.declared is not None:
             raise error_at(

@@ -8,6 +8,7 @@ compared with a card attribute or a choice parameter is checked against its valu
 from __future__ import annotations
 
 import operator
+from typing import TypeGuard
 
 import attrs
 import lark
@@ -17,8 +18,12 @@ from trickkit.dsl.body import (
     SIMPLE,
 )
 from trickkit.dsl.gen_expr import ExprMixin
+from trickkit.dsl.scope import Scope
 from trickkit.dsl.types import (
     NOT_CONST,
+    Defs,
+    Node,
+    Tree,
     Val,
     check_comparable,
     error_at,
@@ -53,7 +58,7 @@ def _small_factor(a: Val, b: Val) -> tuple[str, Val] | None:
     return None
 
 
-def _is_text_literal(node) -> bool:
+def _is_text_literal(node: Node) -> TypeGuard[Tree]:
     """Is ``node`` a text written in the rule itself (not a parameter or a definition)?"""
     return isinstance(node, lark.Tree) and node.data == "str_lit"
 
@@ -61,7 +66,7 @@ def _is_text_literal(node) -> bool:
 class OperatorsMixin(ExprMixin):
     """Conditionals, logic, comparisons, membership and arithmetic (see the module docstring)."""
 
-    def _e_if_expr(self, node, scope, defs):
+    def _e_if_expr(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         c = self._expr(node.children[0], scope, defs)
         if c.is_const:  # a parameter decides the branch once and for all
             for label, taken in (("then", bool(c.const)), ("else", not c.const)):
@@ -97,7 +102,7 @@ class OperatorsMixin(ExprMixin):
         self.body.lines.append([*blines, f"{r} = {self._code(b)}"])
         return Val(r, t, nullable=nullable, state=state, free=free, values=values)
 
-    def _e_coalesce(self, node, scope, defs):
+    def _e_coalesce(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         a = self._expr(node.children[0], scope, defs)
         if a.is_const and a.const is not None:
             b = self._dry(node.children[1], scope, defs)
@@ -125,7 +130,7 @@ class OperatorsMixin(ExprMixin):
         self.body.lines.append([*blines, f"{r} = {self._code(b)}"])
         return Val(r, t, nullable=b.nullable, state=state, free=free, values=values)
 
-    def _logic(self, node, scope, defs, op: str) -> Val:
+    def _logic(self, node: Tree, scope: Scope, defs: Defs, op: str) -> Val:
         a = self._expr(node.children[0], scope, defs)
         if a.is_const and bool(a.const) == (op == "or"):  # expressions have no side effects: fold
             self._dry(node.children[1], scope, defs)
@@ -159,26 +164,26 @@ class OperatorsMixin(ExprMixin):
         code = self._code(v)
         return code if is_bool(v) else f"(True if {code} else False)"
 
-    def _e_or_(self, node, scope, defs):
+    def _e_or_(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         return self._logic(node, scope, defs, "or")
 
-    def _e_and_(self, node, scope, defs):
+    def _e_and_(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         return self._logic(node, scope, defs, "and")
 
-    def _e_not_(self, node, scope, defs):
+    def _e_not_(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         a = self._expr(node.children[0], scope, defs)
         if a.is_const:
             return Val(repr(not a.const), "bool", not a.const, False)
         return Val(f"(not {self._code(a)})", "bool", nullable=False, state=a.state, free=a.free)
 
-    def _e_neg(self, node, scope, defs):
+    def _e_neg(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         a = self._expr(node.children[0], scope, defs)
         need_number(node, a.type, "-")
         if a.is_const and isinstance(a.const, int):
             return Val(repr(-a.const), "int", -a.const, False)
         return Val(f"(-{self._code(a)})", "int", nullable=False, state=a.state, free=a.free)
 
-    def _e_compare(self, node, scope, defs):
+    def _e_compare(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         left, op_tok, right = node.children
         op = str(op_tok)
         a = self._expr(left, scope, defs)
@@ -198,7 +203,7 @@ class OperatorsMixin(ExprMixin):
         self.body.lines.append(blines + vlines + [f"{r} = {v.code}"])
         return attrs.evolve(v, code=r, const=NOT_CONST)
 
-    def _compare(self, node, op, a: Val, b: Val) -> Val:
+    def _compare(self, node: Tree, op: str, a: Val, b: Val) -> Val:
         left, _, right = node.children
         state, free = a.state or b.state, a.free | b.free
         if op in ("==", "!="):
@@ -232,7 +237,7 @@ class OperatorsMixin(ExprMixin):
         code = " and ".join(tests)
         return Val(f"({code})", "bool", nullable=False, state=state, free=free)
 
-    def _e_contains(self, node, scope, defs):
+    def _e_contains(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         # the list first: when it is null the item is never computed (`x in null` is false)
         a, alines = self._capture(lambda: self._expr(node.children[0], scope, defs))
         b = self._expr(node.children[1], scope, defs)
@@ -249,7 +254,7 @@ class OperatorsMixin(ExprMixin):
         self.body.lines.append(alines + vlines + [f"{r} = {v.code}"])
         return attrs.evolve(v, code=r)
 
-    def _contains(self, node, a: Val, b: Val) -> Val:
+    def _contains(self, node: Tree, a: Val, b: Val) -> Val:
         if not (is_list(b.type) or b.type == "null"):
             raise error_at(node.children[1], f"'in' needs a list on the right, got {b.type}")
         right = node.children[1]
@@ -271,11 +276,11 @@ class OperatorsMixin(ExprMixin):
         test = f"{self._code(a)} in {y.code}" if plain else f"_in(s, {self._code(a)}, {y.code})"
         return Val(f"({y.code} is not None and {test})", "bool", nullable=False, state=state, free=free)
 
-    def _e_not_contains(self, node, scope, defs):
+    def _e_not_contains(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         v = self._e_contains(node, scope, defs)
         return attrs.evolve(v, code=f"(not {v.code})")
 
-    def _e_binop(self, node, scope, defs):
+    def _e_binop(self, node: Tree, scope: Scope, defs: Defs) -> Val:
         left, op_tok, right = node.children
         a, b = self._expr(left, scope, defs), self._expr(right, scope, defs)
         op = str(op_tok)

@@ -83,7 +83,7 @@ class _Lexer:
     set and no keyword is a terminal of its own here (`exact`); else the terminals are tried
     one by one, in order, as lark's alternation does."""
 
-    __slots__ = ("kept", "kept_set", "keywords", "exact", "tries", "vocabulary")
+    __slots__ = ("exact", "kept", "kept_set", "keywords", "tries", "vocabulary")
 
     def __init__(self, vocabulary: _Vocabulary, names: frozenset):
         self.vocabulary = vocabulary

@@ -8,6 +8,7 @@ game loaded again (tests, simulation workers) skips the allow-list walk and ``co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
@@ -29,7 +30,7 @@ def _global_names(code: CodeType) -> set[str]:
     return names
 
 
-def load(env: dict[str, Any], name: str, source: str) -> Any:
+def load(env: dict[str, Any], name: str, source: str) -> Callable[..., Any]:
     """Run the generated ``source`` (defining ``name``) in the module namespace ``env``; the
     value it defines there (a generated function).
 
@@ -48,4 +49,5 @@ def load(env: dict[str, Any], name: str, source: str) -> Any:
         if len(_COMPILED) < _COMPILED_MAX:
             _COMPILED[source] = (code, frozenset(n for n in _global_names(code) if n.startswith("_") and n != name))
     exec(code, env)  # the allow-listed module, in its own namespace without built-ins
-    return env[name]
+    fn: Callable[..., Any] = env[name]
+    return fn

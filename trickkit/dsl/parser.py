@@ -52,7 +52,7 @@ def stored_parser() -> lark.Lark | None:
         from trickkit.dsl import parser_tables
     except ImportError:
         return None
-    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+    if lark.__version__ != parser_tables.LARK_VERSION or grammar_digest() != parser_tables.GRAMMAR_SHA256:
         return None
     data, memo = json.loads(parser_tables.TABLES, object_hook=_decoded)
     return lark.Lark.load({"data": data, "memo": memo})
@@ -100,7 +100,7 @@ def _driver():
         from trickkit.dsl import parser_tables
     except ImportError:
         return None
-    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+    if lark.__version__ != parser_tables.LARK_VERSION or grammar_digest() != parser_tables.GRAMMAR_SHA256:
         return None
     from trickkit.dsl import lalr
 

@@ -131,7 +131,7 @@ def kept_as(v, want: str, nullable: bool):
             return v
         raise TypeError(f"a variable of {want} values cannot be set to null")
     cls = _KEPT.get(want)
-    if cls is None and want.startswith("list") or want == "zone":
+    if (cls is None and want.startswith("list")) or want == "zone":
         cls = list
     if cls is not None and v.__class__ is not cls:
         shown = repr(v) if v.__class__ is str else dsl_str(v)

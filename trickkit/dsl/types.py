@@ -9,7 +9,7 @@ compile error located in the DSL text, and the type rules every generation pass 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
@@ -23,6 +23,19 @@ Tree: TypeAlias = "lark.Tree[lark.Token]"
 
 Node: TypeAlias = "lark.Tree[lark.Token] | lark.Token"
 """Any node of the parse tree: a construct, or a token (a name, a literal, an operator)."""
+
+Context: TypeAlias = "Sequence[tuple[str, str]]"
+"""A rule's context: the names and types of its frame's values, in order."""
+
+Defs: TypeAlias = "tuple[str, ...]"
+"""The definitions being compiled around a part, outermost first (a definition may not use itself)."""
+
+Rule: TypeAlias = "Callable[..., Any]"
+"""A generated function (``f(state, frame)`` for a rule, with more arguments for a filter)."""
+
+CompiledDefinition: TypeAlias = "tuple[str, list[str], str, bool, AttrValues | None]"
+"""A definition generated as a function: its name, the context names it reads (its first
+arguments after the state), its type, whether it may be null, and its attribute values."""
 
 AttrValues: TypeAlias = "tuple[Any, frozenset[Any]]"
 """``(attribute, its text values)`` of a value read from a card attribute, or
