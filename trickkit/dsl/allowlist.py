@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Container
+from typing import Any
 
 _NODES = (
     ast.Module,
@@ -118,7 +120,7 @@ class UnsafeCode(Exception):
     """Generated code outside the allow-list: a generator bug, never a ruleset author's."""
 
 
-def check(source: str, known_globals) -> ast.Module:
+def check(source: str, known_globals: Container[str]) -> ast.Module:
     """Parse ``source`` and check every node against the allow-list.
 
     Args:
@@ -136,7 +138,7 @@ def check(source: str, known_globals) -> ast.Module:
     tree = ast.parse(source, mode="exec")
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     names_ok: dict[str, bool] = {}
-    stack: list = [tree]
+    stack: list[Any] = [tree]  # ast nodes, dispatched on their exact type below (mypy cannot narrow that)
     while stack:  # a plain stack walk: ast.walk costs more than the checks (this runs at every load)
         node = stack.pop()
         kind = type(node)
