@@ -1,6 +1,6 @@
 """The AST allow-list every generated module must pass before it is compiled.
 
-The code generator (`trickkit.dsl.compiler`) writes Python only from a checked DSL tree,
+The code generator (`trickkit.dsl.compiler` and its passes) writes Python only from a checked DSL tree,
 with names of its own and literals written by ``repr()``. This check is the second line:
 it parses the generated source and refuses anything the generator does not emit, so a
 generator bug can never turn ruleset text into arbitrary Python.
