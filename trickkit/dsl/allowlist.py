@@ -1,6 +1,6 @@
 """The AST allow-list every generated module must pass before it is compiled.
 
-The code generator (`trickkit.dsl.compiler`) writes Python only from a checked DSL tree,
+The code generator (`trickkit.dsl.compiler` and its passes) writes Python only from a checked DSL tree,
 with names of its own and literals written by ``repr()``. This check is the second line:
 it parses the generated source and refuses anything the generator does not emit, so a
 generator bug can never turn ruleset text into arbitrary Python.
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Container
+from typing import Any
 
 _NODES = (
     ast.Module,
@@ -118,7 +120,7 @@ class UnsafeCode(Exception):
     """Generated code outside the allow-list: a generator bug, never a ruleset author's."""
 
 
-def check(source: str, known_globals) -> ast.Module:
+def check(source: str, known_globals: Container[str]) -> ast.Module:
     """Parse ``source`` and check every node against the allow-list.
 
     Args:
@@ -136,7 +138,7 @@ def check(source: str, known_globals) -> ast.Module:
     tree = ast.parse(source, mode="exec")
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     names_ok: dict[str, bool] = {}
-    stack: list = [tree]
+    stack: list[Any] = [tree]  # ast nodes, dispatched on their exact type below (mypy cannot narrow that)
     while stack:  # a plain stack walk: ast.walk costs more than the checks (this runs at every load)
         node = stack.pop()
         kind = type(node)
@@ -147,8 +149,7 @@ def check(source: str, known_globals) -> ast.Module:
             if ok is None:
                 ok = names_ok[node.id] = bool(
                     LOCAL_NAME.match(node.id)
-                    or GLOBAL_NAME.match(node.id)
-                    and (node.id in known_globals or node.id in defined)
+                    or (GLOBAL_NAME.match(node.id) and (node.id in known_globals or node.id in defined))
                 )
             if not ok:
                 raise UnsafeCode(f"generated code names {node.id!r}")
@@ -213,4 +214,4 @@ def check(source: str, known_globals) -> ast.Module:
     return tree
 
 
-__all__ = ["UnsafeCode", "check", "STATE_ATTRIBUTES"]
+__all__ = ["STATE_ATTRIBUTES", "UnsafeCode", "check"]

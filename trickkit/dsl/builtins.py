@@ -6,9 +6,14 @@ DSL reference page of the docs is generated from it (each example is parsed in a
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
+
+from trickkit.dsl.runtime import MAX_VALUE_LENGTH, EvaluationLimit
+from trickkit.dsl.runtime import dsl_range as _range
+from trickkit.dsl.runtime import dsl_str as _str
 
 
 @attrs.frozen
@@ -21,7 +26,7 @@ class Builtin:
     """Parameter types, e.g. ``("int", "int")``; ``"any"`` accepts every type."""
     result: str
     """Result type; ``"arg0"`` means "the type of the first argument"."""
-    impl: Callable = attrs.field(repr=False)
+    impl: Callable[..., Any] = attrs.field(repr=False)
     """The Python function applied to the argument values."""
     doc: str
     """One line: what it computes."""
@@ -45,12 +50,7 @@ class Aggregate:
     """A DSL expression using it."""
 
 
-from trickkit.dsl.runtime import MAX_VALUE_LENGTH, EvaluationLimit
-from trickkit.dsl.runtime import dsl_range as _range
-from trickkit.dsl.runtime import dsl_str as _str
-
-
-def _concat(xss: list) -> list:
+def _concat(xss: list[list[Any]]) -> list[Any]:
     """``concat``: the lists of ``xss`` joined, at most MAX_VALUE_LENGTH items (as ``l + l``):
     ``concat(list(big for i in range(0, 5000)))`` is charged 5,000 items but would build 500 million."""
     total = sum(map(len, xss))
@@ -59,18 +59,18 @@ def _concat(xss: list) -> list:
     return [x for xs in xss for x in xs]
 
 
-def _frozen(x):
+def _frozen(x: Any) -> Any:
     """A hashable stand-in for a DSL value: lists (a list of zones, of lists) become tuples."""
     return tuple(map(_frozen, x)) if x.__class__ is list else x
 
 
-def _distinct(xs: list) -> list:
+def _distinct(xs: list[Any]) -> list[Any]:
     """``distinct``: the items of ``xs`` without repeats, in first-seen order, in linear time;
     items that are lists themselves (``distinct(list(hand[s] for s in seats))``) compare by content."""
     try:
         return list(dict.fromkeys(xs))
     except TypeError:  # unhashable items (lists)
-        seen: dict = {}
+        seen: dict[Any, Any] = {}
         for x in xs:
             seen.setdefault(_frozen(x), x)
         return list(seen.values())

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -64,7 +65,7 @@ class CoverageSites:
 
     def __init__(self) -> None:
         self.sites: list[Site] = []
-        self._index: dict[tuple, int] = {}
+        self._index: dict[tuple[Any, ...], int] = {}  # a site's key -> its number
         self.counts: list[int] = []
         self.trial_counts: list[int] = []
         self.load_counts: list[int] = []
@@ -96,11 +97,11 @@ class CoverageSites:
             self.load_counts.append(0)
         else:
             known = self.sites[k]
-            if decided and not known.decided or text and not known.text:
+            if (decided and not known.decided) or (text and not known.text):
                 self.sites[k] = attrs.evolve(known, decided=known.decided or decided, text=known.text or text)
         return k
 
-    def hit(self, s, k: int, value=None):
+    def hit(self, s: object, k: int, value: Any = None) -> Any:
         """Count site ``k`` for state ``s`` and return ``value`` (the generated ``_cov``)."""
         if self.loading:
             self.load_counts[k] += 1
@@ -119,7 +120,7 @@ class CoverageSites:
         """Copies of ``(counts, trial_counts)``."""
         return list(self.counts), list(self.trial_counts)
 
-    def add(self, counts, trial_counts) -> None:
+    def add(self, counts: Sequence[int], trial_counts: Sequence[int]) -> None:
         """Add counts made elsewhere (a worker process with the same sites)."""
         for i, v in enumerate(counts):
             self.counts[i] += v

@@ -16,22 +16,32 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from lark import Token, Tree
 from lark.tree import Meta
 
 __all__ = ["Driver", "driver"]
 
+_Match: TypeAlias = "Callable[[str, int], re.Match[str] | None]"
+"""A compiled regexp's ``match``: ``(text, pos) -> match or None``."""
+
+_Rule: TypeAlias = "tuple[int, str, Callable[[list[Any]], Any] | None]"
+"""A grammar rule's reduction: (its size, the rule it reduces to, build(children) or None for
+a unit rule that hands its one child up)."""
+
 
 class _Fault(Exception):
     """Internal: the text does not parse here; lark parses it again and reports why."""
 
 
-def _regexp(pattern: dict) -> str:
-    return re.escape(pattern["value"]) if pattern["__type__"] == "PatternStr" else pattern["value"]
+def _regexp(pattern: dict[str, Any]) -> str:
+    value: str = pattern["value"]
+    return re.escape(value) if pattern["__type__"] == "PatternStr" else value
 
 
-def _max_width(pattern: dict) -> int:
+def _max_width(pattern: dict[str, Any]) -> int:
     return len(pattern["value"]) if pattern["__type__"] == "PatternStr" else pattern["_width"][1]
 
 
@@ -44,7 +54,7 @@ class _Vocabulary:
     """All terminals, in lark's lexer order, and which string terminals each regexp one
     matches whole (keywords that NAME also matches); `root` lexes with all of them at once."""
 
-    def __init__(self, terminals: dict):
+    def __init__(self, terminals: dict[str, dict[str, Any]]) -> None:
         self.terminals = terminals
         order = sorted(
             terminals.values(),
@@ -52,7 +62,8 @@ class _Vocabulary:
         )
         self.rank = {t["name"]: i for i, t in enumerate(order)}
         strings = [t for t in order if t["pattern"]["__type__"] == "PatternStr"]
-        self.whole: dict[str, list] = {}  # regexp terminal -> [(text, string terminal)] it matches whole
+        # regexp terminal -> [(text, string terminal)] it matches whole
+        self.whole: dict[str, list[tuple[str, str]]] = {}
         for ret in order:
             if ret["pattern"]["__type__"] != "PatternRE":
                 continue
@@ -62,13 +73,13 @@ class _Vocabulary:
                 m = regexp.match(text) if st["priority"] == ret["priority"] else None
                 if m and m.group(0) == text:
                     self.whole.setdefault(ret["name"], []).append((text, st["name"]))
-        self.matchers: dict[str, object] = {}
+        self.matchers: dict[str, _Match] = {}
         self.root = _Lexer(self, frozenset(terminals))
         self.root_match = re.compile(
             "|".join(f"(?P<{n}>{_regexp(terminals[n]['pattern'])})" for n in self.root.kept)
         ).match
 
-    def matcher(self, name: str):
+    def matcher(self, name: str) -> _Match:
         """The match function of one terminal's regexp, compiled on first use."""
         match = self.matchers.get(name)
         if match is None:
@@ -83,9 +94,9 @@ class _Lexer:
     set and no keyword is a terminal of its own here (`exact`); else the terminals are tried
     one by one, in order, as lark's alternation does."""
 
-    __slots__ = ("kept", "kept_set", "keywords", "exact", "tries", "vocabulary")
+    __slots__ = ("exact", "kept", "kept_set", "keywords", "tries", "vocabulary")
 
-    def __init__(self, vocabulary: _Vocabulary, names: frozenset):
+    def __init__(self, vocabulary: _Vocabulary, names: frozenset[str]) -> None:
         self.vocabulary = vocabulary
         ordered = sorted(names, key=vocabulary.rank.__getitem__)
         embedded: set[str] = set()
@@ -102,9 +113,9 @@ class _Lexer:
         self.kept_set = frozenset(self.kept)
         root = getattr(vocabulary, "root", None)
         self.exact = root is None or all(n in root.kept_set for n in self.kept)
-        self.tries = None
+        self.tries: list[tuple[str, _Match]] | None = None
 
-    def next(self, text: str, pos: int):
+    def next(self, text: str, pos: int) -> tuple[str, str] | None:
         """(terminal, text) of the token at ``pos``, or None."""
         m = self.vocabulary.root_match(text, pos)
         if m is not None and self.exact and m.lastgroup in self.kept_set:
@@ -122,8 +133,8 @@ class _Lexer:
 class Driver:
     """Parses with lark's stored LALR tables; `parse` returns lark's tree, or None on any fault."""
 
-    def __init__(self, data: dict, memo: dict):
-        terminals = {}
+    def __init__(self, data: dict[str, Any], memo: dict[Any, Any]) -> None:
+        terminals: dict[str, dict[str, Any]] = {}
         for item in memo.values():
             if item.get("__type__") == "TerminalDef":
                 if item["pattern"]["flags"]:
@@ -148,10 +159,10 @@ class Driver:
         self._newline = frozenset(name for name, t in terminals.items() if _has_newline(_regexp(t["pattern"])))
         table = data["parser"]["parser"]
         names = table["tokens"]
-        self._rules: dict[int, tuple] = {}
-        self._states: dict[int, dict] = {}
+        self._rules: dict[int, _Rule] = {}
+        self._states: dict[int, dict[str, tuple[bool, Any]]] = {}
         for state, actions in table["states"].items():
-            row = {}
+            row: dict[str, tuple[bool, Any]] = {}
             for token, (action, arg) in actions.items():
                 if action == 1:
                     key = arg["@"]
@@ -164,8 +175,8 @@ class Driver:
         self._start = table["start_states"]
         self._end = table["end_states"]
         self._lexers: dict[int, _Lexer] = {}
-        self._unit_tops: dict[tuple, int] = {}  # (below, top, token type) -> top after unit reductions
-        self._by_accepts: dict[frozenset, _Lexer] = {}
+        self._unit_tops: dict[tuple[int, int, str], int] = {}  # (below, top, token type) -> top after unit reductions
+        self._by_accepts: dict[frozenset[str], _Lexer] = {}
 
     def _lexer(self, state: int) -> _Lexer:
         accepts = frozenset(n for n in self._states[state] if n in self._terminals) | self._ignore
@@ -176,7 +187,7 @@ class Driver:
         return lexer
 
     @staticmethod
-    def _reducer(rule: dict):
+    def _reducer(rule: dict[str, Any]) -> _Rule:
         """The reduction of one rule: (size, origin, build), build(children) -> value."""
         expansion = rule["expansion"]
         opts = rule["options"]
@@ -187,7 +198,7 @@ class Driver:
             nones = [len(x) for x in ones]
         else:
             nones = [0] * (len(expansion) + 1)
-        include = []  # (index, splice its children?, Nones before it)
+        include: list[tuple[int, bool, int]] = []  # (index, splice its children?, Nones before it)
         pending = 0
         for i, sym in enumerate(expansion):
             pending += nones[i]
@@ -199,8 +210,8 @@ class Driver:
         expand1 = opts["expand1"] and not rule["alias"]
         name = rule["alias"] or opts["template_source"] or rule["origin"]["name"]
 
-        def build(children: list):
-            filtered: list = []
+        def build(children: list[Any]) -> Any:
+            filtered: list[Any] = []
             for i, splice, add in include:
                 if add:
                     filtered += [None] * add
@@ -216,7 +227,7 @@ class Driver:
                     return res
                 meta = res._meta
             else:
-                meta = Meta()
+                meta = Meta()  # type: ignore[no-untyped-call]  # lark's Meta() is not annotated
                 res = Tree(name, filtered, meta)
             _propagate(meta, children)
             return res
@@ -226,21 +237,22 @@ class Driver:
         unit = expand1 and len(expansion) == 1 and include == [(0, False, 0)] and not trailing
         return len(expansion), rule["origin"]["name"], None if unit else build
 
-    def parse(self, text: str, start: str):
+    def parse(self, text: str, start: str) -> Tree[Token] | None:
         """lark's tree of ``text`` from rule ``start``, or None when it does not parse."""
         try:
-            return self._parse(text, start)
+            tree: Tree[Token] = self._parse(text, start)
+            return tree
         except (_Fault, KeyError, IndexError):
             return None
 
-    def _parse(self, text: str, start: str):
+    def _parse(self, text: str, start: str) -> Any:
         states, lexers, ignore, newline = self._states, self._lexers, self._ignore, self._newline
         units = self._unit_tops
         state_stack = [self._start[start]]
-        value_stack: list = []
+        value_stack: list[Any] = []
         end_state = self._end[start]
         pos, line, line_start, size = 0, 1, 0, len(text)
-        token = None
+        token: Token
         while True:
             # -- the next token, lexed for the current state (lark's contextual lexer)
             while pos < size:
@@ -304,7 +316,7 @@ class Driver:
             if not shift:
                 raise _Fault()
 
-    def _reduce(self, rule, state_stack, value_stack):
+    def _reduce(self, rule: _Rule, state_stack: list[int], value_stack: list[Any]) -> tuple[list[Any], list[int]]:
         size, origin, build = rule
         if size:
             children = value_stack[-size:]
@@ -321,11 +333,12 @@ class Driver:
         return value_stack, state_stack
 
 
-def _propagate(meta, children) -> None:
+def _propagate(meta: Any, children: list[Any]) -> None:
     """lark's PropagatePositions: a node spans from its first child's container to its last's.
 
     (A tree's meta is never empty once it has a position, and then has its container's too;
-    a token is its own container. Its start and end are found together or not at all.)"""
+    a token is its own container. Its start and end are found together or not at all.)
+    ``meta`` is a lark ``Meta``, typed ``Any``: lark sets its ``container_*`` fields dynamically."""
     for c in children:
         cls = c.__class__
         if cls is Tree:
@@ -360,7 +373,7 @@ def _propagate(meta, children) -> None:
     meta.container_end_line, meta.container_end_column, meta.container_end_pos = end_line, end_column, end
 
 
-def driver(tables: str, decoded) -> Driver | None:
+def driver(tables: str, decoded: Callable[[dict[str, Any]], Any]) -> Driver | None:
     """A driver over lark's serialised tables (``parser_tables.TABLES``, decoded by ``decoded``,
     the JSON object hook); None when they hold anything the driver does not follow."""
     try:

@@ -16,8 +16,12 @@ import functools
 import hashlib
 import json
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 import lark
+
+if TYPE_CHECKING:
+    from trickkit.dsl import lalr
 
 _START = ["expr", "block"]
 
@@ -52,13 +56,13 @@ def stored_parser() -> lark.Lark | None:
         from trickkit.dsl import parser_tables
     except ImportError:
         return None
-    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+    if lark.__version__ != parser_tables.LARK_VERSION or grammar_digest() != parser_tables.GRAMMAR_SHA256:
         return None
     data, memo = json.loads(parser_tables.TABLES, object_hook=_decoded)
     return lark.Lark.load({"data": data, "memo": memo})
 
 
-def _encoded(value):
+def _encoded(value: Any) -> Any:
     """lark's serialisation as JSON data: tuples and mappings with non-text keys tagged."""
     if isinstance(value, tuple):
         return {"__tuple__": [_encoded(v) for v in value]}
@@ -71,7 +75,7 @@ def _encoded(value):
     return value
 
 
-def _decoded(d: dict):
+def _decoded(d: dict[str, Any]) -> Any:
     """`_encoded`'s inverse, for one JSON object (``json.loads``' object hook)."""
     if len(d) == 1:
         if "__tuple__" in d:
@@ -93,14 +97,14 @@ every syntax error is still lark's. False: always lark's parser."""
 
 
 @functools.lru_cache(maxsize=1)
-def _driver():
+def _driver() -> lalr.Driver | None:
     """The lean driver over the stored tables, or None when they were made from another grammar
     or by another lark version (the same conditions as `stored_parser`)."""
     try:
         from trickkit.dsl import parser_tables
     except ImportError:
         return None
-    if parser_tables.LARK_VERSION != lark.__version__ or parser_tables.GRAMMAR_SHA256 != grammar_digest():
+    if lark.__version__ != parser_tables.LARK_VERSION or grammar_digest() != parser_tables.GRAMMAR_SHA256:
         return None
     from trickkit.dsl import lalr
 
@@ -113,7 +117,7 @@ def table_source(parser: lark.Lark) -> str:
     return _table_text(*parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule]))
 
 
-def _table_text(data, memo) -> str:
+def _table_text(data: Any, memo: Any) -> str:
     blob = json.dumps([_encoded(data), _encoded(memo)], separators=(",", ":"))
     lines = "".join(f"    {blob[i : i + 96]!r}\n" for i in range(0, len(blob), 96))
     return (
@@ -126,10 +130,10 @@ def _table_text(data, memo) -> str:
 
 
 MAX_TEXT = 20_000
-"""Longest DSL text accepted, in characters (keeps compile time and closure depth bounded)."""
+"""Longest DSL text accepted, in characters (keeps compile time and the nesting of generated code bounded)."""
 
 
-def parse(text: str, start: str = "expr") -> lark.Tree:
+def parse(text: str, start: str = "expr") -> lark.Tree[lark.Token]:
     """Parse DSL ``text`` as an expression (``start="expr"``) or a statement block (``"block"``).
 
     Raises:
@@ -143,7 +147,7 @@ def parse(text: str, start: str = "expr") -> lark.Tree:
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, start: str) -> lark.Tree:
+def _parse_cached(text: str, start: str) -> lark.Tree[lark.Token]:
     """Parse once per text: a ruleset names the same text in several places, and every game
     loaded in a process shares the cache. Trees are never changed after parsing."""
     lean = _driver() if LALR_DRIVER else None
@@ -152,7 +156,7 @@ def _parse_cached(text: str, start: str) -> lark.Tree:
         if tree is not None:
             return tree
     try:
-        return _parser().parse(text, start=start)
+        return _parser().parse(text, start=start)  # lark's own parser: a tree of tokens
     except lark.exceptions.UnexpectedInput as err:
         context = err.get_context(text, span=60).rstrip("\n")
         what = _describe(err)

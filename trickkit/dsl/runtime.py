@@ -9,8 +9,14 @@ from the generator, ending the game) goes through a helper written here.
 from __future__ import annotations
 
 import itertools as _itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn, TypeAlias
 
 from trickkit.randomness import shuffle as _shuffle
+
+State: TypeAlias = Any
+"""The engine's game state (`trickkit.engine.state.State`): a layer above this one, so named
+here only by what generated code reads of it (``budget``, ``memo``, zones, variables...)."""
 
 
 class GameEnded(Exception):
@@ -45,16 +51,16 @@ class Budget:
 
     __slots__ = ("budget", "memo")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.budget = EVALUATION_BUDGET
         self.memo = None
 
 
-def over_budget():
+def over_budget() -> NoReturn:
     raise EvaluationLimit(f"evaluation budget of {EVALUATION_BUDGET} items exceeded")
 
 
-def null_iteration():
+def null_iteration() -> NoReturn:
     raise TypeError("cannot iterate over null")
 
 
@@ -64,18 +70,18 @@ def dsl_range(a: int, b: int) -> list[int]:
     return list(range(a, b))
 
 
-def dsl_str(v) -> str:
+def dsl_str(v: Any) -> str:
     return "null" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def index(seq, i):
+def index(seq: Any, i: Any) -> Any:
     """``seq[i]``; null when either is null or ``i`` is out of range (negative counts from the end)."""
     if i is None or seq is None or not -len(seq) <= i < len(seq):
         return None
     return seq[i]
 
 
-def charge_items(s, xs) -> None:
+def charge_items(s: State, xs: Any) -> None:
     """Charge the items of list ``xs`` to the evaluation budget, lists within it counted too
     (an explicit stack: a rule can nest lists deeply). Work that walks a list inside one
     operation (``in``, ``==``, ``index_of``, ``str`` ...) costs its length like a loop does, so
@@ -94,7 +100,7 @@ def charge_items(s, xs) -> None:
                 stack.extend(x for x in v if x.__class__ is list)
 
 
-def contains(s, x, xs) -> bool:
+def contains(s: State, x: Any, xs: Any) -> bool:
     """``x in xs``, charged: the items of ``xs`` (and, when ``x`` is a list, theirs too)."""
     s.budget -= len(xs)
     if s.budget < 0:
@@ -104,14 +110,15 @@ def contains(s, x, xs) -> bool:
     return x in xs
 
 
-def equal(s, a, b) -> bool:
+def equal(s: State, a: Any, b: Any) -> bool:
     """``a == b``, charged by the items of ``a`` when both are lists."""
     if a.__class__ is list and b.__class__ is list:
         charge_items(s, a)
-    return a == b
+    same: bool = a == b
+    return same
 
 
-def charged_call(s, function, *args):
+def charged_call(s: State, function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)``, a built-in that walks its list arguments, charged by their items first."""
     for a in args:
         if a.__class__ is list:
@@ -122,7 +129,7 @@ def charged_call(s, function, *args):
 _KEPT = {"int": int, "bool": bool, "str": str, "card": int, "play": tuple}
 
 
-def kept_as(v, want: str, nullable: bool):
+def kept_as(v: Any, want: str, nullable: bool) -> Any:
     """``v`` stored in a variable of type ``want``: checked when the value's type was known only
     at play (an ``if`` whose branches differ, say), so a variable keeps its type. A number is
     never a bool here, nor a bool a number."""
@@ -131,7 +138,7 @@ def kept_as(v, want: str, nullable: bool):
             return v
         raise TypeError(f"a variable of {want} values cannot be set to null")
     cls = _KEPT.get(want)
-    if cls is None and want.startswith("list") or want == "zone":
+    if (cls is None and want.startswith("list")) or want == "zone":
         cls = list
     if cls is not None and v.__class__ is not cls:
         shown = repr(v) if v.__class__ is str else dsl_str(v)
@@ -139,7 +146,7 @@ def kept_as(v, want: str, nullable: bool):
     return v
 
 
-def join_text(s, a, b) -> str:
+def join_text(s: State, a: Any, b: Any) -> str:
     text = f"{a}{b}"  # each side is at most MAX_VALUE_LENGTH long: built, then charged
     if len(text) > 256:  # a short text costs about one item, like the rule's step that joins it
         s.budget -= len(text)
@@ -150,7 +157,7 @@ def join_text(s, a, b) -> str:
     return text
 
 
-def join_lists(s, a, b) -> list:
+def join_lists(s: State, a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
     s.budget -= len(a) + len(b)
     if s.budget < 0:
         over_budget()
@@ -159,26 +166,27 @@ def join_lists(s, a, b) -> list:
     return list(a) + list(b)
 
 
-def distinct_cards(values, texts) -> list:
+def distinct_cards(values: Sequence[int | None], texts: Sequence[str]) -> list[int | None]:
     """``values`` with each card text kept once (its first copy); null stays: copies of a card
     are one action."""
-    seen = set()
-    return [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]
+    seen: set[str] = set()
+    # seen.add is there for its effect (None: the first copy is kept)
+    return [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]  # type: ignore[func-returns-value]
 
 
-def product(domains) -> list:
+def product(domains: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     """Every combination of one value per domain, in ``itertools.product`` order."""
     return list(_itertools.product(*domains))
 
 
-def multiply(a, b):
+def multiply(a: Any, b: Any) -> Any:
     """``a * b``, refused before it is computed when the product would pass `MAX_INT_BITS`."""
     if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
         raise EvaluationLimit(f"a number of more than {MAX_INT_BITS} bits (about {MAX_INT_BITS * 3 // 10} digits)")
     return a * b
 
 
-def sort_keyed(keyed: list) -> list:
+def sort_keyed(keyed: list[tuple[Any, Any]]) -> list[Any]:
     """The values of ``[(key, value), ...]`` ordered by key, null keys last, ties in order."""
     order = sorted(
         range(len(keyed)), key=lambda i: (keyed[i][0] is None, keyed[i][0] if keyed[i][0] is not None else 0, i)
@@ -186,7 +194,7 @@ def sort_keyed(keyed: list) -> list:
     return [keyed[i][1] for i in order]
 
 
-def move(c, frm, to, front: bool, name: str) -> None:
+def move(c: int, frm: list[int], to: list[int], front: bool, name: str) -> None:
     if c is None or frm is None or c not in frm:
         raise ValueError(f"{name}(): the card is not in the zone it is moved from")
     if to is None:
@@ -198,27 +206,27 @@ def move(c, frm, to, front: bool, name: str) -> None:
         to.append(c)
 
 
-def move_all(frm, to) -> None:
+def move_all(frm: list[int], to: list[int]) -> None:
     if frm is not to:
         to.extend(frm)
         frm.clear()
 
 
-def sort_zone(zone) -> None:
+def sort_zone(zone: list[int]) -> None:
     """Put a zone's cards in deck order (card ids are deck positions)."""
     zone.sort()
 
 
-def swap(a, b) -> None:
+def swap(a: list[int], b: list[int]) -> None:
     a[:], b[:] = list(b), list(a)
 
 
-def draw_random(s, frm):
+def draw_random(s: State, frm: list[int]) -> int:
     """Remove and return a card of the (non-empty) zone ``frm``, chosen by the state's generator."""
     return frm.pop(s._generator().randrange(len(frm)))
 
 
-def shuffle_zone(s, zone) -> None:
+def shuffle_zone(s: State, zone: list[int]) -> None:
     """Shuffle ``zone`` in place with the state's generator (the deal's own Fisher-Yates walk).
     Each card is charged to the evaluation budget, so shuffles in a loop cannot run away."""
     s.budget -= len(zone)
@@ -227,7 +235,7 @@ def shuffle_zone(s, zone) -> None:
     _shuffle(s._generator(), zone)
 
 
-def insert_random(s, c, to) -> None:
+def insert_random(s: State, c: int, to: list[int]) -> None:
     """Take card ``c`` out of the zone that holds it and insert it into ``to`` at a uniformly random
     gap (``len(to) + 1`` of them), drawn from the state's generator."""
     if c is None:
@@ -246,13 +254,13 @@ def insert_random(s, c, to) -> None:
     to.insert(s._generator().randrange(len(to) + 1), c)
 
 
-def _zones(s):
+def _zones(s: State) -> Iterator[list[int]]:
     yield from s.table_zones
     for zones in s.seat_zones:
         yield from zones
 
 
-def put(to, c) -> None:
+def put(to: list[int], c: int) -> None:
     to.append(c)
 
 
@@ -260,7 +268,7 @@ def end_game() -> None:
     raise GameEnded()
 
 
-def end_turn(s, seat) -> None:
+def end_turn(s: State, seat: int | None) -> None:
     """``end_turn(next=seat)``: the turn ends and the next one is ``seat``'s (null: the next seat clockwise)."""
     if seat is not None and (seat.__class__ is not int or not 0 <= seat < s._n):
         raise ValueError(f"end_turn(next=...): {seat!r} is not a seat (seats are 0..{s._n - 1})")
@@ -268,16 +276,17 @@ def end_turn(s, seat) -> None:
     s.next_turn = seat
 
 
-def bad_seat(seat, name: str, n: int):
+def bad_seat(seat: object, name: str, n: int) -> NoReturn:
     """An assignment ``name[seat] = ...`` to a seat variable with no such seat (of ``n``)."""
     raise ValueError(f"{name}[{seat!r}] = ...: {seat!r} is not a seat (seats are 0..{n - 1})")
 
 
-def can(s, kind: str) -> bool:
-    return s.can(kind)
+def can(s: State, kind: str) -> bool:
+    allowed: bool = s.can(kind)
+    return allowed
 
 
-def attr_of_any(v, card_table, face_table, field):
+def attr_of_any(v: Any, card_table: Any, face_table: Any, field: Any) -> Any:
     """An attribute of a value whose type is known only at play time (a card or a play)."""
     if v is None:
         return None
@@ -286,7 +295,7 @@ def attr_of_any(v, card_table, face_table, field):
     return card_table[v] if card_table is not None else None
 
 
-def card_text(v, texts):
+def card_text(v: Any, texts: Sequence[str]) -> Any:
     """The text of a card (``C10``), of a play's card, or of each in a list; null stays null."""
     if v is None:
         return None
@@ -297,7 +306,7 @@ def card_text(v, texts):
     return texts[v]
 
 
-def no_winner():
+def no_winner() -> NoReturn:
     """A trick with no winner (or no next leader) where the rules need one: the engine's general
     path reports it, located (see `trickkit.engine.fused`)."""
     raise ValueError("the trick has no winner")

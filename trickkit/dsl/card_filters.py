@@ -1,0 +1,255 @@
+"""Generated passes over many candidates: hand filters, combination filters, kinds passes.
+
+A card test is generated as one loop over a hand (`card_filter`), an action kind's test as
+nested loops over its choices' domains (`combo_filter`), and a turns step's action kinds as one
+function (`kinds_pass`); the parts that do not depend on the candidate are staged before the
+loops, computed once per call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trickkit.dsl.body import (
+    Body,
+    Hoist,
+    Line,
+    flatten,
+    location_comment,
+)
+from trickkit.dsl.gen_effects import StatementsMixin
+from trickkit.dsl.parser import parse
+from trickkit.dsl.scope import Local, Scope
+from trickkit.dsl.types import (
+    Context,
+    DSLCompileError,
+    Node,
+    Rule,
+    Val,
+)
+
+_GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
+"""Names of the generated rule functions and combination filters a kinds pass may call."""
+
+
+_INLINE_MAX_LINES = 4
+"""Longest rule (in generated lines) a generated pass inlines instead of calling."""
+
+
+_TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
+"""A local the generator makes for a rule's own values (see `allowlist.LOCAL_NAME`), in code."""
+
+
+_TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
+
+
+_FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
+"""The frame, a context value, or a return: code that is not inlined as it stands."""
+
+
+class FiltersMixin(StatementsMixin):
+    """Filters and passes over many candidates (see the module docstring)."""
+
+    def card_filter(self, tree: Node, context: Context) -> tuple[Rule, int]:
+        """A card test as one pass over a hand: ``filter(state, frame, cards) -> cards passing``.
+
+        The test's context must start with the card (``("card", "card")``); state-only
+        parts of the test are computed once per call, when first needed.
+
+        Raises:
+            DSLCompileError: as `expression_tree`.
+        """
+        self._no_filter_when_counting()
+        scope = self._root_scope(context)
+        card = scope.names[context[0][0]]
+        scope.names[context[0][0]] = Local(card.name, card.type, nullable=False)
+        val, hoist, inner = self._loop_test(tree, scope)
+        name = f"_f{next(self._ids)}"
+        lines = [f"def {name}(s, fr, cards):"]
+        lines += self._unpack(context[1:], scope, offset=1)
+        lines += flatten(hoist.lines)
+        if not inner:
+            lines.append(f"    return [{card.name} for {card.name} in cards if {self._code(val)}]")
+        else:
+            lines += ["    out = []", f"    for {card.name} in cards:"]
+            lines += flatten(inner, depth=2)
+            lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
+        return self._define(name, lines), len(context)
+
+    def combo_filter(self, tree: Node, context: Context, first_only: bool = False) -> Rule:
+        """An action kind's test over every combination of its choices, as one generated pass:
+        ``filter(state, frame, domains) -> [combination, ...]`` in the order of
+        ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
+
+        State-only parts of the test are computed once per call, before the loops (a failure
+        there makes the engine fall back to testing each combination on its own). With
+        ``first_only`` it stops at the first combination that passes (a list of at most one).
+
+        Raises:
+            DSLCompileError: as `expression_tree`.
+        """
+        self._no_filter_when_counting()
+        # choice values are taken as never null: where one is, the generated code raises
+        # and the engine tests that kind's combinations one by one, with the null checks
+        scope = Scope({n: Local(f"a{i}", t, nullable=False) for i, (n, t) in enumerate(context)})
+        n = len(context)
+        levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)
+        ]
+        val, hoist, inner = self._loop_test(tree, scope, levels)
+        name = f"_g{next(self._ids)}"
+        lines = [f"def {name}(s, fr, domains):"]
+        lines += flatten(hoist.lines)
+        lines.append("    out = []")
+        for i in range(n):
+            lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
+            if i < n - 1:  # the parts that name only the choices so far
+                lines += flatten(levels[i][1], depth=i + 2)
+        pad = "    " * (n + 1)
+        lines += flatten(inner, depth=n + 1)
+        combo = "(" + ", ".join(f"a{i}" for i in range(n)) + ("," if n == 1 else "") + ")"
+        found = f"return [{combo}]" if first_only else f"out.append({combo})"
+        lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
+        return self._define(name, lines)
+
+    def kinds_pass(
+        self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts: Sequence[str] | None = None
+    ) -> Rule:
+        """One generated function over a turns step's action kinds (or a reaction window's):
+        for each kind in order, its guard, its choices' domains (copies of a card offered once
+        when ``texts``, the deck's card texts, is given), the evaluation budget charge and its
+        combination filter, as the engine's general path (`trickkit.engine.turns._combinations`)
+        computes them, without a Python call per hook.
+
+        Each of ``kinds`` names the functions already generated for that kind: ``guard``
+        (or None), ``domains`` (one per choice), ``cards`` (per choice: is it a card choice),
+        ``filter`` (the generated combination filter, or ``"all"``: every combination),
+        ``allowed`` (for a kind without choices) and ``where`` (for a comment).
+
+        Returns ``fn(state, frame)``: a list with each kind's combinations (a list of tuples,
+        in ``itertools.product`` order), or with ``first_only`` True when some kind has one.
+        Any error inside means: ask the general path, which reports it, located.
+        """
+        name = f"_g{next(self._ids)}"
+        lines = [f"def {name}(s, fr):"]
+        if not first_only:
+            lines.append("    out = []")
+        texts_code = self._table(texts) if texts is not None else None
+
+        def ref(fn: Rule) -> str:  # a function generated before, by its own name in this module
+            fname = getattr(fn, "__name__", "")
+            if not _GENERATED_FN.match(fname) or self.env.get(fname) is not fn:
+                raise DSLCompileError(f"not a generated function: {fname!r}")
+            return fname
+
+        base = [1000]  # inlined rules' locals are renumbered from here: no clash with the pass's own
+
+        def call(fn: Rule, target: str) -> list[Line]:
+            """Lines computing ``fn(s, ())`` into the test or assignment ``target`` (``"if {}:"``,
+            ``"v0 = {}"``): the rule's own statements inlined, or else a call of it."""
+            inlined = self._inline(ref(fn), base)
+            if inlined is None:
+                return [target.format(f"{ref(fn)}(s, ())")]
+            lines, code = inlined
+            return [*lines, target.format(code)]
+
+        found = "return True" if first_only else ""
+        for kind in kinds:
+            body: list[Line] = []
+            if kind.get("where"):
+                lines.append("    " + location_comment(kind["where"]))
+            domains = kind["domains"]
+            charge: list[Line] = [
+                "s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
+                "if s.budget < 0:",
+                ["_over_budget()"],
+            ]
+            if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
+                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or "out.append([()])"]]
+                if not first_only:
+                    test += ["else:", ["out.append(())"]]
+                if kind["guard"] is None:
+                    body = charge + test
+                else:
+                    body = [
+                        *call(kind["guard"], "t0 = {}"),
+                        "if t0 is True:",
+                        [found or "out.append([()])"],
+                        "elif t0:",
+                        charge + test,
+                    ]
+                    if not first_only:
+                        body += ["else:", ["out.append(())"]]
+            else:
+                inner: list[Line] = []
+                for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
+                    inner += call(fn, f"v{i} = {{}}")
+                    if card and texts_code is not None:
+                        inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
+                inner += charge
+                listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
+                flt = kind["filter"]
+                if flt == "all":
+                    if first_only:
+                        inner += ["if " + " and ".join(f"v{i}" for i in range(len(domains))) + ":", [found]]
+                    else:
+                        inner.append(f"out.append(_product({listed}))")
+                elif first_only:
+                    inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
+                else:
+                    inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
+                if kind["guard"] is None:
+                    body = inner
+                else:
+                    body = [*call(kind["guard"], "if {}:"), inner]
+                    if not first_only:
+                        body += ["else:", ["out.append(())"]]
+            lines += flatten(body)
+        lines.append("    return False" if first_only else "    return out")
+        return self._define(name, lines)
+
+    def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
+        """The statements and result of the generated rule ``name`` (a function of the state
+        alone, called with an empty frame), its locals renumbered from ``base[0]`` (moved on
+        past them): ``(lines, code)`` to put in place of a call of it. None when it reads its
+        frame, holds a text literal (renumbering edits names in the code's text) or is long."""
+        parts = self._inline_parts.get(name)
+        if parts is None:
+            return None
+        lines, code = parts
+        if len(lines) > _INLINE_MAX_LINES:  # a long one would cost more to compile than its call does to run
+            return None
+        text = "\n".join(lines) + "\n" + code
+        if "'" in text or '"' in text or _FRAME_NAME.search(text):
+            return None
+        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
+        offset = base[0]
+        base[0] += top + 1
+
+        def renumber(line: str) -> str:
+            return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
+
+        return [renumber(line) for line in lines], f"({renumber(code)})"
+
+    def _loop_test(
+        self, tree: Node | str, scope: Scope, levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = ()
+    ) -> tuple[Val, Hoist, list[Line]]:
+        """Compile a test that a generated loop runs per candidate: ``(value, hoist, lines)``,
+        with the state-only parts in ``hoist``, computed before the loop (and ``levels``:
+        see `Body.levels`)."""
+        if isinstance(tree, str):
+            tree = parse(tree, "expr")
+        saved, self.body = self.body, Body()
+        try:
+            body = self.body
+            body.levels = list(levels)
+            body.loops = 1
+            hoist = body.hoist = Hoist()
+            body.eager = True
+            inner: list[Line] = []
+            body.lines = inner
+            return self._expr_guarded(tree, scope), hoist, inner
+        finally:
+            self.body = saved
