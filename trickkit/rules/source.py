@@ -44,7 +44,7 @@ __all__ = [
     "read_limited",
 ]
 
-Path = tuple  # a tuple of str/int keys and int indices
+Path = tuple[Any, ...]  # a tuple of str/int keys and int indices
 Position = tuple[int, int]
 
 MAX_TEXT_SIZE = 5_000_000
