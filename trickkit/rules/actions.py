@@ -20,8 +20,8 @@ from trickkit.errors import did_you_mean
 from trickkit.rules.checks import always_true, no_effect
 from trickkit.rules.compile_base import CompilerBase, Context, expr_where, required, rule_text
 from trickkit.rules.model import ALL_COMBINATIONS, ActionKind, KindsPasses, RuleHook
-from trickkit.rules.source import Path
 from trickkit.rules.templates import template_problem
+from trickkit.rules.yaml_build import Path
 
 AndTerms = tuple[list[Any], list[Any]]
 """``allowed``'s top-level ``and`` terms (parsed trees): (naming no choice, naming a choice)."""

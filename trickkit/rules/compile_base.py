@@ -18,8 +18,9 @@ from trickkit.errors import Problem, did_you_mean
 from trickkit.rules.cards import Deck
 from trickkit.rules.checks import RESULT_CHECKS, checked_result
 from trickkit.rules.model import RuleHook, ZoneSpec
-from trickkit.rules.source import Locator, Path
+from trickkit.rules.source import Locator
 from trickkit.rules.textpos import block_position
+from trickkit.rules.yaml_build import Path
 
 T = TypeVar("T")
 

@@ -22,8 +22,8 @@ from trickkit.rules.cards import build_deck
 from trickkit.rules.checks import bounded_score
 from trickkit.rules.compile_base import Context, Located, dsl_message, expr_where, required, rule_text
 from trickkit.rules.model import Rules
-from trickkit.rules.source import Path
 from trickkit.rules.steps import StepCompiler
+from trickkit.rules.yaml_build import Path
 
 
 class RulesetCompiler(StepCompiler):

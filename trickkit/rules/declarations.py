@@ -17,7 +17,7 @@ from trickkit.dsl.parser import DSLSyntaxError
 from trickkit.errors import did_you_mean, short_repr
 from trickkit.rules.compile_base import CompilerBase, dsl_message, rule_text
 from trickkit.rules.model import MAX_ZONE_FAMILY, VariableSpec, ZoneSpec
-from trickkit.rules.source import Path
+from trickkit.rules.yaml_build import Path
 
 
 class DeclarationCompiler(CompilerBase):

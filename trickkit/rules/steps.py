@@ -27,7 +27,7 @@ from trickkit.rules.model import (
     TurnStep,
     VariableSpec,
 )
-from trickkit.rules.source import Path
+from trickkit.rules.yaml_build import Path
 
 
 class StepCompiler(ActionKindCompiler, DeclarationCompiler):
