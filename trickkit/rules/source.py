@@ -25,7 +25,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 import yaml
@@ -66,6 +67,9 @@ __all__ = [
 MAX_TEXT_SIZE = 5_000_000
 """Largest accepted ruleset text, in characters (bytes for files)."""
 
+Fail = Callable[[int, int, Path, str], RulesetError]
+"""``fail(line, column, path, message)``: the located error to raise for the text being read."""
+
 
 @attrs.frozen
 class Locator:
@@ -76,8 +80,8 @@ class Locator:
     """
 
     filename: str
-    _values: dict = attrs.field(factory=dict, alias="values")
-    _keys: dict = attrs.field(factory=dict, alias="keys")
+    _values: dict[Path, Position] = attrs.field(factory=dict, alias="values")
+    _keys: dict[Path, Position] = attrs.field(factory=dict, alias="keys")
 
     format_path = staticmethod(format_path)
 
@@ -110,13 +114,36 @@ class Locator:
         return Problem(self.filename, line, column, format_path(tuple(path)), message)
 
 
-class _Limits:
+class _EventSource(Protocol):
+    """What the composing code here uses of a loader (PyYAML's parser and composer, typed)."""
+
+    anchors: dict[Any, yaml.Node]
+
+    def check_event(self, *choices: type) -> bool: ...
+    def peek_event(self) -> Any: ...
+    def get_event(self) -> Any: ...
+    def compose_document(self) -> yaml.Node | None: ...
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None: ...
+    def resolve(self, kind: type, value: str, implicit: tuple[bool, bool]) -> str: ...
+    def dispose(self) -> None: ...
+
+
+if TYPE_CHECKING:
+
+    class _ComposerBase(yaml.composer.Composer):
+        def peek_event(self) -> Any: ...
+
+else:
+    _ComposerBase = object  # a mixin: the loader it is mixed into composes
+
+
+class _Limits(_ComposerBase):
     """The restricted implicit typing and the nesting and node caps, for either event source."""
 
     _depth = 0
     _nodes = 0  # nodes composed so far (aliases not expanded)
 
-    def resolve(self, kind, value, implicit):
+    def resolve(self, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
             if implicit[0]:
                 for tag, regexp in _IMPLICIT:
@@ -125,7 +152,7 @@ class _Limits:
             return _STR
         return _SEQ if kind is yaml.SequenceNode else _MAP
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -146,19 +173,19 @@ class _Loader(_Limits, yaml.SafeLoader):
 class _EventLoader(_Limits, yaml.composer.Composer):
     """PyYAML's (pure-Python) composer with `_Limits`, fed a list of events made by libyaml."""
 
-    def __init__(self, events: list):
+    def __init__(self, events: list[Any]):
         super().__init__()
         self._events = events
         self._next = 0
 
-    def check_event(self, *choices):
+    def check_event(self, *choices: type) -> bool:
         event = self._events[self._next]
         return not choices or isinstance(event, choices)
 
-    def peek_event(self):
+    def peek_event(self) -> Any:
         return self._events[self._next]
 
-    def get_event(self):
+    def get_event(self) -> Any:
         event = self._events[self._next]
         self._next += 1
         return event
@@ -166,7 +193,7 @@ class _EventLoader(_Limits, yaml.composer.Composer):
     def dispose(self) -> None:
         self._events = []
 
-    def descend_resolver(self, parent, index) -> None:
+    def descend_resolver(self, parent: Any, index: Any) -> None:
         pass
 
     def ascend_resolver(self) -> None:
@@ -206,7 +233,7 @@ FAST_YAML = True
 and anything unusual, any error included, is read again by the pure-Python parser, whose
 result and messages stay the reference. False: always the pure-Python parser."""
 
-_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)
+_CParser: Any = getattr(getattr(yaml, "cyaml", None), "CParser", None)  # None: PyYAML without libyaml
 
 # Where libyaml and PyYAML may not agree (line breaks other than LF, tabs, a BOM, control,
 # surrogate, astral or non-characters, backslash escapes other than \" and \\, directives, a
@@ -228,14 +255,14 @@ def _fast_parser_ok(text: str) -> bool:
     return _CParser is not None and _FAST_UNSAFE_RE.search(text) is None
 
 
-def _compose_fast(text: str):
+def _compose_fast(text: str) -> yaml.Node | None:
     """The document's root node, composed from libyaml's events (see `FAST_YAML`).
 
     Raises _Unusual (or anything else) where the pure-Python parser must read the text: an
     explicit tag, an empty plain scalar, an unusual plain scalar in a flow collection, too
     many nodes, any error."""
     parser = _CParser(text)
-    events: list = []
+    events: list[Any] = []
     flow: list[bool] = [False]  # per open collection: inside a flow collection?
     nodes = 0
     scalar, ends = yaml.ScalarEvent, (yaml.SequenceEndEvent, yaml.MappingEndEvent)
@@ -301,9 +328,9 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, Locator]:
     return _build(_compose_slow(text, fail), filename, fail)
 
 
-def _compose_slow(text: str, fail):
+def _compose_slow(text: str, fail: Fail) -> yaml.Node | None:
     """The document's root node, composed from PyYAML's pure-Python parser's events."""
-    loader = None
+    loader: _EventSource | None = None
     try:
         try:
             _precount_nodes(text)
@@ -337,7 +364,7 @@ def _compose_slow(text: str, fail):
     return node
 
 
-def _build(node, filename: str, fail) -> tuple[Any, Locator]:
+def _build(node: yaml.Node | None, filename: str, fail: Fail) -> tuple[Any, Locator]:
     """Plain data and positions from the composed root node (see `load_yaml`)."""
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
         raise fail(0, 0, (), "empty ruleset")
@@ -356,7 +383,7 @@ def _build(node, filename: str, fail) -> tuple[Any, Locator]:
     return data, Locator(filename, values=builder.values, keys=builder.keys)
 
 
-def read_header(text: str, keys: frozenset) -> dict | None:
+def read_header(text: str, keys: frozenset[str]) -> dict[str, Any] | None:
     """The top-level entries ``keys`` of a YAML document, read by the same parser as
     `load_yaml` but only as far as the last of them: a ruleset's name and seat counts sit in
     its first lines, and composing the whole of it costs about thirty times more.
@@ -367,14 +394,14 @@ def read_header(text: str, keys: frozenset) -> dict | None:
     """
     if len(text) > MAX_TEXT_SIZE:
         return None
-    loader = None
+    loader: _EventSource | None = None
     try:
-        loader = _Loader(text)
+        loader = cast(_EventSource, _Loader(text))  # typed as the composing code uses it
         for kind in (yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.MappingStartEvent):
             event = loader.get_event()
             if event.__class__ is not kind or getattr(event, "anchor", None) is not None:
                 return None
-        found: dict = {}
+        found: dict[str, Any] = {}
         builder = _Builder("<header>")
         while len(found) < len(keys):
             event = loader.peek_event()
@@ -389,7 +416,7 @@ def read_header(text: str, keys: frozenset) -> dict | None:
             if key == "extends" or key in found:
                 return None
             loader.get_event()
-            value = loader.compose_node(None, None)
+            value: Any = loader.compose_node(None, None)  # a node: composing the value of a key
             if loader.anchors:  # an anchor here may be used further down: read it all
                 return None
             if key in keys:
@@ -418,7 +445,7 @@ def _not_regular(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
+def read_limited(path: str | os.PathLike[str], limit: int = MAX_TEXT_SIZE) -> bytes:
     """Read a regular file's bytes, at most ``limit + 1`` of them, without ever blocking.
 
     Every file trickkit reads on a user's word (rulesets, ``extends`` parents, scenario files,
@@ -464,7 +491,7 @@ def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
         os.close(fd)
 
 
-def load_yaml_file(path: str | os.PathLike) -> tuple[Any, Locator]:
+def load_yaml_file(path: str | os.PathLike[str]) -> tuple[Any, Locator]:
     """Read a UTF-8 YAML file and parse it with `load_yaml`.
 
     Args:
@@ -491,7 +518,7 @@ def load_yaml_file(path: str | os.PathLike) -> tuple[Any, Locator]:
     return load_yaml(text, filename)
 
 
-def _compose_single(loader: _Loader):
+def _compose_single(loader: _EventSource) -> yaml.Node | None:
     """Compose the only document of the stream (None when there is none)."""
     loader.get_event()  # StreamStart
     node = None

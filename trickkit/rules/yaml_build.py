@@ -11,7 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -70,10 +70,19 @@ def format_path(path: Path) -> str:
     return "".join(out)
 
 
+class Mark(Protocol):
+    """Where a node or event starts (PyYAML's or libyaml's mark), 0-based."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+
+
 class _Fail(Exception):
     """Internal: one fatal located problem."""
 
-    def __init__(self, mark, path: Path, message: str):
+    def __init__(self, mark: Mark | None, path: Path, message: str):
         super().__init__(message)
         self.mark, self.path, self.message = mark, path, message
 
@@ -82,7 +91,7 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
-def _pos(mark) -> Position:
+def _pos(mark: Mark | None) -> Position:
     return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
 
 
@@ -91,18 +100,18 @@ class _Builder:
 
     def __init__(self, filename: str):
         self.filename = filename
-        self.values: dict = {}
-        self.keys: dict = {}
+        self.values: dict[Path, Position] = {}
+        self.keys: dict[Path, Position] = {}
         self.problems: list[Problem] = []
 
     # -- limits ---------------------------------------------------------
 
-    def check_size(self, root) -> None:
+    def check_size(self, root: yaml.Node) -> None:
         """Reject alias bombs, recursive aliases and too-deep expanded nesting."""
         memo: dict[int, tuple[int, int]] = {}  # id(node) -> (size, height)
         active: set[int] = set()
 
-        def visit(node, depth: int, path: Path) -> tuple[int, int]:
+        def visit(node: yaml.Node, depth: int, path: Path) -> tuple[int, int]:
             key = id(node)
             if key in memo:
                 size, height = memo[key]
@@ -132,7 +141,7 @@ class _Builder:
         visit(root, 0, ())
 
     @staticmethod
-    def _children(node, path: Path) -> Iterator[tuple[Path, Any]]:
+    def _children(node: yaml.Node, path: Path) -> Iterator[tuple[Path, Any]]:
         if isinstance(node, yaml.SequenceNode):
             for index, child in enumerate(node.value):
                 yield path + (index,), child
@@ -144,7 +153,7 @@ class _Builder:
 
     # -- construction ---------------------------------------------------
 
-    def build(self, node, path: Path) -> Any:
+    def build(self, node: yaml.Node, path: Path) -> Any:
         self.values[path] = _pos(node.start_mark)
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, path)
@@ -154,8 +163,8 @@ class _Builder:
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
         if node.tag != _MAP:
             raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
-        result: dict = {}
-        first_line: dict = {}
+        result: dict[str | int, Any] = {}
+        first_line: dict[str | int, int] = {}
         for key_node, value_node in node.value:
             key = self.key(key_node, path)
             child = path + (key,)
@@ -174,7 +183,7 @@ class _Builder:
             result[key] = self.build(value_node, child)
         return result
 
-    def key(self, node, path: Path) -> str | int:
+    def key(self, node: yaml.Node, path: Path) -> str | int:
         if not isinstance(node, yaml.ScalarNode):
             raise _Fail(node.start_mark, path, "mapping keys must be strings or integers, not collections")
         if node.tag == _TAG + "merge" or (node.value == "<<" and node.style is None):
@@ -189,11 +198,12 @@ class _Builder:
         return key
 
     @staticmethod
-    def scalar(node, path: Path) -> Any:
+    def scalar(node: yaml.ScalarNode, path: Path) -> Any:
         value, tag = node.value, node.tag
-        if not value.isascii() and _SURROGATE_RE.search(value):
+        surrogate = None if value.isascii() else _SURROGATE_RE.search(value)
+        if surrogate:
             # a lone surrogate (written "\ud800") is no character: it cannot be printed or encoded
-            where = _SURROGATE_RE.search(value).start()
+            where = surrogate.start()
             raise _Fail(
                 node.start_mark,
                 path,
