@@ -10,13 +10,16 @@ The public API::
     state.scores()
 """
 
+from typing import Any
+
 from trickkit._version import __version__
 from trickkit.engine.actions import Action
-from trickkit.engine.game import DealError, Game
+from trickkit.engine.game import Game
 from trickkit.engine.loader import GameInfo, game_info, list_games, load_game, validate
 from trickkit.engine.spaces import ActionSpaceError
 from trickkit.engine.state import TERMINAL, State
 from trickkit.errors import (
+    DealError,
     DSLRuntimeError,
     IllegalActionError,
     Problem,
@@ -52,7 +55,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """`simulate` and `SimulationSummary`, imported on first use: the simulation module (and the
     agents and process pools it brings) is not needed to load and play a game."""
     if name in ("simulate", "SimulationSummary"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import attrs
 
@@ -50,8 +50,8 @@ def _once(problems: Sequence[Problem]) -> list[Problem]:
     """Each problem once: a node reused through YAML aliases (``*step``) is checked at every
     place it is used, but its mistake is written once, so it is reported once, naming the
     other places."""
-    first: dict = {}
-    also: dict = {}
+    first: dict[Any, Problem] = {}
+    also: dict[Any, list[str]] = {}
     for p in problems:
         key = (p.file, p.line, p.column, p.message) if p.line else id(p)
         if key in first:
@@ -90,7 +90,7 @@ class DSLRuntimeError(TrickkitError):
     """A DSL expression failed while a game was being played (e.g. a type error)."""
 
 
-def short_repr(value, limit: int = 80) -> str:
+def short_repr(value: Any, limit: int = 80) -> str:
     """``repr(value)`` cut to about ``limit`` characters, for messages that quote user input.
 
     Never raises: an int too large for Python to print (``ValueError``, the 4300-digit

@@ -13,13 +13,14 @@ later Python change how its own shuffle draws.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-_WALKS: dict[int, tuple] = {}
+_WALKS: dict[int, tuple[tuple[int, int], ...]] = {}
 """Deck size -> the walk's positions as ``(i, k)``: i from the last down to 1, and the number of
 bits ``k`` of a draw for a uniform index in ``[0, i]`` (decks come in a few sizes per process)."""
 
 
-def _walk(size: int) -> tuple:
+def _walk(size: int) -> tuple[tuple[int, int], ...]:
     walk = _WALKS.get(size)
     if walk is None:
         if len(_WALKS) >= 256:  # never grows without end (a rule may shuffle zones of any size)
@@ -28,7 +29,7 @@ def _walk(size: int) -> tuple:
     return walk
 
 
-def shuffle(rng: random.Random, cards: list) -> None:
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
     """Shuffle ``cards`` in place with ``rng``, as ``rng.shuffle(cards)`` does.
 
     Args:

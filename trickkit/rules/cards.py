@@ -28,6 +28,9 @@ STANDARD_ATTRIBUTES = ("name", "suit", "rank", "kind", "copy", "text")
 identical copies of a card from 0 (so six sets of 0-9 are told apart by ``copy``); ``text``
 is the card's canonical text, as actions name it (``C10``), the same as ``name``."""
 
+ProblemFactory = Callable[[tuple[Any, ...], str], Exception]
+"""``problem(path, message)``: the exception to raise for a meaning error at ``path``."""
+
 OWN_ATTRIBUTES = ("text", "copy")
 """Attributes the engine sets itself: a group's ``attributes`` or a mode may not set them."""
 
@@ -38,7 +41,7 @@ class Deck:
 
     texts: tuple[str, ...]
     """Canonical text of each card (copies share a text), e.g. ``'B13'``, ``'escape'``."""
-    attrs: dict[str, tuple]
+    attrs: dict[str, tuple[Any, ...]]
     """Attribute name -> values by card id (``name`` is the text)."""
     face_card: tuple[int, ...]
     """Card id of each face."""
@@ -46,7 +49,7 @@ class Deck:
     """Mode name of each face, or None for a card's only face."""
     face_texts: tuple[str, ...]
     """Text of each face as written in actions: ``'G7'`` or ``'tigress:pirate'``."""
-    face_attrs: dict[str, tuple]
+    face_attrs: dict[str, tuple[Any, ...]]
     """Attribute name -> values by face id (the card's, overridden by its mode)."""
     card_faces: tuple[tuple[int, ...], ...]
     """Face ids of each card."""
@@ -59,7 +62,7 @@ class Deck:
         return len(self.texts)
 
 
-def build_deck(groups: list, problem: Callable[[tuple, str], Exception], one_deck: bool = True) -> Deck:
+def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True) -> Deck:
     """Generate the deck from validated card groups.
 
     Args:
@@ -71,8 +74,8 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception], one_dec
     Raises:
         whatever ``problem`` returns, e.g. for a template naming an attribute the group lacks.
     """
-    rows: list[dict] = []
-    modes_of: list[dict] = []
+    rows: list[dict[str, Any]] = []
+    modes_of: list[dict[str, Any]] = []
     groups_of: list[int] = []  # the group of each card, for errors
     cards = faces = 0  # counted before anything is built, so a huge deck costs nothing
     for gi, group in enumerate(groups):
@@ -153,8 +156,11 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception], one_dec
                     names.append(k)
     texts = tuple(v["name"] for v in rows)
     card_attrs = {n: tuple(v.get(n) for v in rows) for n in names}
-    face_card, face_mode, face_texts, face_values = [], [], [], []
-    card_faces = []
+    face_card: list[int] = []
+    face_mode: list[Any] = []
+    face_texts: list[str] = []
+    face_values: list[dict[str, Any]] = []
+    card_faces: list[tuple[int, ...]] = []
     for cid, values in enumerate(rows):
         ids = []
         modes = modes_of[cid]
@@ -184,7 +190,9 @@ def build_deck(groups: list, problem: Callable[[tuple, str], Exception], one_dec
     )
 
 
-def _check_unambiguous(rows: list[dict], modes_of: list[dict], groups_of: list[int], problem) -> None:
+def _check_unambiguous(
+    rows: list[dict[str, Any]], modes_of: list[dict[str, Any]], groups_of: list[int], problem: ProblemFactory
+) -> None:
     """Cards that share a text must be copies of one card, since an action names a card by its
     text (``play C10``): the same attributes (``copy`` aside) and the same modes. Identical
     copies are interchangeable (Skull King's five escapes are ``play escape``); two different
@@ -213,7 +221,7 @@ def _check_unambiguous(rows: list[dict], modes_of: list[dict], groups_of: list[i
             )
 
 
-def _attribute_value(spec, values, path, problem):
+def _attribute_value(spec: Any, values: dict[str, Any], path: tuple[Any, ...], problem: ProblemFactory) -> Any:
     if not isinstance(spec, dict):
         return spec
     key = values.get(spec["by"])
@@ -225,7 +233,7 @@ def _attribute_value(spec, values, path, problem):
     return spec.get("default")
 
 
-def _int_or_text(value):
+def _int_or_text(value: Any) -> Any:
     if isinstance(value, str):
         try:
             return int(value)

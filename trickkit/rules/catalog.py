@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import attrs
 
@@ -11,20 +12,23 @@ from trickkit.errors import Problem, RulesetError
 from trickkit.rules.inherit import resolve_extends
 from trickkit.rules.schema_check import check_schema
 from trickkit.rules.shipped import ruleset_text, rulesets_folder
-from trickkit.rules.source import load_yaml, load_yaml_file, read_header, read_limited
+from trickkit.rules.source import Locator, load_yaml, load_yaml_file, read_header, read_limited
+
+Document = tuple[Any, Locator]
+"""A parsed ruleset and where its nodes are written."""
 
 
 def _is_path(name: str) -> bool:
     return name.endswith((".yaml", ".yml")) or os.sep in name or "/" in name
 
 
-def _file_identity(path) -> tuple[str, str]:
+def _file_identity(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     """Cycle-detection key and folder (for relative ``extends``) of a ruleset file."""
     full = os.path.realpath(os.fspath(path))
     return "file:" + full, os.path.dirname(os.path.abspath(os.fspath(path)))
 
 
-def _shipped_identity(name: str) -> tuple[str, object]:
+def _shipped_identity(name: str) -> tuple[str, str | None]:
     """Cycle-detection key and folder of a shipped ruleset (the same key as when named by path)."""
     file = rulesets_folder().joinpath(f"{name}.yaml")
     if isinstance(file, os.PathLike):
@@ -32,7 +36,7 @@ def _shipped_identity(name: str) -> tuple[str, object]:
     return f"shipped:{name}", None
 
 
-def _merged_document(name_or_path: str | os.PathLike):
+def _merged_document(name_or_path: str | os.PathLike[str]) -> Document:
     """The parsed ruleset with its ``extends`` chain merged in, not yet schema-checked."""
     if isinstance(name_or_path, os.PathLike) or _is_path(str(name_or_path)):
         try:
@@ -50,7 +54,7 @@ def _merged_document(name_or_path: str | os.PathLike):
     return resolve_extends(doc, loc, identity=identity, directory=directory)
 
 
-def read_document(name_or_path: str | os.PathLike):
+def read_document(name_or_path: str | os.PathLike[str]) -> Document:
     """Parse a ruleset, resolve its ``extends`` chain and schema-check it. Returns ``(document, locator)``.
 
     For a variant (a ruleset with ``extends``) the document is the merged one, without
@@ -67,7 +71,7 @@ def read_document(name_or_path: str | os.PathLike):
     return doc, loc
 
 
-def mixed_key_problems(doc, loc) -> list[Problem]:
+def mixed_key_problems(doc: Any, loc: Locator) -> list[Problem]:
     """Mappings whose keys mix integers and texts (``{1: [...], high: [...]}``), located.
 
     JSON, and so the content hash and saved states, has only text keys: ``1`` and ``'1'``
@@ -75,7 +79,8 @@ def mixed_key_problems(doc, loc) -> list[Problem]:
     integers (``'1'``) keeps the meaning (attribute group values that read as integers are
     integers either way).
     """
-    problems, stack = [], [((), doc)]
+    problems: list[Problem] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), doc)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, dict):
@@ -107,7 +112,7 @@ class GameInfo:
     players_default: int
 
 
-def game_info(name_or_path: str | os.PathLike) -> GameInfo:
+def game_info(name_or_path: str | os.PathLike[str]) -> GameInfo:
     """A ruleset's name, title and seat counts, without compiling its rules (`load_game` does).
 
     A ruleset without ``extends`` is read only as far as those entries (its first lines):
@@ -142,7 +147,7 @@ def game_info(name_or_path: str | os.PathLike) -> GameInfo:
 _HEADER = frozenset({"name", "title", "players"})
 
 
-def _header(name_or_path) -> dict | None:
+def _header(name_or_path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The name, title and players of a ruleset without extends, read from its first lines
     (`trickkit.rules.source.read_header`); None: read the whole (merged) document."""
     try:

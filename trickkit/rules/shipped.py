@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trickkit.errors import Problem, RulesetError, did_you_mean
 
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
-def rulesets_folder():
+
+def rulesets_folder() -> Traversable:
     """Where the shipped rulesets are: inside the installed package (``trickkit.rulesets``).
 
     When trickkit is imported from a source checkout that was never installed editable (the

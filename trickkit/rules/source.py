@@ -14,89 +14,61 @@ Rulesets are read with a restricted YAML dialect close to YAML 1.2 "core":
 
 Every node's position is recorded in a `Locator`, keyed by its path
 (a tuple of mapping keys and list indices).
+
+This module composes the node tree (from libyaml's events when the text is plain, else with
+PyYAML's pure-Python parser) and reads files safely; `trickkit.rules.yaml_build` turns the
+tree into data and positions.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
 import stat
-from typing import Any, Iterator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 import yaml
 
 from trickkit.errors import Problem, RulesetError
+from trickkit.rules.yaml_build import (
+    _IMPLICIT,
+    _MAP,
+    _NULL,
+    _SEQ,
+    _STR,
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    MAX_NODES,
+    MAX_SOURCE_NODES,
+    Path,
+    Position,
+    _Builder,
+    _Fail,
+    _pos,
+    format_path,
+)
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_NODES",
+    "MAX_SOURCE_NODES",
+    "MAX_TEXT_SIZE",
     "Locator",
     "format_path",
     "load_yaml",
     "load_yaml_file",
-    "MAX_TEXT_SIZE",
-    "MAX_NODES",
-    "MAX_DEPTH",
-    "MAX_SOURCE_NODES",
-    "MAX_INT_DIGITS",
     "read_header",
     "read_limited",
 ]
 
-Path = tuple  # a tuple of str/int keys and int indices
-Position = tuple[int, int]
-
 MAX_TEXT_SIZE = 5_000_000
 """Largest accepted ruleset text, in characters (bytes for files)."""
-MAX_NODES = 1_000_000
-"""Largest accepted document, in nodes after expanding aliases."""
-MAX_DEPTH = 100
-"""Deepest accepted nesting of collections (after expanding aliases)."""
-MAX_SOURCE_NODES = 100_000
-"""Largest accepted document, in nodes as written (before expanding aliases); counted while
-composing, so a huge flat list is refused after this many nodes, not after all of them.
-The shipped rulesets have under 1,000."""
-MAX_INT_DIGITS = 4300
-"""Largest accepted integer literal, in decimal digits (the same for ``0x``/``0o`` literals,
-by magnitude): Python cannot print a larger int without raising."""
-_MAX_INT_BITS = int(MAX_INT_DIGITS * 3.32192809)  # log2(10): bits of a MAX_INT_DIGITS-digit number
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
-_TAG = "tag:yaml.org,2002:"
-_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
-_SEQ, _MAP = _TAG + "seq", _TAG + "map"
-
-_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$")
-_FLOAT_RE = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-)
-_IMPLICIT = ((_NULL, _NULL_RE), (_BOOL, _BOOL_RE), (_INT, _INT_RE), (_FLOAT, _FLOAT_RE))
-_IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def format_path(path: Path) -> str:
-    """Render a node path for messages.
-
-    Args:
-        path: tuple of mapping keys (str or int) and list indices (int).
-
-    Returns:
-        ``$`` for the root, e.g. ``$.phases[2].winner``; integer keys are
-        written ``[2]`` and keys that are not identifiers ``["odd key"]``.
-    """
-    out = ["$"]
-    for part in path:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif isinstance(part, str) and _IDENT_RE.match(part):
-            out.append(f".{part}")
-        else:
-            out.append(f"[{json.dumps(str(part), ensure_ascii=False)}]")
-    return "".join(out)
+Fail = Callable[[int, int, Path, str], RulesetError]
+"""``fail(line, column, path, message)``: the located error to raise for the text being read."""
 
 
 @attrs.frozen
@@ -108,8 +80,8 @@ class Locator:
     """
 
     filename: str
-    _values: dict = attrs.field(factory=dict, alias="values")
-    _keys: dict = attrs.field(factory=dict, alias="keys")
+    _values: dict[Path, Position] = attrs.field(factory=dict, alias="values")
+    _keys: dict[Path, Position] = attrs.field(factory=dict, alias="keys")
 
     format_path = staticmethod(format_path)
 
@@ -142,13 +114,36 @@ class Locator:
         return Problem(self.filename, line, column, format_path(tuple(path)), message)
 
 
-class _Limits:
+class _EventSource(Protocol):
+    """What the composing code here uses of a loader (PyYAML's parser and composer, typed)."""
+
+    anchors: dict[Any, yaml.Node]
+
+    def check_event(self, *choices: type) -> bool: ...
+    def peek_event(self) -> Any: ...
+    def get_event(self) -> Any: ...
+    def compose_document(self) -> yaml.Node | None: ...
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None: ...
+    def resolve(self, kind: type, value: str, implicit: tuple[bool, bool]) -> str: ...
+    def dispose(self) -> None: ...
+
+
+if TYPE_CHECKING:
+
+    class _ComposerBase(yaml.composer.Composer):
+        def peek_event(self) -> Any: ...
+
+else:
+    _ComposerBase = object  # a mixin: the loader it is mixed into composes
+
+
+class _Limits(_ComposerBase):
     """The restricted implicit typing and the nesting and node caps, for either event source."""
 
     _depth = 0
     _nodes = 0  # nodes composed so far (aliases not expanded)
 
-    def resolve(self, kind, value, implicit):  # noqa: D102 - overrides BaseResolver
+    def resolve(self, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
             if implicit[0]:
                 for tag, regexp in _IMPLICIT:
@@ -157,7 +152,7 @@ class _Limits:
             return _STR
         return _SEQ if kind is yaml.SequenceNode else _MAP
 
-    def compose_node(self, parent, index):  # noqa: D102 - overrides Composer
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -178,39 +173,31 @@ class _Loader(_Limits, yaml.SafeLoader):
 class _EventLoader(_Limits, yaml.composer.Composer):
     """PyYAML's (pure-Python) composer with `_Limits`, fed a list of events made by libyaml."""
 
-    def __init__(self, events: list):
+    def __init__(self, events: list[Any]):
         super().__init__()
         self._events = events
         self._next = 0
 
-    def check_event(self, *choices):  # noqa: D102 - the Parser interface the Composer uses
+    def check_event(self, *choices: type) -> bool:
         event = self._events[self._next]
         return not choices or isinstance(event, choices)
 
-    def peek_event(self):  # noqa: D102
+    def peek_event(self) -> Any:
         return self._events[self._next]
 
-    def get_event(self):  # noqa: D102
+    def get_event(self) -> Any:
         event = self._events[self._next]
         self._next += 1
         return event
 
-    def dispose(self) -> None:  # noqa: D102
+    def dispose(self) -> None:
         self._events = []
 
-    def descend_resolver(self, parent, index) -> None:  # noqa: D102 - no path resolvers (as SafeLoader)
+    def descend_resolver(self, parent: Any, index: Any) -> None:
         pass
 
-    def ascend_resolver(self) -> None:  # noqa: D102
+    def ascend_resolver(self) -> None:
         pass
-
-
-class _Fail(Exception):
-    """Internal: one fatal located problem."""
-
-    def __init__(self, mark, path: Path, message: str):
-        super().__init__(message)
-        self.mark, self.path, self.message = mark, path, message
 
 
 def _too_many_nodes() -> str:
@@ -240,21 +227,13 @@ def _precount_nodes(text: str) -> None:
         return  # the real parse reports it, located
 
 
-def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
-
-
-def _pos(mark) -> Position:
-    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-
-
 FAST_YAML = True
 """Read YAML with libyaml's event parser (C) when PyYAML has it and the text is plain (see
 `_fast_parser_ok`); the events feed the same composer and builder as the pure-Python parser's,
 and anything unusual, any error included, is read again by the pure-Python parser, whose
 result and messages stay the reference. False: always the pure-Python parser."""
 
-_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)
+_CParser: Any = getattr(getattr(yaml, "cyaml", None), "CParser", None)  # None: PyYAML without libyaml
 
 # Where libyaml and PyYAML may not agree (line breaks other than LF, tabs, a BOM, control,
 # surrogate, astral or non-characters, backslash escapes other than \" and \\, directives, a
@@ -276,14 +255,14 @@ def _fast_parser_ok(text: str) -> bool:
     return _CParser is not None and _FAST_UNSAFE_RE.search(text) is None
 
 
-def _compose_fast(text: str):
+def _compose_fast(text: str) -> yaml.Node | None:
     """The document's root node, composed from libyaml's events (see `FAST_YAML`).
 
     Raises _Unusual (or anything else) where the pure-Python parser must read the text: an
     explicit tag, an empty plain scalar, an unusual plain scalar in a flow collection, too
     many nodes, any error."""
     parser = _CParser(text)
-    events: list = []
+    events: list[Any] = []
     flow: list[bool] = [False]  # per open collection: inside a flow collection?
     nodes = 0
     scalar, ends = yaml.ScalarEvent, (yaml.SequenceEndEvent, yaml.MappingEndEvent)
@@ -315,7 +294,7 @@ def _compose_fast(text: str):
     return _compose_single(_EventLoader(events))
 
 
-def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
+def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, Locator]:
     """Parse one YAML document whose top level is a mapping.
 
     Args:
@@ -342,16 +321,16 @@ def load_yaml(text: str, filename: str = "<string>") -> tuple[Any, "Locator"]:
     if FAST_YAML and _fast_parser_ok(text):
         try:
             result = _build(_compose_fast(text), filename, fail)
-        except Exception:  # noqa: BLE001 - anything unusual: the pure-Python parser decides, as before
+        except Exception:
             result = None
         if result is not None:
             return result
     return _build(_compose_slow(text, fail), filename, fail)
 
 
-def _compose_slow(text: str, fail):
+def _compose_slow(text: str, fail: Fail) -> yaml.Node | None:
     """The document's root node, composed from PyYAML's pure-Python parser's events."""
-    loader = None
+    loader: _EventSource | None = None
     try:
         try:
             _precount_nodes(text)
@@ -385,7 +364,7 @@ def _compose_slow(text: str, fail):
     return node
 
 
-def _build(node, filename: str, fail) -> tuple[Any, "Locator"]:
+def _build(node: yaml.Node | None, filename: str, fail: Fail) -> tuple[Any, Locator]:
     """Plain data and positions from the composed root node (see `load_yaml`)."""
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
         raise fail(0, 0, (), "empty ruleset")
@@ -404,7 +383,7 @@ def _build(node, filename: str, fail) -> tuple[Any, "Locator"]:
     return data, Locator(filename, values=builder.values, keys=builder.keys)
 
 
-def read_header(text: str, keys: frozenset) -> dict | None:
+def read_header(text: str, keys: frozenset[str]) -> dict[str, Any] | None:
     """The top-level entries ``keys`` of a YAML document, read by the same parser as
     `load_yaml` but only as far as the last of them: a ruleset's name and seat counts sit in
     its first lines, and composing the whole of it costs about thirty times more.
@@ -415,14 +394,14 @@ def read_header(text: str, keys: frozenset) -> dict | None:
     """
     if len(text) > MAX_TEXT_SIZE:
         return None
-    loader = None
+    loader: _EventSource | None = None
     try:
-        loader = _Loader(text)
+        loader = cast(_EventSource, _Loader(text))  # typed as the composing code uses it
         for kind in (yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.MappingStartEvent):
             event = loader.get_event()
             if event.__class__ is not kind or getattr(event, "anchor", None) is not None:
                 return None
-        found: dict = {}
+        found: dict[str, Any] = {}
         builder = _Builder("<header>")
         while len(found) < len(keys):
             event = loader.peek_event()
@@ -437,14 +416,14 @@ def read_header(text: str, keys: frozenset) -> dict | None:
             if key == "extends" or key in found:
                 return None
             loader.get_event()
-            value = loader.compose_node(None, None)
+            value: Any = loader.compose_node(None, None)  # a node: composing the value of a key
             if loader.anchors:  # an anchor here may be used further down: read it all
                 return None
             if key in keys:
                 builder.check_size(value)
                 found[key] = builder.build(value, (key,))
         return None if builder.problems else found
-    except Exception:  # noqa: BLE001 - whatever it is, reading the whole document reports it
+    except Exception:
         return None
     finally:
         if loader is not None:
@@ -466,7 +445,7 @@ def _not_regular(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
+def read_limited(path: str | os.PathLike[str], limit: int = MAX_TEXT_SIZE) -> bytes:
     """Read a regular file's bytes, at most ``limit + 1`` of them, without ever blocking.
 
     Every file trickkit reads on a user's word (rulesets, ``extends`` parents, scenario files,
@@ -512,7 +491,7 @@ def read_limited(path: str | os.PathLike, limit: int = MAX_TEXT_SIZE) -> bytes:
         os.close(fd)
 
 
-def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
+def load_yaml_file(path: str | os.PathLike[str]) -> tuple[Any, Locator]:
     """Read a UTF-8 YAML file and parse it with `load_yaml`.
 
     Args:
@@ -539,7 +518,7 @@ def load_yaml_file(path: str | os.PathLike) -> tuple[Any, "Locator"]:
     return load_yaml(text, filename)
 
 
-def _compose_single(loader: _Loader):
+def _compose_single(loader: _EventSource) -> yaml.Node | None:
     """Compose the only document of the stream (None when there is none)."""
     loader.get_event()  # StreamStart
     node = None
@@ -550,157 +529,3 @@ def _compose_single(loader: _Loader):
         raise _Fail(event.start_mark, (), "more than one YAML document (only one is allowed)")
     loader.get_event()
     return node
-
-
-class _Builder:
-    """Turns a composed node tree into plain data, recording positions."""
-
-    def __init__(self, filename: str):
-        self.filename = filename
-        self.values: dict = {}
-        self.keys: dict = {}
-        self.problems: list[Problem] = []
-
-    # -- limits ---------------------------------------------------------
-
-    def check_size(self, root) -> None:
-        """Reject alias bombs, recursive aliases and too-deep expanded nesting."""
-        memo: dict[int, tuple[int, int]] = {}  # id(node) -> (size, height)
-        active: set[int] = set()
-
-        def visit(node, depth: int, path: Path) -> tuple[int, int]:
-            key = id(node)
-            if key in memo:
-                size, height = memo[key]
-            else:
-                if key in active:
-                    raise _Fail(node.start_mark, path, "recursive alias (a node contains itself)")
-                if depth > MAX_DEPTH:
-                    raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
-                active.add(key)
-                size, height = 1, 0
-                for child_path, child in self._children(node, path):
-                    child_size, child_height = visit(child, depth + 1, child_path)
-                    size += child_size
-                    height = max(height, child_height + 1)
-                    if size > MAX_NODES:
-                        raise _Fail(
-                            node.start_mark,
-                            path,
-                            f"document expands to more than {MAX_NODES:,} nodes (alias bomb?)",
-                        )
-                active.discard(key)
-                memo[key] = (size, height)
-            if depth + height > MAX_DEPTH:
-                raise _Fail(node.start_mark, path, f"nesting deeper than {MAX_DEPTH} levels")
-            return size, height
-
-        visit(root, 0, ())
-
-    @staticmethod
-    def _children(node, path: Path) -> Iterator[tuple[Path, Any]]:
-        if isinstance(node, yaml.SequenceNode):
-            for index, child in enumerate(node.value):
-                yield path + (index,), child
-        elif isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                label = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
-                yield path + (label,), key_node
-                yield path + (label,), value_node
-
-    # -- construction ---------------------------------------------------
-
-    def build(self, node, path: Path) -> Any:
-        self.values[path] = _pos(node.start_mark)
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node, path)
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ:
-                raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
-            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        if node.tag != _MAP:
-            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(node.tag)!r}")
-        result: dict = {}
-        first_line: dict = {}
-        for key_node, value_node in node.value:
-            key = self.key(key_node, path)
-            child = path + (key,)
-            if key in result:
-                self.problems.append(
-                    Problem(
-                        self.filename,
-                        *_pos(key_node.start_mark),
-                        format_path(child),
-                        f"duplicate key {key!r} (first at line {first_line[key]})",
-                    )
-                )
-                continue
-            first_line[key] = key_node.start_mark.line + 1
-            self.keys[child] = _pos(key_node.start_mark)
-            result[key] = self.build(value_node, child)
-        return result
-
-    def key(self, node, path: Path) -> str | int:
-        if not isinstance(node, yaml.ScalarNode):
-            raise _Fail(node.start_mark, path, "mapping keys must be strings or integers, not collections")
-        if node.tag == _TAG + "merge" or (node.value == "<<" and node.style is None):
-            raise _Fail(node.start_mark, path, "merge keys ('<<') are not supported")
-        key = self.scalar(node, path)
-        if isinstance(key, bool) or not isinstance(key, (str, int)):
-            raise _Fail(
-                node.start_mark,
-                path,
-                f"mapping key {node.value!r} must be a string or an integer (quote it)",
-            )
-        return key
-
-    @staticmethod
-    def scalar(node, path: Path) -> Any:
-        value, tag = node.value, node.tag
-        if not value.isascii() and _SURROGATE_RE.search(value):
-            # a lone surrogate (written "\ud800") is no character: it cannot be printed or encoded
-            where = _SURROGATE_RE.search(value).start()
-            raise _Fail(
-                node.start_mark,
-                path,
-                f"text holds a lone surrogate (\\u{ord(value[where]):04x}) at "
-                f"character {where + 1}, which is not a character",
-            )
-        if tag == _STR:
-            return value
-        regexp = dict(_IMPLICIT).get(tag)
-        if regexp is None:
-            raise _Fail(node.start_mark, path, f"unsupported tag {_short_tag(tag)!r}")
-        if not regexp.match(value):
-            raise _Fail(node.start_mark, path, f"cannot read {value!r} as {tag[len(_TAG) :]}")
-        if tag == _NULL:
-            return None
-        if tag == _BOOL:
-            return value.lower() == "true"
-        if tag == _INT:
-            digits = len(value.lstrip("+-")) - (2 if value.startswith(("0x", "0o")) else 0)
-            too_large = _Fail(
-                node.start_mark,
-                path,
-                f"integer with {digits} digits is too large (at most {MAX_INT_DIGITS} decimal digits)",
-            )
-            if value.startswith(("0x", "0o")):
-                # int() converts any number of hex/octal digits, but the result could not be printed
-                if digits > _MAX_INT_BITS:  # cheap bound before converting: >= 1 bit per digit
-                    raise too_large
-                number = int(value[2:], 16 if value[1] == "x" else 8)
-                if number.bit_length() > _MAX_INT_BITS:
-                    raise too_large
-                return number
-            if digits > MAX_INT_DIGITS:
-                raise too_large
-            try:
-                return int(value, 10)
-            except ValueError:  # a lower limit set with sys.set_int_max_str_digits
-                raise too_large from None
-        lowered = value.lower()
-        if lowered.endswith(".inf"):
-            return -math.inf if lowered.startswith("-") else math.inf
-        if lowered == ".nan":
-            return math.nan
-        return float(value)

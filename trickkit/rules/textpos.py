@@ -67,10 +67,10 @@ def block_position(
     return best
 
 
-def _layout(body, indent: int, folded: bool):
+def _layout(body: list[tuple[int, str]], indent: int, folded: bool) -> tuple[str, list[tuple[int, int, int, int, int]]]:
     """The text YAML makes of the block, and where each content line starts in it and in the file."""
     out: list[str] = []
-    starts = []
+    starts: list[tuple[int, int, int, int, int]] = []
     t_line, t_col = 1, 1
     blanks, previous_more, first = 0, False, True
     for number, raw in body:
