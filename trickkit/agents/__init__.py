@@ -10,6 +10,9 @@ receives the whole state, as in OpenSpiel; a fair agent uses only what that seat
 **Agent specs** name agents in text, for ``trickkit simulate --agents`` and
 ``trickkit.simulate(agents=[...])``: ``NAME[:KEY=VALUE[:KEY=VALUE...]]``, e.g. ``random``,
 ``first``, ``ismcts:iterations=100:exploration=0.5``. See `AGENTS` for the names.
+
+May import: ``trickkit.engine``, ``trickkit.rules``, ``trickkit.dsl`` and the root modules; never
+environments, the lab or the command line.
 """
 
 from __future__ import annotations

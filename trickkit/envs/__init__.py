@@ -10,6 +10,9 @@
 
 Each builds on the engine's fixed action space (`trickkit.Game.num_distinct_actions`,
 `trickkit.State.legal_action_ids`) and observation tensors (`trickkit.State.observation_tensor`).
+
+May import: ``trickkit.agents``, ``trickkit.engine`` and the layers below; never the lab or the
+command line. The adapters are independent of each other (an import-linter contract).
 """
 
 from __future__ import annotations
