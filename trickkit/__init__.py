@@ -30,14 +30,13 @@ from trickkit.errors import (
 )
 
 __all__ = [
-    "__version__",
+    "TERMINAL",
     "Action",
     "ActionSpaceError",
-    "DealError",
     "DSLRuntimeError",
+    "DealError",
     "Game",
     "GameInfo",
-    "game_info",
     "IllegalActionError",
     "Problem",
     "RulesetError",
@@ -45,8 +44,9 @@ __all__ = [
     "SimulationSummary",
     "State",
     "StateError",
-    "TERMINAL",
     "TrickkitError",
+    "__version__",
+    "game_info",
     "list_games",
     "load_game",
     "rulebook",

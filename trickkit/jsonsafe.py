@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["JSONLimitError", "loads", "MAX_JSON_DEPTH", "MAX_JSON_INT_DIGITS"]
+__all__ = ["MAX_JSON_DEPTH", "MAX_JSON_INT_DIGITS", "JSONLimitError", "loads"]
 
 MAX_JSON_DEPTH = 100
 """Deepest accepted nesting of arrays and objects (saved states and records need 4)."""

@@ -18,7 +18,8 @@ environments, the lab or the command line.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from trickkit.agents.basic import FirstLegalAgent, RandomAgent
 from trickkit.agents.determinize import InformationSetSampler

@@ -63,7 +63,7 @@ __all__ = ["InformationSetSampler"]
 class _Step:
     """One action of the current epoch, as the sampling seat knows it."""
 
-    __slots__ = ("actor", "text", "seen", "hidden", "where", "obs", "face", "choices", "cards")
+    __slots__ = ("actor", "cards", "choices", "face", "hidden", "obs", "seen", "text", "where")
 
     def __init__(
         self,

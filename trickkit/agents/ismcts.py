@@ -16,7 +16,7 @@ __all__ = ["ISMCTSAgent"]
 class _Node:
     """A node of the search tree: reached by a sequence of actions from the decision."""
 
-    __slots__ = ("player", "children", "visits", "avail", "reward")
+    __slots__ = ("avail", "children", "player", "reward", "visits")
 
     def __init__(self, player: int) -> None:
         self.player = player  # the seat that chose the action leading here

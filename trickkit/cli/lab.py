@@ -7,7 +7,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from trickkit.cli.common import UsageError, parse_params
 from trickkit.lab.simulation import RandomAgent

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from trickkit.cli.checks import cmd_check, cmd_lint, cmd_test, testing_checks
 from trickkit.cli.common import UsageError, api, parse_params

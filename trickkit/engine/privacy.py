@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from trickkit.rules.ruleset import Rules
 
-__all__ = ["HIDDEN", "PrivacyTable", "privacy_table", "mask_text", "seen_text", "history_seen_by"]
+__all__ = ["HIDDEN", "PrivacyTable", "history_seen_by", "mask_text", "privacy_table", "seen_text"]
 
 HIDDEN = "?"
 """What a hidden choice shows as."""

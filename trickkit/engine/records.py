@@ -23,7 +23,7 @@ from trickkit.errors import RulesetError, TrickkitError, short_repr
 if TYPE_CHECKING:
     from trickkit.engine.game import Game
 
-__all__ = ["ReplayResult", "replay_record", "replay_records", "read_records"]
+__all__ = ["ReplayResult", "read_records", "replay_record", "replay_records"]
 
 MAX_RECORD_LINE = 50_000_000
 """Longest accepted record line, in characters (a record of 100,000 actions is about 1 MB)."""

@@ -63,7 +63,7 @@ class ActionSpace:
         ids: action text -> id.
     """
 
-    __slots__ = ("texts", "ids", "game_name")
+    __slots__ = ("game_name", "ids", "texts")
 
     def __init__(self, texts: Sequence[str], game_name: str):
         self.texts = tuple(texts)
@@ -79,7 +79,7 @@ class ActionSpace:
         Raises:
             ActionSpaceError: ``action_id`` is not an int in ``0..len(self)-1``.
         """
-        if isinstance(action_id, bool) or not isinstance(action_id, int) and not _is_integer(action_id):
+        if isinstance(action_id, bool) or (not isinstance(action_id, int) and not _is_integer(action_id)):
             raise ActionSpaceError(f"an action id is an int, got {type(action_id).__name__}")
         i: int = int(action_id)  # type: ignore[call-overload]  # checked above: an int or has __index__
         if not 0 <= i < len(self.texts):

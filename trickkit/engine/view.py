@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["card_label", "clean", "columns", "fit", "render", "Narrator", "transcript"]
+__all__ = ["Narrator", "card_label", "clean", "columns", "fit", "render", "transcript"]
 
 Snapshot = tuple[int, int, Any, list[int], bool, int]
 """What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats acted."""
@@ -112,7 +112,7 @@ def render(
     titles = titles or {}
     if hidden:
         obs = dict(obs, variables={k: v for k, v in obs.get("variables", {}).items() if k not in hidden})
-    if not _KEYS <= set(obs):  # not an engine observation (a custom game object): show it as it is
+    if not set(obs) >= _KEYS:  # not an engine observation (a custom game object): show it as it is
         return [clean(f"{k}: {_value(v) if not isinstance(v, dict) else v}") for k, v in obs.items()]
     n = len(obs["scores"])
     turn = (
@@ -285,7 +285,7 @@ class Narrator:
         parts = []
         for name in obs.get("seat_zones", ()):
             view = obs["zones"][name][self.me]
-            if "cards" in view and view["cards"]:
+            if view.get("cards"):
                 parts.append(f"{name} " + " ".join(card_label(c, self.titles) for c in view["cards"]))
         return "you hold: " + (" · ".join(parts) if parts else "nothing")
 

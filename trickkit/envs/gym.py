@@ -23,7 +23,8 @@ seat plays uniformly random legal actions drawn from a generator seeded by ``res
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np

@@ -42,7 +42,7 @@ from trickkit.engine.game import Game
 from trickkit.engine.loader import load_game as _load_trickkit
 from trickkit.envs import seat_rewards
 
-__all__ = ["load_game", "register", "TrickkitSpielGame", "TrickkitSpielState"]
+__all__ = ["TrickkitSpielGame", "TrickkitSpielState", "load_game", "register"]
 
 SEED_PARAMETER = "rng_seed"
 """The OpenSpiel game parameter seeding the generator from which each new game's seed is drawn."""
@@ -50,7 +50,7 @@ SEED_PARAMETER = "rng_seed"
 _REGISTERED: dict[str, tuple[Any, ...]] = {}  # short name -> (ruleset source, content hash, GameType)
 
 
-def load_game(game: Any, **params: Any) -> "TrickkitSpielGame":
+def load_game(game: Any, **params: Any) -> TrickkitSpielGame:
     """A trickkit ruleset as a `pyspiel.Game`, registered with OpenSpiel (see the module docstring).
 
     Args:
@@ -131,7 +131,7 @@ class TrickkitSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is an op
         super().__init__(game_type, info, {**dict(params, players=g.num_players), SEED_PARAMETER: seed})
         self._seeds = random.Random(seed)
 
-    def new_initial_state(self) -> "TrickkitSpielState":
+    def new_initial_state(self) -> TrickkitSpielState:
         """A new game, dealt from the next seed of the game's generator."""
         return TrickkitSpielState(self, self.trickkit_game.new_initial_state(seed=self._seeds.randrange(2**63)))
 

@@ -34,10 +34,10 @@ from pettingzoo import AECEnv
 from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
-__all__ = ["env", "raw_env", "TrickkitAECEnv"]
+__all__ = ["TrickkitAECEnv", "env", "raw_env"]
 
 
-def env(game: Any, *, reward: str = "win", render_mode: str | None = None, **params: Any) -> "TrickkitAECEnv":
+def env(game: Any, *, reward: str = "win", render_mode: str | None = None, **params: Any) -> TrickkitAECEnv:
     """A PettingZoo AEC environment of a trickkit game.
 
     Args:

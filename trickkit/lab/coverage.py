@@ -245,7 +245,7 @@ class _Tally:
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self.legal: dict[str, int] = {k: 0 for k in _declared_kinds(game)}
+        self.legal: dict[str, int] = dict.fromkeys(_declared_kinds(game), 0)
         self.chosen: dict[str, int] = dict.fromkeys(self.legal, 0)
         self.cards: dict[str, int] = {}
         self.decisions = 0

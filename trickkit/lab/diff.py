@@ -14,7 +14,7 @@ import os
 import re
 from typing import Any
 
-__all__ = ["diff_rulesets", "diff_documents", "readable", "Change"]
+__all__ = ["Change", "diff_documents", "diff_rulesets", "readable"]
 
 _METADATA = ("name", "title", "description", "source", "score_unit", "winners", "max_actions", "format")
 _STEP_TEXT_KEYS = {  # the settings of each step kind that are DSL texts

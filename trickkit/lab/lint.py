@@ -32,9 +32,11 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+import lark
+
 from trickkit.errors import Problem, RulesetError, TrickkitError
 
-__all__ = ["lint", "TRICK_LIMIT"]
+__all__ = ["TRICK_LIMIT", "lint"]
 
 TRICK_LIMIT = 20_000
 """Most tricks evaluated per ``tricks`` step when looking for tricks without a single winner."""
@@ -137,7 +139,7 @@ def _names(text: str) -> set[str]:
                 found.add(str(tok))
         if sub.data in ("call", "call_stmt"):  # can('kind'): the kind is named in a text
             for c in sub.children:
-                if getattr(c, "data", None) == "str_lit":
+                if isinstance(c, lark.Tree) and c.data == "str_lit":
                     found.add(str(c.children[0])[1:-1])
     return found
 
@@ -228,6 +230,8 @@ def _compared_names(text: str, attributes: set[str]) -> list[tuple[str, str]]:
         if len(sides) != 2:
             continue
         for a, b in (sides, sides[::-1]):
+            if not (isinstance(a, lark.Tree) and isinstance(b, lark.Tree)):
+                continue
             if a.data == "attr" and str(a.children[-1]) in attributes and b.data == "name":
                 out.append((str(a.children[-1]), str(b.children[0])))
     return out

@@ -24,15 +24,15 @@ from collections.abc import Sequence
 import attrs
 
 __all__ = [
+    "Z95",
     "ChiSquare",
     "Interval",
+    "chi2_sf",
     "chi_square_equal",
     "mean_interval",
     "paired_difference",
     "t_quantile",
-    "chi2_sf",
     "wilson",
-    "Z95",
 ]
 
 Z95 = 1.959963984540054

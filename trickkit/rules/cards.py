@@ -7,7 +7,8 @@ Mary "as a pirate"); a card without modes has exactly one face.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 

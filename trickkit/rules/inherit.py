@@ -30,7 +30,7 @@ import attrs
 from trickkit.errors import Problem, RulesetError, did_you_mean
 from trickkit.rules.source import MAX_TEXT_SIZE, Locator, format_path, load_yaml, read_limited
 
-__all__ = ["MergedLocator", "resolve_extends", "LIST_OPERATIONS", "MAX_CHAIN"]
+__all__ = ["LIST_OPERATIONS", "MAX_CHAIN", "MergedLocator", "resolve_extends"]
 
 #: The list operations a child may write (as the keys of a mapping) where the parent has a list.
 LIST_OPERATIONS = ("$remove", "$change", "$insert_before", "$insert_after", "$prepend", "$append")
@@ -79,7 +79,7 @@ class _Src:
         self.values, self.keys, self.filename = values, keys, filename
 
     @classmethod
-    def of(cls, loc: Locator) -> "_Src":
+    def of(cls, loc: Locator) -> _Src:
         if isinstance(loc, MergedLocator):
             values = {p: (loc.filename_at(p), *pos) for p, pos in loc._values.items()}
             keys = {p: (loc.filename_at(p, True), *pos) for p, pos in loc._keys.items()}

@@ -6,8 +6,9 @@ import functools
 import importlib.resources
 import json
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
@@ -30,7 +31,7 @@ _JSON_TYPES = {
 }
 
 
-def load_schema(name: str = "ruleset") -> dict:
+def load_schema(name: str = "ruleset") -> dict[str, Any]:
     """Load ``schemas/<name>.schema.json`` shipped as package ``trickkit.schemas``.
 
     Falls back to the ``schemas/`` folder next to the ``trickkit`` package when
@@ -46,24 +47,25 @@ def load_schema(name: str = "ruleset") -> dict:
         FileNotFoundError: when no such schema exists.
         json.JSONDecodeError: when the schema file is not valid JSON.
     """
-    return json.loads(_schema_text(name))
+    schema: dict[str, Any] = json.loads(_schema_text(name))
+    return schema
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_text(name: str) -> str:
     filename = f"{name}.schema.json"
     try:
         return importlib.resources.files("trickkit.schemas").joinpath(filename).read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
         pass
-    fallback = Path(__file__).resolve().parent.parent / "schemas" / filename
+    fallback = Path(__file__).resolve().parents[2] / "schemas" / filename
     try:
         return fallback.read_text("utf-8")
     except FileNotFoundError:
         raise FileNotFoundError(f"no schema named {name!r} ({filename} not found)") from None
 
 
-def check_schema(data: Any, locator: Locator, schema: dict | None = None) -> list[Problem]:
+def check_schema(data: Any, locator: Locator, schema: dict[str, Any] | None = None) -> list[Problem]:
     """Validate ``data`` against a JSON Schema (draft 2020-12) and locate every problem.
 
     Args:
@@ -95,14 +97,14 @@ def check_schema(data: Any, locator: Locator, schema: dict | None = None) -> lis
 
 
 @functools.lru_cache(maxsize=1)
-def _shipped_validator():
+def _shipped_validator() -> Any:
     """The validator of the shipped ruleset schema (which tests/test_schema_file.py checks),
     reading ``pattern`` as ECMA-262 does (`_Validator`)."""
     return _Validator(load_schema("ruleset"))
 
 
 @functools.lru_cache(maxsize=8)
-def _validator(schema_text: str):
+def _validator(schema_text: str) -> Any:
     """A validator for a schema (given as JSON text), checked and built once per process: checking
     a schema against its meta-schema costs more than validating a ruleset (about 150 ms), so the
     shipped schema, which tests/test_schema_file.py checks, is not checked again at every start."""
@@ -113,7 +115,7 @@ def _validator(schema_text: str):
 
 
 @functools.lru_cache(maxsize=256)
-def _ecma_regex(pattern: str) -> re.Pattern:
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
     """``pattern`` as JSON Schema (ECMA-262) reads it: a final ``$`` is the end of the text.
     Python's ``$`` also matches before a final newline, so ``^[A-Za-z_][A-Za-z0-9_]*$`` let
     ``"draw\\n"`` through as a name (an action kind, a zone ...)."""
@@ -122,12 +124,14 @@ def _ecma_regex(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-def _pattern(validator, pattern, instance, schema):
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not _ecma_regex(pattern).search(instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's extend is unannotated
+    jsonschema.Draft202012Validator, {"pattern": _pattern}
+)
 
 
 def _json_keys(data: Any) -> Any:
@@ -139,7 +143,7 @@ def _json_keys(data: Any) -> Any:
     return data
 
 
-def _original_path(data: Any, path: Iterable) -> tuple:
+def _original_path(data: Any, path: Iterable[Any]) -> tuple[Any, ...]:
     """Map a path in the `_json_keys` copy back to ``data``'s own keys."""
     result = []
     for step in path:
@@ -153,7 +157,7 @@ def _original_path(data: Any, path: Iterable) -> tuple:
     return tuple(result)
 
 
-def _problems(error: ValidationError, locator: Locator, validator, data: Any) -> Iterable[Problem]:
+def _problems(error: ValidationError, locator: Locator, validator: Any, data: Any) -> Iterator[Problem]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         branch = _viable_branch(error)
         if branch is not None:
@@ -204,9 +208,10 @@ def _viable_branch(error: ValidationError) -> list[ValidationError] | None:
     return viable[0] if len(viable) == 1 else None
 
 
-def _unexpected_keys(error: ValidationError, validator) -> list:
+def _unexpected_keys(error: ValidationError, validator: Any) -> list[Any]:
     """Keys of ``error.instance`` that triggered an additional/unevaluated properties error."""
-    instance, schema = error.instance, error.schema
+    instance: Any = error.instance
+    schema = cast("dict[str, Any]", error.schema)
     if error.validator == "additionalProperties":
         properties = schema.get("properties", {})
         patterns = [_ecma_regex(p) for p in schema.get("patternProperties", {})]
@@ -220,9 +225,9 @@ def _unexpected_keys(error: ValidationError, validator) -> list:
     return [key for key in instance if key not in evaluated]
 
 
-def _property_names(schema: Any, _depth: int = 0) -> set:
+def _property_names(schema: Any, _depth: int = 0) -> set[Any]:
     """Property names a subschema declares, including those of its allOf/anyOf/oneOf parts."""
-    names: set = set()
+    names: set[Any] = set()
     if not isinstance(schema, dict) or _depth > 5:
         return names
     names.update(schema.get("properties", {}))
@@ -250,7 +255,7 @@ def _type_name(value: Any) -> str:
 
 def _message(error: ValidationError) -> str:
     """A short message for one (leaf) validation error."""
-    kind, expected, instance = error.validator, error.validator_value, error.instance
+    kind, expected, instance = error.validator, cast(Any, error.validator_value), error.instance
     if kind == "type":
         wanted = " or ".join(expected) if isinstance(expected, list) else str(expected)
         if isinstance(instance, (dict, list)):
@@ -267,23 +272,25 @@ def _message(error: ValidationError) -> str:
     if kind == "const":
         return f"expected {_short(expected)}, got {_short(instance)}"
     if kind in ("oneOf", "anyOf"):
-        types = []
+        types: list[str] = []
         for sub in error.context:
             if sub.validator == "type" and not sub.relative_path:
-                wanted = sub.validator_value if isinstance(sub.validator_value, list) else [sub.validator_value]
-                types += [t for t in wanted if t not in types]
+                value = cast(Any, sub.validator_value)
+                named = value if isinstance(value, list) else [value]
+                types += [t for t in named if t not in types]
         if types and len(types) == len({s.relative_schema_path[0] for s in error.context}):
             return f"expected {' or '.join(types)}, got {_short(instance)}"
         tags = [e for e in error.context if e.validator in ("const", "enum") and len(e.relative_path) == 1]
         if tags and len({tuple(e.relative_path) for e in tags}) == 1:
             key = tags[0].relative_path[0]
-            choices: list = []
+            options: list[Any] = []
             for e in tags:
-                values = [e.validator_value] if e.validator == "const" else list(e.validator_value)
-                choices += [v for v in values if v not in choices]
+                value = cast(Any, e.validator_value)
+                values = [value] if e.validator == "const" else list(value)
+                options += [v for v in values if v not in options]
             got = tags[0].instance
-            hint = did_you_mean(got, [c for c in choices if isinstance(c, str)]) if isinstance(got, str) else ""
-            listed = ", ".join(_short(c) for c in choices)
+            hint = did_you_mean(got, [c for c in options if isinstance(c, str)]) if isinstance(got, str) else ""
+            listed = ", ".join(_short(c) for c in options)
             return f"{key!r} must be one of {listed}, got {_short(got)}{hint}"
         return f"{_short(instance)} does not match any of the allowed forms"
     message = error.message

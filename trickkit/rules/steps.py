@@ -43,7 +43,7 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
         if hook is not None:
             try:
                 must = parse(rule_text(_first_duty(spec.get("must_play_if_able", "true"))), "expr")
-                either = lark.Tree("or_", [must, parse(hook.text, "expr")])
+                either: lark.Tree[lark.Token] = lark.Tree("or_", [must, parse(hook.text, "expr")])
                 hook.either_filter = self.compiler.card_filter(either, context)[0]
             except (DSLSyntaxError, DSLCompileError):
                 hook.either_filter = None  # reported where the rules themselves are compiled

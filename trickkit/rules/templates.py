@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Iterable
+from collections.abc import Iterable
 
-__all__ = ["template_problem", "template_fields"]
+__all__ = ["template_fields", "template_problem"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
