@@ -21,6 +21,7 @@ from trickkit.engine.protocols import (
     StateGame,
     TableVars,
     TableZones,
+    located,
 )
 from trickkit.engine.spaces import check_action_id
 from trickkit.errors import DSLRuntimeError, IllegalActionError
@@ -107,7 +108,16 @@ class State:
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
+        if rules.first_dealer is not None:
+            self.dealer = self._first_dealer(rules.first_dealer)
         self._enter_step()
+
+    def _first_dealer(self, hook: Any) -> Seat:
+        """The seat ``first_dealer`` names, checked: a seat 0..n-1."""
+        seat = hook(self)
+        if seat.__class__ is not int or not 0 <= seat < self._n:
+            raise DSLRuntimeError(f"{located(hook)}: the first dealer must be a seat 0..{self._n - 1}, got {seat!r}")
+        return seat
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
