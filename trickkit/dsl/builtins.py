@@ -269,6 +269,13 @@ STATE_NAMES: dict[str, StateName] = {
             "current_player", "int", "the seat to act (in a reaction window: the responder)", "hand[current_player]"
         ),
         StateName(
+            "acting_player",
+            "int",
+            "the seat choosing now: differs from current_player (the seat whose card is due) in a tricks "
+            "step whose `actor` has another seat choose (the declarer playing dummy's cards)",
+            "acting_player == current_player",
+        ),
+        StateName(
             "turn_player",
             "int",
             "the seat whose turn it is (differs from current_player while others respond)",

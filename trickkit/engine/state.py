@@ -58,6 +58,8 @@ class State:
     dealer: Seat
     step: int
     current: Seat
+    actor: Seat | None
+    seating: tuple[tuple[Seat, ...], int] | None
     trick: list[Play]
     tricks_done: int
     tricks_total: int
@@ -95,6 +97,8 @@ class State:
         self.seat_zones, self.table_zones, self.seat_vars, self.table_vars = game._copy_layout(game._initial_layout)
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
+        self.actor = None  # a tricks step with `actor`: the seat choosing the card due (see current_player)
+        self.seating = None  # a tricks step with `sits_out`: (next playing seat of each seat, plays per trick)
         self.tricks_done = self.tricks_total = self.acted = 0
         self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
@@ -121,8 +125,18 @@ class State:
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
-        """The seat to act, or `TERMINAL` once the game is over."""
-        return TERMINAL if self._terminal else self.current
+        """The seat to act, or `TERMINAL` once the game is over. In a tricks step whose ``actor``
+        has another seat choose, the seat choosing (the card is due from ``playing_for``)."""
+        if self._terminal:
+            return TERMINAL
+        actor = self.actor
+        return self.current if actor is None else actor
+
+    def playing_for(self) -> Seat | None:
+        """The seat whose card the current player chooses, when that is another seat (a tricks
+        step's ``actor``: the declarer playing dummy's cards); else None."""
+        actor = self.actor
+        return None if self._terminal or actor is None or actor == self.current else self.current
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
@@ -224,10 +238,15 @@ class State:
         found = next((a for a in legal if a.text == norm), None)
         if found is None:
             raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
-                f"illegal action {quote_action(text)} for seat {self.current}: "
+                f"illegal action {quote_action(text)} for seat {self._seat_text()}: "
                 f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}"
             )
         return found
+
+    def _seat_text(self) -> str:
+        """The seat to act, as an error message names it (``2 (playing seat 0's cards)``)."""
+        whose = self.playing_for()
+        return str(self.current) if whose is None else f"{self.actor} (playing seat {whose}'s cards)"
 
     def _too_many_actions(self) -> NoReturn:
         raise DSLRuntimeError(
@@ -453,6 +472,8 @@ class State:
         c.dealer = self.dealer
         c.step = self.step
         c.current = self.current
+        c.actor = self.actor
+        c.seating = self.seating
         c.trick = [*self.trick]  # [*x]: the quickest list copy (no slice object)
         c.tricks_done = self.tricks_done
         c.tricks_total = self.tricks_total
@@ -497,7 +518,7 @@ class State:
 
     def __repr__(self) -> str:
         # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
-        where = "game over" if self._terminal else f"seat {self.current} to act"
+        where = "game over" if self._terminal else f"seat {self.current_player()} to act"
         try:
             scores: list[int] | str = self.scores()
         except Exception:  # a repr must never raise (it is used in tracebacks and debuggers)

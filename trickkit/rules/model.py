@@ -139,6 +139,12 @@ class TrickStep:
     fallback_duties: tuple[RuleHook, ...] = ()
     """A layered duty's later card tests, in order (``must_play_if_able: [a, b, c]`` gives ``(b, c)``):
     when no card in hand passes the ones before, the first that some card passes decides."""
+    sits_out: RuleHook | None = None
+    """Bool rule (context ``seat``), evaluated for every seat at each trick's start: a seat for
+    which it holds neither leads nor plays in that trick (tricks of fewer cards)."""
+    actor: RuleHook | None = None
+    """Seat rule (context ``seat``, the seat whose card is due): the seat that chooses the card
+    (``current_player()``); None: the seat itself."""
     kind: str = "tricks"
     fused_legal: Callable[..., Any] | None = attrs.field(default=None, eq=False, repr=False)
     """The generated ``legal(state)`` of the whole step (see `trickkit.engine.fused`), or None."""

@@ -168,6 +168,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
                 else None,
                 why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
                 fallback_duties=duty[1:],
+                sits_out=self.expr(p + ("sits_out",), (("seat", "int"),), "bool") if "sits_out" in spec else None,
+                actor=self.expr(p + ("actor",), (("seat", "int"),), "int") if "actor" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
