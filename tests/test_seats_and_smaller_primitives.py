@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 import yaml
@@ -253,7 +254,7 @@ def test_rank_texts_and_copies_per_rank(tmp_path):
     ]
     doc["round"][1]["tricks"]["count"] = 1
     game = game_of(tmp_path, doc)
-    assert game.cards == tuple(["R7", "R7", "R8", "RJ", "RA", "RA", "RA", "B7", "B7", "B8", "BJ", "BA", "BA", "BA"])
+    assert game.cards == ("R7", "R7", "R8", "RJ", "RA", "RA", "RA", "B7", "B7", "B8", "BJ", "BA", "BA", "BA")
     assert game.rules.deck.attrs["rank"][3] == 9  # the rank stays the number
 
 
@@ -307,3 +308,18 @@ def test_list_items_are_assigned_and_bounds_checked(tmp_path):
     assert "'ys' is not a seat or team variable holding lists" in error_of(tmp_path, doc)
     doc["round"][0]["effect"] = "ys[true] = 1"
     assert "a list item is chosen by an int, not bool" in error_of(tmp_path, doc)
+
+
+def test_lint_tries_tricks_of_the_seats_that_play(tmp_path):
+    from trickkit.lab.lint import lint
+
+    doc = with_tricks(sits_out="seat == 3", actor="if seat == 1 then 0 else seat")
+    path = tmp_path / "rules.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    assert not [str(p) for p in lint(path, games=5) if "winner" in str(p)]
+    # a winner rule that needs four plays finds none in tricks of three: lint says so, on the winner
+    doc["round"][1]["tricks"]["winner"] = "trick[3]"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    (finding,) = [str(p) for p in lint(path, games=5) if "tricks.winner" in str(p)]
+    shown = re.search(r"no winner for the trick ((?:\S+ )+)\(seat (\d) leads\)", finding)
+    assert shown and len(shown.group(1).split()) == 3 and shown.group(2) != "3"
