@@ -21,7 +21,6 @@ from trickkit.engine.protocols import (
     StateGame,
     TableVars,
     TableZones,
-    located,
 )
 from trickkit.engine.spaces import check_action_id
 from trickkit.errors import DSLRuntimeError, IllegalActionError
@@ -112,29 +111,18 @@ class State:
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
-        if rules.first_dealer is not None:
-            self.dealer = self._first_dealer(rules.first_dealer)
+        if rules.first_dealer is not None:  # (a rule checked to give a seat, see `trickkit.rules.checks.seat_result`)
+            self.dealer = rules.first_dealer(self)
         self._enter_step()
-
-    def _first_dealer(self, hook: Any) -> Seat:
-        """The seat ``first_dealer`` names, checked: a seat 0..n-1."""
-        seat = hook(self)
-        if seat.__class__ is not int or not 0 <= seat < self._n:
-            raise DSLRuntimeError(f"{located(hook)}: the first dealer must be a seat 0..{self._n - 1}, got {seat!r}")
-        return seat
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
         """The seat to act, or `TERMINAL` once the game is over. In a tricks step whose ``actor``
         has another seat choose, the seat choosing (the card is due from ``playing_for``)."""
-        if self._terminal:
-            return TERMINAL
-        actor = self.actor
-        return self.current if actor is None else actor
+        return TERMINAL if self._terminal else self.current if self.actor is None else self.actor
 
     def playing_for(self) -> Seat | None:
-        """The seat whose card the current player chooses, when that is another seat (a tricks
-        step's ``actor``: the declarer playing dummy's cards); else None."""
+        """The seat whose card the current player chooses if another (a tricks step's ``actor``), else None."""
         actor = self.actor
         return None if self._terminal or actor is None or actor == self.current else self.current
 
@@ -238,15 +226,12 @@ class State:
         found = next((a for a in legal if a.text == norm), None)
         if found is None:
             raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
-                f"illegal action {quote_action(text)} for seat {self._seat_text()}: "
+                f"illegal action {quote_action(text)} for seat {self.current_player()}"
+                + (f" (playing seat {self.current}'s cards)" if self.playing_for() is not None else "")
+                + f": "
                 f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}"
             )
         return found
-
-    def _seat_text(self) -> str:
-        """The seat to act, as an error message names it (``2 (playing seat 0's cards)``)."""
-        whose = self.playing_for()
-        return str(self.current) if whose is None else f"{self.actor} (playing seat {whose}'s cards)"
 
     def _too_many_actions(self) -> NoReturn:
         raise DSLRuntimeError(

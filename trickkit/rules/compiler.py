@@ -19,7 +19,7 @@ from trickkit.dsl.compiler import Compiler, DSLCompileError, Namespace
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.errors import RulesetError, short_repr
 from trickkit.rules.cards import build_deck
-from trickkit.rules.checks import bounded_score
+from trickkit.rules.checks import bounded_score, seat_result
 from trickkit.rules.compile_base import Context, Located, dsl_message, expr_where, required, rule_text
 from trickkit.rules.model import RuleHook, Rules
 from trickkit.rules.steps import StepCompiler
@@ -167,7 +167,7 @@ class RulesetCompiler(StepCompiler):
         fixed = getattr(getattr(hook, "fn", None), "const_value", None)  # parameters only: known now
         if fixed.__class__ is int and not 0 <= fixed < n:
             self.add(("first_dealer",), f"the first dealer must be a seat 0..{n - 1}, got {fixed} (with {n} players)")
-        return hook
+        return seat_result(hook, n, "the first dealer") if hook is not None else None
 
     def definition_check(self, path: Path, name: str, params: tuple[str, ...], context: Context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
