@@ -104,7 +104,7 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
         faces += group_cards * max(len(group.get("modes") or {}), 1)
         if cards > MAX_DECK_CARDS or faces > MAX_DECK_FACES:
             where = (
-                path + ("copies",) if "copies" in group and copies > 1 else path + ("rank",) if rank_count > 1 else path
+                (*path, "copies") if "copies" in group and copies > 1 else path + ("rank",) if rank_count > 1 else path
             )
             what = f"{cards:,} cards" if cards > MAX_DECK_CARDS else f"{faces:,} card faces (cards times modes)"
             raise problem(
@@ -199,17 +199,17 @@ def _copies_per_rank(group: dict[str, Any], ranks: Any, path: Any, problem: Any)
     copies = group.get("copies", 1)
     if not isinstance(copies, dict):
         return dict.fromkeys(ranks, copies)
-    given = _by_rank(copies, ranks, path + ("copies",), problem, "copies")
+    given = _by_rank(copies, ranks, (*path, "copies"), problem, "copies")
     missing = [r for r in ranks if r not in given]
     if missing:
         raise problem(
-            path + ("copies",),
+            (*path, "copies"),
             f"copies as a mapping must give a count for every rank of the group: "
             f"missing rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}",
         )
     for r, count in given.items():
         if count.__class__ is not int or count < 1:
-            raise problem(path + ("copies", r), f"the copies of rank {r} must be an integer 1 or more, got {count!r}")
+            raise problem((*path, "copies", r), f"the copies of rank {r} must be an integer 1 or more, got {count!r}")
     return given
 
 
@@ -218,10 +218,10 @@ def _rank_texts(group: dict[str, Any], ranks: Any, path: Any, problem: Any) -> d
     texts = group.get("rank_texts")
     if texts is None:
         return {}
-    given = _by_rank(texts, ranks, path + ("rank_texts",), problem, "rank_texts")
+    given = _by_rank(texts, ranks, (*path, "rank_texts"), problem, "rank_texts")
     for r, text in given.items():
         if not isinstance(text, (str, int)) or isinstance(text, bool) or str(text) == "":
-            raise problem(path + ("rank_texts", r), f"the text of rank {r} must be a non-empty text, got {text!r}")
+            raise problem((*path, "rank_texts", r), f"the text of rank {r} must be a non-empty text, got {text!r}")
     return {r: str(t) for r, t in given.items()}
 
 
@@ -235,9 +235,9 @@ def _by_rank(mapping: dict[Any, Any], ranks: Any, path: Any, problem: Any, key: 
             rank = int(k) if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit() else None
         if rank is None or rank not in ranks:
             shown = ", ".join(map(str, ranks)) if len(ranks) <= 20 else f"{ranks[0]}..{ranks[-1]}"
-            raise problem(path + (k,), f"{key}: {k!r} is not a rank of this group (its ranks: {shown})")
+            raise problem((*path, k), f"{key}: {k!r} is not a rank of this group (its ranks: {shown})")
         if rank in out:
-            raise problem(path + (k,), f"{key}: rank {rank} is given twice")
+            raise problem((*path, k), f"{key}: rank {rank} is given twice")
         out[rank] = value
     return out
 

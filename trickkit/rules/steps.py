@@ -63,7 +63,7 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
         """Compile the steps at ``base`` into ``out``; a ``repeat:`` block becomes a `RepeatStep`,
         its steps and a `RepeatEnd` (so the state's step index stays a plain index)."""
         for i, item in enumerate(items):
-            guard = len(out) if self._step_item(base + (i,), item) else None
+            guard = len(out) if self._step_item((*base, i), item) else None
             if guard is not None:  # the marker, once the end of the guarded step is known
                 out.append(None)
             kind, spec = step_parts(item)
@@ -74,7 +74,7 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
             else:
                 self._repeat(base + (i, "repeat"), spec, out, depth)
             if guard is not None:
-                condition = self.expr(base + (i, STEP_CONDITION), (), "bool")
+                condition = self.expr((*base, i, STEP_CONDITION), (), "bool")
                 out[guard] = WhenStep(required(condition), end=len(out) - 1)
         return out
 
@@ -168,8 +168,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
                 else None,
                 why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
                 fallback_duties=duty[1:],
-                sits_out=self.expr(p + ("sits_out",), (("seat", "int"),), "bool") if "sits_out" in spec else None,
-                actor=self.expr(p + ("actor",), (("seat", "int"),), "int") if "actor" in spec else None,
+                sits_out=self.expr((*p, "sits_out"), (("seat", "int"),), "bool") if "sits_out" in spec else None,
+                actor=self.expr((*p, "actor"), (("seat", "int"),), "int") if "actor" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None
