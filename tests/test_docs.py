@@ -338,8 +338,9 @@ def test_observation_type_matches_real_observations():
     from trickkit.engine.observation import Observation
 
     keys = set(typing.get_type_hints(Observation))
+    assert keys - Observation.__required_keys__ == {"playing_for"}  # present only at some moments
     for name in trickkit.list_games():
-        assert set(trickkit.load_game(name).new_initial_state(seed=0).observation(0)) == keys, name
+        assert set(trickkit.load_game(name).new_initial_state(seed=0).observation(0)) == keys - {"playing_for"}, name
     assert typing.get_type_hints(trickkit.State.observation)["return"] is Observation
 
 

@@ -280,6 +280,11 @@ _OBSERVATION_FIELDS = [
     ("seat_variables", "which `variables` are per seat"),
     ("scores", "each seat's score so far"),
     ("terminal", "true once the game is over"),
+    (
+        "playing_for",
+        "only while the seat to act chooses another seat's card (a tricks step's `actor`, e.g. the declarer "
+        "playing dummy's): the seat whose card is due. In every seat's observation (who plays whose card is public)",
+    ),
 ]
 
 

@@ -95,6 +95,8 @@ STATE_ATTRIBUTES = frozenset(
         "tricks_done",
         "tricks_total",
         "last_trick",
+        "seating",
+        "actor",
     }
 )
 """Attributes of the state generated code may read (and, for ``turn_over``/``budget``, write)."""

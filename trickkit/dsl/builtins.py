@@ -258,10 +258,22 @@ STATE_NAMES: dict[str, StateName] = {
             "min(round, deck_size // num_players)",
         ),
         StateName("round", "int", "the current round, counted from 1", "10 * round"),
-        StateName("dealer", "int", "this round's dealer (seat 0 deals first; the deal passes left)", "left_of(dealer)"),
+        StateName(
+            "dealer",
+            "int",
+            "this round's dealer: seat `first_dealer` (default 0) deals the first round, then the deal passes left",
+            "left_of(dealer)",
+        ),
         StateName("trick", "list[play]", "the plays of the current trick, in order", "len(trick) == 0"),
         StateName(
             "current_player", "int", "the seat to act (in a reaction window: the responder)", "hand[current_player]"
+        ),
+        StateName(
+            "acting_player",
+            "int",
+            "the seat choosing now: differs from current_player (the seat whose card is due) in a tricks "
+            "step whose `actor` has another seat choose (the declarer playing dummy's cards)",
+            "acting_player == current_player",
         ),
         StateName(
             "turn_player",

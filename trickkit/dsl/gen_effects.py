@@ -229,6 +229,10 @@ class StatementsMixin(AggregatesMixin):
         sym = self.ns.symbols.get(name)
         if op != "=":
             need_number(value, v.type, op)
+        if target.data == "target_item" or (
+            target.data == "target_index" and sym is not None and sym.kind == "table_var"
+        ):
+            return self._assign_item(target, name_tok, sym, op, v, value, scope)
         if sym is not None and sym.kind in ("seat_var", "table_var", "team_var"):
             self._check_assignment(value, name, sym, v, op)
             if op == "=" and v.type == "any" and sym.type != "any":  # known only now: checked as it is stored
@@ -258,6 +262,52 @@ class StatementsMixin(AggregatesMixin):
                 raise error_at(name_tok, f"{name!r} is a team variable: write {name}[team_of(seat)]")
             raise error_at(name_tok, f"{name!r} is not a table variable{_suggest(name, self.ns, 'table_var')}")
         self._emit(f"s.table_vars[{sym.value}] {op} {self._code(v)}")
+
+    def _assign_item(
+        self, target: Tree, name_tok: Node, sym: Symbol | None, op: str, v: Val, value: Node, scope: Scope
+    ) -> None:
+        """``xs[i] = v`` (a table variable holding a list) or ``xs[seat][i] = v`` (a seat or team
+        variable holding lists): one item of the list, its index checked at play (a located
+        error, never a write elsewhere: Python's ``xs[-1]`` would write the last item)."""
+        name = str(name_tok)
+        owner = ("seat_var", "team_var") if target.data == "target_item" else ("table_var",)
+        if sym is None or sym.kind not in owner:
+            want = "a seat or team variable holding lists" if owner[0] == "seat_var" else "a table variable"
+            raise error_at(name_tok, f"{name!r} is not {want}{_suggest(name, self.ns, owner[0])}")
+        if not (sym.type.startswith("list") or sym.type == "any"):
+            raise error_at(name_tok, f"{name!r} holds {sym.type} values, not lists: assign it whole, {name} = ...")
+        elem = sym.type[5:-1] if sym.type.startswith("list[") else "any"
+        if op != "=" and elem not in ("int", "any"):
+            raise error_at(value, f"the items of {name!r} are {elem} values: they cannot be added to")
+        if (
+            op == "="
+            and elem != "any"
+            and v.type not in (elem, "any", "null")
+            and not (is_list(elem) and is_list(v.type))
+        ):
+            raise error_at(value, f"the items of {name!r} are {elem} values, not {v.type}")
+        vs = self._simple(v)
+        if target.data == "target_item":
+            x = self._simple(self._expr(target.children[1], scope, ()))
+            if sym.kind == "seat_var":
+                if x.code not in SEAT_NOW:
+                    self._emit(f"if not (0 <= {x.code} < {self.ns.num_players}):")
+                    self.body.lines.append([f"_bad_seat({x.code}, {name!r}, {self.ns.num_players})"])
+                whole = f"s.seat_vars[{sym.value}][{x.code}]"
+            else:
+                whole = f"s.table_vars[{sym.value}][{x.code}]"
+            index_node = target.children[2]
+        else:
+            whole = f"s.table_vars[{sym.value}]"
+            index_node = target.children[1]
+        i = self._expr(index_node, scope, ())
+        if i.type not in ("int", "any"):
+            raise error_at(index_node, f"a list item is chosen by an int, not {i.type}")
+        items, k = self.body.temp("v"), self._simple(i)
+        self._emit(f"{items} = {whole}")
+        self._emit(f"if not (0 <= {k.code} < _len({items})):")
+        self.body.lines.append([f"_bad_item({items}, {k.code}, {name!r})"])
+        self._emit(f"{items}[{k.code}] {op} {self._code(vs)}")
 
     def _check_assignment(self, node: Node, name: str, sym: Symbol, v: Val, op: str) -> None:
         """A variable keeps the type of its initial value (or its declared ``type``)."""

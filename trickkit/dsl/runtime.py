@@ -281,6 +281,17 @@ def bad_seat(seat: object, name: str, n: int) -> NoReturn:
     raise ValueError(f"{name}[{seat!r}] = ...: {seat!r} is not a seat (seats are 0..{n - 1})")
 
 
+def bad_item(items: object, index: object, name: str) -> NoReturn:
+    """An assignment ``name[index] = ...`` to a list item that does not exist."""
+    size = len(items) if isinstance(items, list) else 0
+    if not isinstance(items, list):
+        raise ValueError(f"{name}[{index!r}] = ...: {name} holds {items!r}, not a list")
+    raise ValueError(
+        f"{name}[{index!r}] = ...: no item {index!r} in a list of {size} "
+        f"(items are {'0..' + str(size - 1) if size else 'none: the list is empty'})"
+    )
+
+
 def can(s: State, kind: str) -> bool:
     allowed: bool = s.can(kind)
     return allowed
@@ -333,6 +344,7 @@ HELPERS = {
     "_can": can,
     "_end_turn": end_turn,
     "_bad_seat": bad_seat,
+    "_bad_item": bad_item,
     "_distinct_cards": distinct_cards,
     "_product": product,
     "_attr_any": attr_of_any,

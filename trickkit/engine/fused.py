@@ -28,6 +28,7 @@ import lark
 from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.engine.actions import PlayTables
+from trickkit.engine.steps import acted_for, actor_of, end_tricks, start_trick
 from trickkit.rules.cards import Deck
 from trickkit.rules.ruleset import BidStep, TrickStep, step_where
 
@@ -45,6 +46,9 @@ def fuse_steps(
     out = []
     for step in steps:
         if isinstance(step, TrickStep):
+            if step.sits_out is not None or step.actor is not None:  # the engine's helpers for them
+                compiler.env.update(_start_trick=start_trick, _actor_of=actor_of, _acted_for=acted_for)
+                compiler.env["_end_tricks"] = end_tricks
             step = attrs.evolve(
                 step,
                 fused_legal=_guarded(_trick_legal, compiler, step, tables),
@@ -208,8 +212,10 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     sp = Splice(c, "p")
     seat, hand, face, card, trick = (sp.temp() for _ in range(5))
     face_card = sp.table(tuple(fc for fc, _ in tables.face_play))
+    sits, acts = step.sits_out is not None, step.actor is not None
     lines: Code = [
         f"# {step_where(step)}: a card played",
+        *(["_acted_for(s)  # the history names the seat that chose the card"] if acts else []),
         f"{seat} = s.current",
         f"{hand} = s.seat_zones[{step.hand.index}][{seat}]",
         f"{face} = act.face",
@@ -236,9 +242,15 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         f"{trick} = s.trick",
         f"{order} = _len({trick})",
         f"{trick}.append(({seat}, {card}, {face}, {order}))",
-        f"if {order} < {n - 1}:",
-        [f"s.current = {left}[{seat}]", "return False"],
     ]
+    chooser = ["s.actor = _actor_of(s)"] if acts else []  # who chooses the next card
+    if sits:  # the seats that play this trick, found as it started (`trickkit.engine.steps.start_trick`)
+        lines += [
+            f"if {order} < s.seating[1] - 1:",
+            ["s.current = s.seating[0][" + seat + "]", *chooser, "return False"],
+        ]
+    else:
+        lines += [f"if {order} < {n - 1}:", [f"s.current = {left}[{seat}]", *chooser, "return False"]]
     # the trick is complete
     val, wlines = sp.expression(_tree(step.winner), {})
     if val.type != "play":  # known only at play: the general path checks it
@@ -268,7 +280,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     v, zone = sp.temp("v"), sp.temp()
 
     def take(code: str) -> Code:  # the trick's cards onto a zone, in play order
-        if n <= 8:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
+        if n <= 8 and not sits:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
             return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
         return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
 
@@ -279,15 +291,21 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         lines += [f"if {w} is None:", take(f"s.table_zones[{step.no_winner_to.index}]"), "else:", taken]
     else:
         lines += taken
+    done: Code
+    start: Code
+    if sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
+        done, start = ["_end_tricks(s)", "return True"], [f"_start_trick(s, {leader} % {n})", "return False"]
+    else:
+        done, start = ["return True"], [f"s.current = {leader} % {n}", "return False"]
     lines += [
         f"s.last_trick = (s.step, {trick}, {w})",
         "s.trick = []",
         "s.tricks_done += 1",
         "if s.tricks_done >= s.tricks_total:",
-        ["return True"],
+        done,
         f"for {v} in s.seat_zones[{step.hand.index}]:",
-        [f"if {v}:", [f"s.current = {leader} % {n}", "return False"]],
-        "return True",
+        [f"if {v}:", start],
+        *done,
     ]  # every hand is empty
     return sp.define(["s", "act"], lines)
 

@@ -500,7 +500,7 @@ class Game:
             variables[v.name] = values
         for v in rules.table_vars:
             variables[v.name] = fresh(state.table_vars[v.index])
-        return {
+        obs: Observation = {
             "game": self.name,
             "seat": seat,
             "round": state.round,
@@ -515,6 +515,10 @@ class Game:
             "scores": state.scores(),
             "terminal": state.is_terminal(),
         }
+        whose = state.playing_for()
+        if whose is not None:  # another seat chooses the card due (public: who plays whose card)
+            obs["playing_for"] = whose
+        return obs
 
 
 def _planned(rules: Rules, tables: PlayTables) -> Rules:

@@ -31,6 +31,7 @@ ENTER: dict[str, EnterFn] = {
     "turns": _turns.enter_turns,
     "repeat": _repeat.enter_repeat,
     "repeat_end": _repeat.enter_repeat_end,
+    "when": _repeat.enter_when,
     "choose": _choose.enter_choose,
 }
 """Entering a step: ``fn(game, state, step) -> bool``, True when the step waits for a decision."""

@@ -31,7 +31,13 @@ class PlayView(TypedDict):
     card: str
 
 
-class Observation(TypedDict):
+class _Optional(TypedDict, total=False):
+    """The keys an observation has only at some moments (see `Observation`)."""
+
+    playing_for: int
+
+
+class Observation(_Optional):
     """What one seat may see of a game (see the Observations reference page for examples).
 
     Attributes:
@@ -51,6 +57,9 @@ class Observation(TypedDict):
         seat_variables: the names of the per-seat variables.
         scores: each seat's score so far.
         terminal: True once the game is over.
+        playing_for: present only while the seat to act chooses another seat's card (a tricks
+            step's ``actor``, e.g. the declarer playing dummy's): whose card is due. Public:
+            every seat's observation has it.
     """
 
     game: str

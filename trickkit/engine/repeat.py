@@ -16,7 +16,7 @@ from __future__ import annotations
 from trickkit.engine.protocols import GameTables, located
 from trickkit.engine.state import State
 from trickkit.errors import DSLRuntimeError
-from trickkit.rules.ruleset import RepeatEnd, RepeatStep
+from trickkit.rules.ruleset import RepeatEnd, RepeatStep, WhenStep
 
 UNCOUNTED = -1
 """The pass counter of a block with no ``count``: only ``until`` stops it."""
@@ -52,4 +52,12 @@ def enter_repeat_end(game: GameTables, s: State, step: RepeatEnd) -> bool:
     """A pass is over: start the next one at the block's first step, or let the round go on."""
     if _another_pass(s, step):
         s.step = step.start  # the engine moves on to the step after the start marker
+    return False
+
+
+def enter_when(game: GameTables, s: State, step: WhenStep) -> bool:
+    """A step with ``when:``: unless its condition holds now, the round goes on after the step
+    (after a whole ``repeat:`` block); otherwise the step runs next as usual."""
+    if not step.condition(s):
+        s.step = step.end  # the engine moves on to the step after the guarded one
     return False

@@ -57,6 +57,8 @@ class State:
     dealer: Seat
     step: int
     current: Seat
+    actor: Seat | None
+    seating: tuple[tuple[Seat, ...], int] | None
     trick: list[Play]
     tricks_done: int
     tricks_total: int
@@ -94,6 +96,8 @@ class State:
         self.seat_zones, self.table_zones, self.seat_vars, self.table_vars = game._copy_layout(game._initial_layout)
         self.round, self.dealer, self.step = 1, 0, 0
         self.current, self.trick = 0, []
+        self.actor = None  # a tricks step with `actor`: the seat choosing the card due (see current_player)
+        self.seating = None  # a tricks step with `sits_out`: (next playing seat of each seat, plays per trick)
         self.tricks_done = self.tricks_total = self.acted = 0
         self.last_trick = None  # (step index, plays, winning play or None) of the last completed trick
         self.turn_over, self.turn_no, self.turn_player = False, 0, 0
@@ -107,12 +111,20 @@ class State:
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
+        if rules.first_dealer is not None:  # (a rule checked to give a seat, see `trickkit.rules.checks.seat_result`)
+            self.dealer = rules.first_dealer(self)
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
-        """The seat to act, or `TERMINAL` once the game is over."""
-        return TERMINAL if self._terminal else self.current
+        """The seat to act, or `TERMINAL` once the game is over. In a tricks step whose ``actor``
+        has another seat choose, the seat choosing (the card is due from ``playing_for``)."""
+        return TERMINAL if self._terminal else self.current if self.actor is None else self.actor
+
+    def playing_for(self) -> Seat | None:
+        """The seat whose card the current player chooses if another (a tricks step's ``actor``), else None."""
+        actor = self.actor
+        return None if self._terminal or actor is None or actor == self.current else self.current
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
@@ -214,7 +226,9 @@ class State:
         found = next((a for a in legal if a.text == norm), None)
         if found is None:
             raise IllegalActionError(  # a huge text is quoted (and explained) by its start only
-                f"illegal action {quote_action(text)} for seat {self.current}: "
+                f"illegal action {quote_action(text)} for seat {self.current_player()}"
+                + (f" (playing seat {self.current}'s cards)" if self.playing_for() is not None else "")
+                + f": "
                 f"{self.game.step_explain(self, norm[:QUOTE_LIMIT])}"
             )
         return found
@@ -443,6 +457,8 @@ class State:
         c.dealer = self.dealer
         c.step = self.step
         c.current = self.current
+        c.actor = self.actor
+        c.seating = self.seating
         c.trick = [*self.trick]  # [*x]: the quickest list copy (no slice object)
         c.tricks_done = self.tricks_done
         c.tricks_total = self.tricks_total
@@ -487,7 +503,7 @@ class State:
 
     def __repr__(self) -> str:
         # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
-        where = "game over" if self._terminal else f"seat {self.current} to act"
+        where = "game over" if self._terminal else f"seat {self.current_player()} to act"
         try:
             scores: list[int] | str = self.scores()
         except Exception:  # a repr must never raise (it is used in tracebacks and debuggers)

@@ -150,8 +150,61 @@ def enter_tricks(game: GameTables, s: State, step: TrickStep) -> bool:
     s.trick = []
     if s.tricks_total <= 0:
         return False
-    s.current = step.leader(s) % s._n
+    leader = step.leader(s) % s._n
+    if step.sits_out is None and step.actor is None:
+        s.current = leader
+    else:
+        start_trick(s, leader)
     return True
+
+
+def _tricks_step(s: State) -> TrickStep:
+    step: TrickStep = s.rules.steps[s.step]
+    return step
+
+
+def start_trick(s: State, leader: int) -> None:
+    """A trick starts, led by ``leader``, in a tricks step with ``sits_out`` or ``actor``: which
+    seats sit out (a sitting leader passes the lead to the next playing seat on its left), and
+    who chooses the leader's card. Generated step functions call it too (`trickkit.engine.fused`)."""
+    step = _tricks_step(s)
+    n = s._n
+    if step.sits_out is not None:
+        sitting = [bool(step.sits_out(s, k)) for k in range(n)]
+        if all(sitting):
+            raise DSLRuntimeError(f"{located(step.sits_out)}: every seat sits out this trick: nobody can play it")
+        following = tuple(next((k + d) % n for d in range(1, n + 1) if not sitting[(k + d) % n]) for k in range(n))
+        s.seating = (following, n - sum(sitting))
+        if sitting[leader]:
+            leader = following[leader]
+    s.current = leader
+    if step.actor is not None:
+        s.actor = actor_of(s)
+
+
+def actor_of(s: State) -> int:
+    """The seat choosing the card now due from ``s.current`` (the step's ``actor`` rule), checked."""
+    step = _tricks_step(s)
+    hook = step.actor
+    if hook is None:  # a step without an actor: each seat chooses its own card
+        return s.current
+    seat = hook(s, s.current)
+    if seat.__class__ is not int or not 0 <= seat < s._n:
+        raise DSLRuntimeError(f"{located(hook)}: the actor must be a seat 0..{s._n - 1}, got {seat!r}")
+    chosen: int = seat
+    return chosen
+
+
+def acted_for(s: State) -> None:
+    """The action just taken is the actor's: the history names the seat that chose it."""
+    history = s._history
+    history[-1] = (s.actor if s.actor is not None else s.current, history[-1][1])
+
+
+def end_tricks(s: State) -> None:
+    """The tricks step is over: nobody sits out or acts for another any more."""
+    s.seating = None
+    s.actor = None
 
 
 def playable_cards(s: State, step: TrickStep) -> list[CardId]:
@@ -215,6 +268,8 @@ def legal_tricks(game: GameTables, step: TrickStep, s: State) -> list[Action]:
 
 
 def apply_tricks(game: GameTables, step: TrickStep, s: State, action: Action) -> bool:
+    if step.actor is not None:
+        acted_for(s)
     seat = s.current
     hand = s.seat_zones[step.hand.index][seat]
     card, mode_index = game.face_play[action.face]
@@ -224,8 +279,11 @@ def apply_tricks(game: GameTables, step: TrickStep, s: State, action: Action) ->
     hand.remove(card)
     trick = s.trick
     trick.append((seat, card, game.rules.deck.card_faces[card][mode_index], len(trick)))
-    if len(trick) < s._n:
-        s.current = (seat + 1) % s._n
+    seating = s.seating if step.sits_out is not None else None
+    if len(trick) < (s._n if seating is None else seating[1]):
+        s.current = (seat + 1) % s._n if seating is None else seating[0][seat]
+        if step.actor is not None:
+            s.actor = actor_of(s)
         return False
     return _end_trick(game, s, step)
 
@@ -270,8 +328,13 @@ def _end_trick(game: GameTables, s: State, step: TrickStep) -> bool:
     s.trick = []
     s.tricks_done += 1
     if s.tricks_done >= s.tricks_total or not any(s.seat_zones[step.hand.index]):
+        if step.sits_out is not None or step.actor is not None:
+            end_tricks(s)
         return True
-    s.current = leader % s._n
+    if step.sits_out is None and step.actor is None:
+        s.current = leader % s._n
+    else:
+        start_trick(s, leader % s._n)
     return False
 
 

@@ -118,7 +118,11 @@ def render(
     turn = (
         "game over"
         if obs["terminal"]
-        else (f"to act: seat {obs['current_player']}" + (" (you)" if obs["current_player"] == me else ""))
+        else (
+            f"to act: seat {obs['current_player']}"
+            + (" (you)" if obs["current_player"] == me else "")
+            + (f", playing seat {obs['playing_for']}'s card" if obs.get("playing_for") is not None else "")
+        )
     )
     lines = [f"round {obs['round']} · dealer seat {obs['dealer']} · {obs['phase']} · {turn}"]
     table: list[str] = []

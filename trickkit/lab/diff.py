@@ -14,6 +14,8 @@ import os
 import re
 from typing import Any
 
+from trickkit.rules.ruleset import step_parts
+
 __all__ = ["Change", "diff_documents", "diff_rulesets", "readable"]
 
 _METADATA = ("name", "title", "description", "source", "score_unit", "winners", "max_actions", "format")
@@ -293,7 +295,7 @@ def _diff_definitions(da: dict[str, Any], db: dict[str, Any]) -> list[str]:
 
 
 def _kind(step: dict[str, Any]) -> str:
-    return next(iter(step))
+    return step_parts(step)[0]
 
 
 def _diff_steps(ra: list[Any], rb: list[Any]) -> list[str]:
@@ -314,7 +316,7 @@ def _diff_steps(ra: list[Any], rb: list[Any]) -> list[str]:
 
 
 def _step_summary(step: dict[str, Any]) -> str:
-    kind, body = next(iter(step.items()))
+    kind, body = step_parts(step)
     if not isinstance(body, dict):
         return f": {_norm(body)}"
     return " (" + ", ".join(f"{k}: {_norm(v)}" for k, v in body.items() if k != "description") + ")"

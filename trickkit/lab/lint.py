@@ -399,9 +399,9 @@ def _tricks(doc: dict[str, Any], loc: Any, game: Any, snapshots: dict[int, list[
             if len({c for c, _ in plays}) < n:
                 continue
             s = states[tried % len(states)]  # lint's own copies: only their trick is set
-            s.trick = [((leader + k) % n, c, f, k) for k, (c, f) in enumerate(plays)]
+            s.trick = _trick_of(s, leader, plays)
+            shown = " ".join(f"{texts[p[2]]}" for p in s.trick) + f" (seat {s.trick[0][0]} leads)"
             s.budget, s.memo = EVALUATION_BUDGET, None
-            shown = " ".join(f"{texts[f]}" for _, f in plays) + f" (seat {leader} leads)"
             try:
                 w = step.winner(s)
             except TrickkitError as e:
@@ -418,6 +418,22 @@ def _tricks(doc: dict[str, Any], loc: Any, game: Any, snapshots: dict[int, list[
         for message in problems.values():
             findings.append(loc.problem(path, message + f" ({tried} tricks tried)"))
     return findings
+
+
+def _trick_of(s: Any, leader: int, plays: list[Any]) -> list[Any]:
+    """A complete trick of ``plays`` led by ``leader`` (or, if it sits out, the next playing seat):
+    every seat in turn, or only the seats that play it when the step has ``sits_out``."""
+    seating = s.seating
+    if seating is None:
+        n = len(plays)
+        return [((leader + k) % n, c, f, k) for k, (c, f) in enumerate(plays)]
+    following, size = seating
+    seat = leader if leader in set(following) else following[leader]
+    trick = []
+    for k, (c, f) in enumerate(plays[:size]):
+        trick.append((seat, c, f, k))
+        seat = following[seat]
+    return trick
 
 
 def _count(k: int, n: int) -> int:

@@ -96,13 +96,16 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
             rank_count = rank["to"] - rank["from"] + 1
         else:
             rank_count = 1
-        copies = group.get("copies", 1)
-        group_cards = len(suit_items) * rank_count * copies
+        ranks = range(rank["from"], rank["to"] + 1) if isinstance(rank, dict) else [rank]
+        copies_of = _copies_per_rank(group, ranks, path, problem)
+        rank_texts = _rank_texts(group, ranks, path, problem)
+        copies = max(copies_of.values(), default=1)
+        group_cards = len(suit_items) * sum(copies_of.values())
         cards += group_cards
         faces += group_cards * max(len(group.get("modes") or {}), 1)
         if cards > MAX_DECK_CARDS or faces > MAX_DECK_FACES:
             where = (
-                path + ("copies",) if "copies" in group and copies > 1 else path + ("rank",) if rank_count > 1 else path
+                (*path, "copies") if "copies" in group and copies > 1 else path + ("rank",) if rank_count > 1 else path
             )
             what = f"{cards:,} cards" if cards > MAX_DECK_CARDS else f"{faces:,} card faces (cards times modes)"
             raise problem(
@@ -115,12 +118,12 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
         bad = template_problem(template, ("suit", "rank"), "card field")
         if bad is not None:
             raise problem(path + ("text",), bad)
-        ranks = range(rank["from"], rank["to"] + 1) if isinstance(rank, dict) else [rank]
         for code, suit in suit_items:
             for r in ranks:
                 values = {"suit": suit, "rank": r, "kind": group.get("kind")}
                 # safe: the template has only {suit} and {rank} fields (checked above)
-                text = template.format(suit=code if code is not None else "", rank=r if r is not None else "")
+                shown = rank_texts.get(r, r) if r is not None else ""  # rank_texts: the text put in {rank}
+                text = template.format(suit=code if code is not None else "", rank=shown)
                 if len(text) > MAX_CARD_TEXT:
                     raise problem(
                         path + ("text",), f"card text {text[:40]!r}... is longer than {MAX_CARD_TEXT} characters"
@@ -135,7 +138,7 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
                             f"choose another attribute name",
                         )
                     values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)
-                for copy in range(group.get("copies", 1)):
+                for copy in range(copies_of[r]):
                     rows.append({**values, "copy": copy})
                     modes_of.append(group.get("modes") or {})
                     groups_of.append(gi)
@@ -189,6 +192,55 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
         by_text={t: tuple(ids) for t, ids in by_text.items()},
         face_by_text=face_by_text,
     )
+
+
+def _copies_per_rank(group: dict[str, Any], ranks: Any, path: Any, problem: Any) -> dict[Any, int]:
+    """Copies of each rank's cards: ``copies`` as one count, or as a mapping rank -> count
+    that lists every rank of the group (keys written as integers or as texts)."""
+    copies = group.get("copies", 1)
+    if not isinstance(copies, dict):
+        return dict.fromkeys(ranks, copies)
+    given = _by_rank(copies, ranks, (*path, "copies"), problem, "copies")
+    missing = [r for r in ranks if r not in given]
+    if missing:
+        raise problem(
+            (*path, "copies"),
+            f"copies as a mapping must give a count for every rank of the group: "
+            f"missing rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}",
+        )
+    for r, count in given.items():
+        if count.__class__ is not int or count < 1:
+            raise problem((*path, "copies", r), f"the copies of rank {r} must be an integer 1 or more, got {count!r}")
+    return given
+
+
+def _rank_texts(group: dict[str, Any], ranks: Any, path: Any, problem: Any) -> dict[Any, str]:
+    """``rank_texts``: the text put in ``{rank}`` for some ranks (the others show their number)."""
+    texts = group.get("rank_texts")
+    if texts is None:
+        return {}
+    given = _by_rank(texts, ranks, (*path, "rank_texts"), problem, "rank_texts")
+    for r, text in given.items():
+        if not isinstance(text, (str, int)) or isinstance(text, bool) or str(text) == "":
+            raise problem((*path, "rank_texts", r), f"the text of rank {r} must be a non-empty text, got {text!r}")
+    return {r: str(t) for r, t in given.items()}
+
+
+def _by_rank(mapping: dict[Any, Any], ranks: Any, path: Any, problem: Any, key: str) -> dict[Any, Any]:
+    """A mapping keyed by rank (integer keys, or texts of integers), checked against the group's ranks."""
+    out: dict[Any, Any] = {}
+    for k, value in mapping.items():
+        rank = k
+        if isinstance(k, str):
+            digits = k[1:] if k[:1] == "-" else k
+            rank = int(k) if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit() else None
+        if rank is None or rank not in ranks:
+            shown = ", ".join(map(str, ranks)) if len(ranks) <= 20 else f"{ranks[0]}..{ranks[-1]}"
+            raise problem((*path, k), f"{key}: {k!r} is not a rank of this group (its ranks: {shown})")
+        if rank in out:
+            raise problem((*path, k), f"{key}: rank {rank} is given twice")
+        out[rank] = value
+    return out
 
 
 def _check_unambiguous(

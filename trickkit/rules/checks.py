@@ -82,3 +82,16 @@ def no_effect(state: Any, *choices: Any) -> None:
 def always_true(state: Any, *choices: Any) -> bool:
     """The combination test of an action kind whose ``allowed`` names no choice."""
     return True
+
+
+def seat_result(hook: RuleHook, n: int, what: str) -> RuleHook:
+    """``hook`` checked to give a seat 0..n-1 (``what`` names it in the error, located)."""
+
+    def checked(state: Any, *ctx: Any) -> Any:
+        seat = hook(state, *ctx)
+        if seat.__class__ is not int or not 0 <= seat < n:
+            raise DSLRuntimeError(f"{hook.where}: {what} must be a seat 0..{n - 1}, got {seat!r}")
+        return seat
+
+    checked.__dict__.update(hook.__dict__)  # where, text, type, fn ...
+    return cast(RuleHook, checked)

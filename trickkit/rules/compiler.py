@@ -19,9 +19,9 @@ from trickkit.dsl.compiler import Compiler, DSLCompileError, Namespace
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.errors import RulesetError, short_repr
 from trickkit.rules.cards import build_deck
-from trickkit.rules.checks import bounded_score
+from trickkit.rules.checks import bounded_score, seat_result
 from trickkit.rules.compile_base import Context, Located, dsl_message, expr_where, required, rule_text
-from trickkit.rules.model import Rules
+from trickkit.rules.model import RuleHook, Rules
 from trickkit.rules.steps import StepCompiler
 from trickkit.rules.yaml_build import Path
 
@@ -119,6 +119,7 @@ class RulesetCompiler(StepCompiler):
         self.repeat_slots = 0
         steps = tuple(self._flat_steps(("round",), doc["round"], [], 0))
         game_over = required(self.expr(("game_over",), (), "bool"))
+        first_dealer = self._first_dealer(n) if "first_dealer" in doc else None
         score = required(bounded_score(self.expr(("score",), (("seat", "int"),), "int")))
         team_score = (
             bounded_score(self.expr(("team_score",), (("team", "int"),), "int")) if "team_score" in doc else None
@@ -157,7 +158,16 @@ class RulesetCompiler(StepCompiler):
             generated_source=self.compiler.source(),
             repeat_slots=self.repeat_slots,
             compiler=self.compiler,
+            first_dealer=first_dealer,
         )
+
+    def _first_dealer(self, n: int) -> RuleHook | None:
+        """``first_dealer``: an int rule (parameters, ``num_players``); a seat known at load is checked now."""
+        hook = self.expr(("first_dealer",), (), "int")
+        fixed = getattr(getattr(hook, "fn", None), "const_value", None)  # parameters only: known now
+        if fixed.__class__ is int and not 0 <= fixed < n:
+            self.add(("first_dealer",), f"the first dealer must be a seat 0..{n - 1}, got {fixed} (with {n} players)")
+        return seat_result(hook, n, "the first dealer") if hook is not None else None
 
     def definition_check(self, path: Path, name: str, params: tuple[str, ...], context: Context) -> None:
         """Compile a definition once where it is written, so its errors point there."""

@@ -242,6 +242,8 @@ class DeclarationCompiler(CompilerBase):
             "current_player": operator.attrgetter("current"),
             # outside a reaction window the seat to act is the seat whose turn it is
             "turn_player": lambda s: s.turn_player if s.window >= 0 else s.current,
+            # a tricks step with an actor: the seat choosing the card due (else the seat to act)
+            "acting_player": lambda s: s.current if s.actor is None else s.actor,
         }
         codes = {
             "round": "s.round",
@@ -249,6 +251,7 @@ class DeclarationCompiler(CompilerBase):
             "trick": "s.trick",
             "current_player": "s.current",
             "turn_player": "(s.turn_player if s.window >= 0 else s.current)",
+            "acting_player": "(s.current if s.actor is None else s.actor)",
         }  # the same, for generated code
         for name, entry in STATE_NAMES.items():  # the registry documents them; here they get their values
             if name in values:

@@ -332,8 +332,9 @@ def _identity(item) -> Any:
     if isinstance(item, dict):
         if isinstance(item.get("text"), str):
             return item["text"]
-        if len(item) == 1:
-            return next(iter(item))
+        kinds = [k for k in item if k != "when"]  # a step: its kind (its ``when:`` condition aside)
+        if len(kinds) == 1 and len(item) <= 2:
+            return kinds[0]
         return None
     if isinstance(item, list):
         return None
@@ -342,8 +343,10 @@ def _identity(item) -> Any:
 
 def _step_kind(item) -> str | None:
     """The kind of a step-like item (a mapping with exactly one key and no ``text``), else None."""
-    if isinstance(item, dict) and len(item) == 1 and "text" not in item:
-        return next(iter(item))
+    if isinstance(item, dict) and "text" not in item:
+        kinds = [k for k in item if k != "when"]  # its ``when:`` condition aside
+        if len(kinds) == 1 and len(item) <= 2:
+            return kinds[0]
     return None
 
 

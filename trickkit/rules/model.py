@@ -139,6 +139,12 @@ class TrickStep:
     fallback_duties: tuple[RuleHook, ...] = ()
     """A layered duty's later card tests, in order (``must_play_if_able: [a, b, c]`` gives ``(b, c)``):
     when no card in hand passes the ones before, the first that some card passes decides."""
+    sits_out: RuleHook | None = None
+    """Bool rule (context ``seat``), evaluated for every seat at each trick's start: a seat for
+    which it holds neither leads nor plays in that trick (tricks of fewer cards)."""
+    actor: RuleHook | None = None
+    """Seat rule (context ``seat``, the seat whose card is due): the seat that chooses the card
+    (``current_player()``); None: the seat itself."""
     kind: str = "tricks"
     fused_legal: Callable[..., Any] | None = attrs.field(default=None, eq=False, repr=False)
     """The generated ``legal(state)`` of the whole step (see `trickkit.engine.fused`), or None."""
@@ -292,6 +298,30 @@ class RepeatEnd:
     kind: str = "repeat_end"
 
 
+@attrs.frozen
+class WhenStep:
+    """``when:`` beside a step's kind: the step (a whole ``repeat:`` block for a repeat) runs only
+    when ``condition`` holds as it starts; otherwise the round goes on after it. Kept flat like
+    a repeat: this marker, then the step it guards."""
+
+    condition: RuleHook
+    end: int
+    """Index (in ``Rules.steps``) of the guarded step's last entry (a block's `RepeatEnd`)."""
+    kind: str = "when"
+
+
+STEP_CONDITION = "when"
+"""The key beside a step's kind that makes the step conditional (``- when: ...`` / ``  effect: ...``)."""
+
+
+def step_parts(item: dict[str, Any]) -> tuple[str, Any]:
+    """``(kind, spec)`` of a round's step item, its ``when:`` condition aside (the first other key)."""
+    for key, spec in item.items():
+        if key != STEP_CONDITION:
+            return key, spec
+    return STEP_CONDITION, item.get(STEP_CONDITION)
+
+
 MAX_REPEAT_NESTING = 8
 """Deepest nesting of ``repeat:`` blocks in a round."""
 
@@ -304,7 +334,7 @@ class EffectStep:
     kind: str = "effect"
 
 
-Step = DealStep | BidStep | TrickStep | TurnStep | ChooseStep | RepeatStep | RepeatEnd | EffectStep
+Step = DealStep | BidStep | TrickStep | TurnStep | ChooseStep | RepeatStep | RepeatEnd | WhenStep | EffectStep
 """One compiled step of a round (a ``repeat:`` block is a `RepeatStep`, its steps and a `RepeatEnd`)."""
 
 
@@ -344,6 +374,8 @@ class Rules:
     """The Python module generated from the ruleset's DSL texts (see `trickkit.dsl.compiler`)."""
     repeat_slots: int = 0
     """How many ``repeat:`` blocks the round has (each keeps a pass counter in the state)."""
+    first_dealer: RuleHook | None = None
+    """Hook: the seat that deals the first round (``first_dealer:``; None: seat 0)."""
     compiler: Compiler | None = attrs.field(default=None, repr=False, eq=False)
     """The `trickkit.dsl.compiler.Compiler` that generated the rules' code: a `trickkit.Game`
     plans its steps with it (fused step functions, `trickkit.engine.fused`); None: no planning."""
@@ -355,7 +387,7 @@ def step_where(step: Any) -> str:
 
     One line of printable text: generated code writes it in a ``#`` comment, and the file name
     (an ``extends`` path is ruleset text) may hold a newline that would end the comment."""
-    for name in ("until", "winner", "options", "count", "block", "first", "leader"):
+    for name in ("until", "winner", "options", "count", "block", "first", "leader", "condition"):
         where = getattr(getattr(step, name, None), "where", None)
         if isinstance(where, str) and ": " in where:
             at, path = where.split(": ", 1)

@@ -28,7 +28,9 @@ from trickkit.rules.model import (
     TrickStep,
     TurnStep,
     VariableSpec,
+    WhenStep,
     ZoneSpec,
+    step_parts,
     step_where,
 )
 
@@ -54,6 +56,8 @@ __all__ = [
     "TrickStep",
     "TurnStep",
     "VariableSpec",
+    "WhenStep",
     "ZoneSpec",
+    "step_parts",
     "step_where",
 ]

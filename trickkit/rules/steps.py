@@ -14,6 +14,7 @@ from trickkit.rules.compile_base import Context, required, rule_text
 from trickkit.rules.declarations import DeclarationCompiler
 from trickkit.rules.model import (
     MAX_REPEAT_NESTING,
+    STEP_CONDITION,
     BidStep,
     ChooseStep,
     DealStep,
@@ -26,6 +27,8 @@ from trickkit.rules.model import (
     TrickStep,
     TurnStep,
     VariableSpec,
+    WhenStep,
+    step_parts,
 )
 from trickkit.rules.yaml_build import Path
 
@@ -60,30 +63,54 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
         """Compile the steps at ``base`` into ``out``; a ``repeat:`` block becomes a `RepeatStep`,
         its steps and a `RepeatEnd` (so the state's step index stays a plain index)."""
         for i, item in enumerate(items):
-            ((kind, spec),) = item.items()
+            guard = len(out) if self._step_item((*base, i), item) else None
+            if guard is not None:  # the marker, once the end of the guarded step is known
+                out.append(None)
+            kind, spec = step_parts(item)
             if kind != "repeat":
                 compiled = self._step(i, item, base)
                 if compiled is not None:
                     out.append(compiled)
-                continue
-            p = base + (i, "repeat")
-            if depth >= MAX_REPEAT_NESTING:
-                self.add(p, f"repeat blocks nest at most {MAX_REPEAT_NESTING} deep")
-                continue
-            if "count" not in spec and "until" not in spec:
-                self.add(p, "a repeat needs 'count' (how many passes) or 'until' (when to stop), or both")
-            count = self.expr(p + ("count",), (), "int") if "count" in spec else None
-            until = self.expr(p + ("until",), (), "bool") if "until" in spec else None
-            slot, start = self.repeat_slots, len(out)
-            self.repeat_slots += 1
-            out.append(None)  # the start marker, once the end is known
-            self._flat_steps(p + ("steps",), spec["steps"], out, depth + 1)
-            out[start] = RepeatStep(slot, count, until, end=len(out))
-            out.append(RepeatEnd(slot, count, until, start=start))
+            else:
+                self._repeat(base + (i, "repeat"), spec, out, depth)
+            if guard is not None:
+                condition = self.expr((*base, i, STEP_CONDITION), (), "bool")
+                out[guard] = WhenStep(required(condition), end=len(out) - 1)
         return out
 
+    def _step_item(self, p: Path, item: dict[str, Any]) -> bool:
+        """Check a step item has exactly one kind; True when it has a ``when:`` condition."""
+        kinds = [k for k in item if k != STEP_CONDITION]
+        if len(kinds) != 1:
+            self.add(
+                p,
+                "a step has exactly one kind (deal, bid, choose, tricks, turns, effect or repeat)"
+                + (
+                    f", beside 'when': found {', '.join(map(repr, kinds))}"
+                    if kinds
+                    else " beside its 'when:' condition"
+                ),
+            )
+        return STEP_CONDITION in item
+
+    def _repeat(self, p: Path, spec: dict[str, Any], out: list[Any], depth: int) -> None:
+        """A ``repeat:`` block at ``p``: its start marker, its steps and its end marker into ``out``."""
+        if depth >= MAX_REPEAT_NESTING:
+            self.add(p, f"repeat blocks nest at most {MAX_REPEAT_NESTING} deep")
+            return
+        if "count" not in spec and "until" not in spec:
+            self.add(p, "a repeat needs 'count' (how many passes) or 'until' (when to stop), or both")
+        count = self.expr(p + ("count",), (), "int") if "count" in spec else None
+        until = self.expr(p + ("until",), (), "bool") if "until" in spec else None
+        slot, start = self.repeat_slots, len(out)
+        self.repeat_slots += 1
+        out.append(None)  # the start marker, once the end is known
+        self._flat_steps(p + ("steps",), spec["steps"], out, depth + 1)
+        out[start] = RepeatStep(slot, count, until, end=len(out))
+        out.append(RepeatEnd(slot, count, until, start=start))
+
     def _step(self, i: int, step: dict[str, Any], base: Path = ("round",)) -> Step | None:
-        ((kind, spec),) = step.items()
+        kind, spec = step_parts(step)
         p = base + (i, kind)
         if kind == "effect":
             return EffectStep(required(self.block(p, ())))
@@ -141,6 +168,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
                 else None,
                 why=self.expr(p + ("why",), winner, None) if "why" in spec else None,
                 fallback_duties=duty[1:],
+                sits_out=self.expr((*p, "sits_out"), (("seat", "int"),), "bool") if "sits_out" in spec else None,
+                actor=self.expr((*p, "actor"), (("seat", "int"),), "int") if "actor" in spec else None,
             )
         self.add(p, f"unknown step kind {kind!r}")  # the schema normally catches this
         return None

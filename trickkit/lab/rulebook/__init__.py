@@ -20,7 +20,7 @@ from trickkit.lab.rulebook.probe import SEED, walk_to
 from trickkit.lab.rulebook.seats import notation_section, parameters_section, seats_section, version_section
 from trickkit.lab.rulebook.tricks import duty_section, winner_section
 from trickkit.lab.rulebook.worked import worked_sections
-from trickkit.rules.ruleset import RulesetCompiler
+from trickkit.rules.ruleset import RulesetCompiler, step_parts
 
 __all__ = ["FORMATS", "build", "rulebook", "tables"]
 
@@ -81,7 +81,7 @@ def _trick_spec(doc: dict[str, Any]) -> dict[str, Any]:
     """The first ``tricks`` step of the ruleset's round, looking inside repeats."""
     todo = list(doc.get("round") or [])
     while todo:
-        ((kind, spec),) = todo.pop(0).items()
+        kind, spec = step_parts(todo.pop(0))
         if kind == "tricks":
             return dict(spec)
         if kind == "repeat":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from trickkit.lab.rulebook.blocks import Block, Bullets, Flow, Heading, Para
+from trickkit.rules.ruleset import step_parts
 
 MAX_LABEL = 90
 
@@ -66,14 +67,16 @@ class _Chart:
     def steps(self, items: list[Any], prev: str, depth: int) -> str:
         """Chain the steps after ``prev``; returns the last node."""
         for item in items:
-            ((kind, spec),) = item.items()
+            kind, spec = step_parts(item)
             pad = "(in the repeat) " * depth
+            if "when" in item:  # a conditional step: skipped unless its condition holds
+                pad += f"(only when {_one_line(item['when'])}) "
             if kind == "repeat":
                 how = (
                     f"{_one_line(spec['count'])} times" if "count" in spec else f"until {_one_line(spec.get('until'))}"
                 )
                 self.outline.append(f"{pad}repeat {how}:")
-                head = self.node(f"repeat {how}", "choice")
+                head = self.node(f"{pad}repeat {how}" if "when" in item else f"repeat {how}", "choice")
                 self.edge(prev, head)
                 last = self.steps(spec.get("steps") or [], head, depth + 1)
                 self.edge(last, head, "again")
@@ -81,7 +84,7 @@ class _Chart:
                 continue
             text = step_summary(kind, spec if isinstance(spec, dict) or kind == "effect" else {})
             self.outline.append(f"{pad}{text}")
-            nid = self.node(text)
+            nid = self.node(f"(only when {_one_line(item['when'])}) {text}" if "when" in item else text)
             self.edge(prev, nid, "done" if prev.startswith("n") and self._is_repeat(prev) else "")
             prev = nid
         return prev
