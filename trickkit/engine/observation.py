@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, List, TypedDict, Union
 
-__all__ = ["Observation", "PlayView", "ZoneView"]
+__all__ = ["AuctionCall", "Observation", "PlayView", "ZoneView"]
 
 
 class ZoneView(TypedDict, total=False):
@@ -31,27 +31,20 @@ class PlayView(TypedDict):
     card: str
 
 
-class Observation(TypedDict):
-    """What one seat may see of a game (see the Observations reference page for examples).
+class AuctionCall(TypedDict):
+    """One decision of an auction, as every seat sees it (calls are public).
 
-    Attributes:
-        game: the game's name, e.g. ``"skull_king"``.
-        seat: the seat this view is for (``None`` only in `trickkit.State.observation_all`).
-        round: the round (deal) number, from 1.
-        dealer: the dealer's seat.
-        phase: the kind of the current step (``"bid"``, ``"choose"``, ``"tricks"``,
-            ``"turns"``, ``"deal"``, ``"effect"``), or ``"over"``.
-        current_player: the seat to act (`trickkit.TERMINAL` once the game is over).
-        zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
-            for a seat zone (see ``seat_zones``), one per member for a zone family.
-        trick: the cards played to the current trick, in play order.
-        variables: variable name -> value; a seat variable holds one value per seat
-            (``None`` for a simultaneous bid this seat may not see yet).
-        seat_zones: the names of the per-seat zones.
-        seat_variables: the names of the per-seat variables.
-        scores: each seat's score so far.
-        terminal: True once the game is over.
+    ``kind`` is ``"call"``, ``"pass"``, ``"double"`` or ``"redouble"``; ``call`` is the call
+    made, doubled or redoubled (a text, or a number in a numbers auction), ``None`` for a pass.
     """
+
+    seat: int
+    kind: str
+    call: Any
+
+
+class _ObservationKeys(TypedDict):
+    """The keys every observation has (see `Observation`)."""
 
     game: str
     seat: Union[int, None]
@@ -66,3 +59,31 @@ class Observation(TypedDict):
     seat_variables: List[str]
     scores: List[int]
     terminal: bool
+
+
+class Observation(_ObservationKeys, total=False):
+    """What one seat may see of a game (see the Observations reference page for examples).
+
+    Attributes:
+        game: the game's name, e.g. ``"skull_king"``.
+        seat: the seat this view is for (``None`` only in `trickkit.State.observation_all`).
+        round: the round (deal) number, from 1.
+        dealer: the dealer's seat.
+        phase: the kind of the current step (``"bid"``, ``"auction"``, ``"choose"``, ``"tricks"``,
+            ``"turns"``, ``"deal"``, ``"effect"``), or ``"over"``.
+        current_player: the seat to act (`trickkit.TERMINAL` once the game is over).
+        zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
+            for a seat zone (see ``seat_zones``), one per member for a zone family.
+        trick: the cards played to the current trick, in play order.
+        variables: variable name -> value; a seat variable holds one value per seat
+            (``None`` for a simultaneous bid this seat may not see yet).
+        seat_zones: the names of the per-seat zones.
+        seat_variables: the names of the per-seat variables.
+        scores: each seat's score so far.
+        terminal: True once the game is over.
+        auction: only in games whose round has an ``auction`` step: the decisions of the
+            round's running (or last) auction, in order, as `AuctionCall` dicts (empty before
+            the round's first auction). Every call is public.
+    """
+
+    auction: list[AuctionCall]
