@@ -503,3 +503,27 @@ def _check_outputs(game, state, step, table, record, team, strain):
         var = getattr(step, key)
         if var is not None:
             assert got[var.index] == value, (key, record)
+
+
+# --------------------------------------------------------------------------- lab tools
+def test_the_rulebook_lists_the_calls(tmp_path):
+    from trickkit.lab.rulebook import rulebook
+
+    load(tmp_path, BRIDGE, "bridge")
+    text = rulebook(str(tmp_path / "bridge.yaml"))
+    assert "calls, lowest first: `bid 1C`, `bid 1D`" in text and "`bid 2N`; or `pass`, `double`, `redouble`" in text
+    assert "auction from dealer: call higher than the last call, pass, double, redouble (until 3 passes)" in text
+
+
+def test_lint_reports_a_call_the_allowed_rule_never_lets_through(tmp_path):
+    from trickkit.lab.lint import lint
+
+    load(tmp_path, BRIDGE.replace("double: true", "double: true\n      allowed: call != '1S'"), "bridge")
+    found = [p for p in lint(str(tmp_path / "bridge.yaml"), games=20) if "allowed" in p.message]
+    assert len(found) == 1 and "never let a seat make the call 1S in 20 random games" in found[0].message
+    assert found[0].path.endswith("auction.allowed")
+    load(tmp_path, EUCHRE, "euchre")  # every suit but the turned one (H) is offered in round 2
+    assert [p.message for p in lint(str(tmp_path / "euchre.yaml"), games=20) if "allowed" in p.message] == [
+        f"the auction's 'allowed' rule never let a seat make the calls H, H alone in 20 random games "
+        f"(a dead call, or one random play cannot reach)"
+    ]

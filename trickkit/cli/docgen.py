@@ -680,7 +680,7 @@ _OBSERVATION_FIELDS = [
     ("seat", "the seat this view is for"),
     ("round", "the round (deal) number, from 1"),
     ("dealer", "the dealer's seat"),
-    ("phase", "the kind of the current step: `bid`, `choose`, `tricks`, `turns` ... or `over`"),
+    ("phase", "the kind of the current step: `bid`, `auction`, `choose`, `tricks`, `turns` ... or `over`"),
     ("current_player", "the seat to act (negative once the game is over)"),
     (
         "zones",
@@ -699,6 +699,7 @@ _OBSERVATION_FIELDS = [
     ("seat_variables", "which `variables` are per seat"),
     ("scores", "each seat's score so far"),
     ("terminal", "true once the game is over"),
+    ("auction", "only with an `auction` step: the round's auction, public: `{seat, kind, call}` per decision"),
 ]
 
 

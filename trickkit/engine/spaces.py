@@ -206,6 +206,11 @@ def auction_calls(probe: _Prober, step: Any) -> list[Any]:
     return list(found.values())
 
 
+def all_auction_calls(game: Any, step: Any) -> list[Any]:
+    """Every call the auction step ``step`` of ``game`` can offer (see `auction_calls`)."""
+    return auction_calls(_Prober(game), step)
+
+
 def _check_size(rules: Rules, size: int, why: str) -> None:
     if size > MAX_DISTINCT_ACTIONS:
         raise ActionSpaceError(f"{rules.name}: the action space would exceed {MAX_DISTINCT_ACTIONS} actions ({why})")
