@@ -524,6 +524,6 @@ def test_lint_reports_a_call_the_allowed_rule_never_lets_through(tmp_path):
     assert found[0].path.endswith("auction.allowed")
     load(tmp_path, EUCHRE, "euchre")  # every suit but the turned one (H) is offered in round 2
     assert [p.message for p in lint(str(tmp_path / "euchre.yaml"), games=20) if "allowed" in p.message] == [
-        f"the auction's 'allowed' rule never let a seat make the calls H, H alone in 20 random games "
-        f"(a dead call, or one random play cannot reach)"
+        "the auction's 'allowed' rule never let a seat make the calls H, H alone in 20 random games "
+        "(a dead call, or one random play cannot reach)"
     ]
