@@ -261,7 +261,7 @@ _OBSERVATION_FIELDS = [
     ("seat", "the seat this view is for"),
     ("round", "the round (deal) number, from 1"),
     ("dealer", "the dealer's seat"),
-    ("phase", "the kind of the current step: `bid`, `choose`, `tricks`, `turns` ... or `over`"),
+    ("phase", "the kind of the current step: `bid`, `auction`, `choose`, `tricks`, `turns` ... or `over`"),
     ("current_player", "the seat to act (negative once the game is over)"),
     (
         "zones",
@@ -285,6 +285,7 @@ _OBSERVATION_FIELDS = [
         "only while the seat to act chooses another seat's card (a tricks step's `actor`, e.g. the declarer "
         "playing dummy's): the seat whose card is due. In every seat's observation (who plays whose card is public)",
     ),
+    ("auction", "only with an `auction` step: the round's auction, public: `{seat, kind, call}` per decision"),
 ]
 
 

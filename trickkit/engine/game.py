@@ -16,6 +16,7 @@ from trickkit import jsonsafe
 from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine import kinds as S
 from trickkit.engine.actions import Action, PlayTables, play_tables
+from trickkit.engine.auction import auction_view
 from trickkit.engine.fused import fuse_steps
 from trickkit.engine.layout import fresh, initial_layout, layout_copier
 from trickkit.engine.observation import Observation, ZoneView
@@ -73,6 +74,10 @@ class Game:
         may draw randomness (its lookahead trial then runs on a copy, see `trickkit.engine.turns`)."""
         self._choose_actions: dict[str, tuple[Action, ...]] = {}
         """Actions of choose steps, by verb: one per card id (see `trickkit.engine.choose`)."""
+        self._auction_tables: dict[tuple[Any, ...], Any] = {}
+        """The actions of auction steps, per list of calls (see `trickkit.engine.auction.CallTable`)."""
+        self._has_auction = any(st.kind == "auction" for st in rules.steps)
+        """True when the round has an auction step: observations then show ``auction``."""
         self._has_copies = tables.has_copies
         """True when some cards share a text (copies), which legal actions must offer once."""
         # copies the zones and variables of a state, generated for this layout (see State._copy)
@@ -500,7 +505,7 @@ class Game:
             variables[v.name] = values
         for v in rules.table_vars:
             variables[v.name] = fresh(state.table_vars[v.index])
-        obs: Observation = {
+        observation: Observation = {
             "game": self.name,
             "seat": seat,
             "round": state.round,
@@ -517,8 +522,10 @@ class Game:
         }
         whose = state.playing_for()
         if whose is not None:  # another seat chooses the card due (public: who plays whose card)
-            obs["playing_for"] = whose
-        return obs
+            observation["playing_for"] = whose
+        if self._has_auction:  # every call is public (only games with an auction show the key)
+            observation["auction"] = auction_view(state)
+        return observation
 
 
 def _planned(rules: Rules, tables: PlayTables) -> Rules:

@@ -1,4 +1,4 @@
-"""The step kinds: for each kind of step (``deal``, ``bid``, ``tricks``, ``turns``, ``choose``, ...)
+"""The step kinds: for each kind of step (``deal``, ``bid``, ``auction``, ``tricks``, ``turns``, ``choose``, ...)
 the functions that enter it, list its legal actions, apply an action and explain a refusal."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from trickkit.engine import auction as _auction
 from trickkit.engine import choose as _choose
 from trickkit.engine import repeat as _repeat
 from trickkit.engine import steps as _steps
@@ -26,6 +27,7 @@ ExplainFn = Callable[[GameTables, State, Any, str], str]
 ENTER: dict[str, EnterFn] = {
     "deal": _steps.enter_deal,
     "bid": _steps.enter_bid,
+    "auction": _auction.enter_auction,
     "tricks": _steps.enter_tricks,
     "effect": _steps.enter_effect,
     "turns": _turns.enter_turns,
@@ -37,6 +39,7 @@ ENTER: dict[str, EnterFn] = {
 """Entering a step: ``fn(game, state, step) -> bool``, True when the step waits for a decision."""
 LEGAL: dict[str, StepLegalFn] = {
     "bid": _steps.legal_bid,
+    "auction": _auction.legal_auction,
     "tricks": _steps.legal_tricks,
     "turns": _turns.legal_turns,
     "choose": _choose.legal_choose,
@@ -44,6 +47,7 @@ LEGAL: dict[str, StepLegalFn] = {
 """Legal actions of a deciding step: ``fn(game, step, state) -> list[Action]``."""
 APPLY: dict[str, StepApplyFn] = {
     "bid": _steps.apply_bid,
+    "auction": _auction.apply_auction,
     "tricks": _steps.apply_tricks,
     "turns": _turns.apply_turns,
     "choose": _choose.apply_choose,
@@ -51,6 +55,7 @@ APPLY: dict[str, StepApplyFn] = {
 """Applying a legal action: ``fn(game, step, state, action) -> bool``, True when the step is over."""
 EXPLAIN: dict[str, ExplainFn] = {
     "bid": _steps.explain_bid,
+    "auction": _auction.explain_auction,
     "tricks": _steps.explain_tricks,
     "turns": _turns.explain_turns,
     "choose": _choose.explain_choose,

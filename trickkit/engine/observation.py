@@ -6,9 +6,9 @@ JSON-serialisable ``dict`` with exactly these keys.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, List, TypedDict, Union
 
-__all__ = ["Observation", "PlayView", "ZoneView"]
+__all__ = ["AuctionCall", "Observation", "PlayView", "ZoneView"]
 
 
 class ZoneView(TypedDict, total=False):
@@ -20,8 +20,8 @@ class ZoneView(TypedDict, total=False):
     """
 
     count: int
-    cards: list[str]
-    top: str | None
+    cards: List[str]
+    top: Union[str, None]
 
 
 class PlayView(TypedDict):
@@ -31,13 +31,37 @@ class PlayView(TypedDict):
     card: str
 
 
-class _Optional(TypedDict, total=False):
-    """The keys an observation has only at some moments (see `Observation`)."""
+class AuctionCall(TypedDict):
+    """One decision of an auction, as every seat sees it (calls are public).
 
-    playing_for: int
+    ``kind`` is ``"call"``, ``"pass"``, ``"double"`` or ``"redouble"``; ``call`` is the call
+    made, doubled or redoubled (a text, or a number in a numbers auction), ``None`` for a pass.
+    """
+
+    seat: int
+    kind: str
+    call: Any
 
 
-class Observation(_Optional):
+class _ObservationKeys(TypedDict):
+    """The keys every observation has (see `Observation`)."""
+
+    game: str
+    seat: Union[int, None]
+    round: int
+    dealer: int
+    phase: str
+    current_player: int
+    zones: dict[str, Union[ZoneView, List[ZoneView]]]
+    trick: List[PlayView]
+    variables: dict[str, Any]
+    seat_zones: List[str]
+    seat_variables: List[str]
+    scores: List[int]
+    terminal: bool
+
+
+class Observation(_ObservationKeys, total=False):
     """What one seat may see of a game (see the Observations reference page for examples).
 
     Attributes:
@@ -45,7 +69,7 @@ class Observation(_Optional):
         seat: the seat this view is for (``None`` only in `trickkit.State.observation_all`).
         round: the round (deal) number, from 1.
         dealer: the dealer's seat.
-        phase: the kind of the current step (``"bid"``, ``"choose"``, ``"tricks"``,
+        phase: the kind of the current step (``"bid"``, ``"auction"``, ``"choose"``, ``"tricks"``,
             ``"turns"``, ``"deal"``, ``"effect"``), or ``"over"``.
         current_player: the seat to act (`trickkit.TERMINAL` once the game is over).
         zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
@@ -57,21 +81,9 @@ class Observation(_Optional):
         seat_variables: the names of the per-seat variables.
         scores: each seat's score so far.
         terminal: True once the game is over.
-        playing_for: present only while the seat to act chooses another seat's card (a tricks
-            step's ``actor``, e.g. the declarer playing dummy's): whose card is due. Public:
-            every seat's observation has it.
+        auction: only in games whose round has an ``auction`` step: the decisions of the
+            round's running (or last) auction, in order, as `AuctionCall` dicts (empty before
+            the round's first auction). Every call is public.
     """
 
-    game: str
-    seat: int | None
-    round: int
-    dealer: int
-    phase: str
-    current_player: int
-    zones: dict[str, ZoneView | list[ZoneView]]
-    trick: list[PlayView]
-    variables: dict[str, Any]
-    seat_zones: list[str]
-    seat_variables: list[str]
-    scores: list[int]
-    terminal: bool
+    auction: list[AuctionCall]

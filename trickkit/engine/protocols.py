@@ -126,6 +126,7 @@ class GameTables(Protocol):
     _turn_kind_names: dict[int, tuple[Any, dict[str, ActionKind]]]
     _effect_draws: dict[int, tuple[Any, bool, Any]]
     _choose_actions: dict[str, tuple[Action, ...]]
+    _auction_tables: dict[tuple[Any, ...], Any]
     _variable_resets: dict[str, tuple[tuple[tuple[int, Any, bool], ...], tuple[tuple[int, Any, bool], ...]]]
 
     def bid_action(self, value: int) -> Action: ...

@@ -8,6 +8,8 @@ ruleset alone, step by step in the order the round declares them:
   share one text, so one id; a card played in modes has one id per mode);
 - a ``choose`` step: ``VERB CARD`` for every card text of the deck, in deck order;
 - a ``bid`` step: ``bid V`` for every value its ``options`` can offer, in increasing order;
+- an ``auction`` step: the action of every call its ``calls`` can give (``bid 1C`` ... in the
+  order of the calls), then its pass, then ``double`` and ``redouble`` if it offers them;
 - a ``turns`` step: for every action kind (then every response of its reaction windows), the
   cross product of its choices' values, in the kind's choice order, and ``pass`` if the step
   has reaction windows.
@@ -157,6 +159,15 @@ def build_action_space(game: Any) -> ActionSpace:
             _check_size(rules, len(texts) + len(values), f"its bids alone have {len(values)} values")
             for v in values:
                 texts.setdefault(f"bid {v}", None)
+        elif step.kind == "auction":
+            calls = auction_calls(probe, step)
+            _check_size(rules, len(texts) + len(calls), f"its auction alone has {len(calls)} calls")
+            for c in calls:
+                texts.setdefault(step.template.replace("{call}", str(c)), None)
+            texts.setdefault(step.pass_text, None)
+            if step.double:
+                texts.setdefault("double", None)
+                texts.setdefault("redouble", None)
         elif step.kind == "turns":
             kinds = list(step.kinds) + [k for w in step.windows for k in w.kinds]
             for kind in kinds:
@@ -172,6 +183,32 @@ def build_action_space(game: Any) -> ActionSpace:
             if step.windows:
                 texts.setdefault("pass", None)
     return ActionSpace(list(texts), rules.name)
+
+
+def auction_calls(probe: _Prober, step: Any) -> list[Any]:
+    """Every call an auction step (`trickkit.rules.model.AuctionStep`) can offer, in the order
+    of its calls: the calls written in the ruleset, else those its ``calls`` rule gives on the
+    probe states (first seen first)."""
+    if step.fixed_calls is not None:
+        return list(step.fixed_calls)
+    found: dict[tuple[str, Any], Any] = {}
+    for s in probe.states():
+        s.budget = EVALUATION_BUDGET
+        s.memo = None
+        try:
+            values = step.calls(s)
+        except Exception:  # a rule that fails on a probe state offers nothing there
+            continue
+        if values.__class__ is list:
+            for v in values:
+                if v.__class__ in (str, int):
+                    found.setdefault((type(v).__name__, v), v)
+    return list(found.values())
+
+
+def all_auction_calls(game: Any, step: Any) -> list[Any]:
+    """Every call the auction step ``step`` of ``game`` can offer (see `auction_calls`)."""
+    return auction_calls(_Prober(game), step)
 
 
 def _check_size(rules: Rules, size: int, why: str) -> None:

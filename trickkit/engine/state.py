@@ -72,6 +72,7 @@ class State:
     next_turn: Seat | None
     passes: list[int]
     queue: list[Seat]
+    auction: Any
     _history: list[tuple[Seat, str]]
     _terminal: bool
     _legal: list[Action] | None
@@ -105,6 +106,7 @@ class State:
         self.next_turn = None  # the seat end_turn(next=...) named for the next turn (None: clockwise)
         self.passes = [0] * rules.repeat_slots  # per repeat: passes still to run (-1: no count), see engine.repeat
         self.queue = []  # a choose step's decisions still to make, one seat per card (engine.choose)
+        self.auction = None  # the round's running (or last) auction: an engine.auction.AuctionState, immutable
         self._depth = 0  # nesting of lookahead checks (see turns.legal_turns)
         self._history = []
         self._terminal = False
@@ -473,6 +475,7 @@ class State:
         c.next_turn = self.next_turn
         c.passes = [*self.passes]
         c.queue = [*self.queue]
+        c.auction = self.auction  # immutable: shared
         c._history = [*self._history] if _history is None else _history
         c._terminal = self._terminal
         c._legal = self._legal

@@ -28,6 +28,10 @@ with their offsets; every segment's size is fixed by the ruleset, seat count and
   ``[number, is_null, one-hot over the game's texts, other, length]``. The game's texts are the text
   values its cards' attributes, its parameters, its variables' initial values and its action
   choices can take, sorted.
+- ``auction`` (only in games whose round has an ``auction`` step): the round's running (or last)
+  auction, every call being public: for each call the game's auctions can offer (in their order)
+  ``[called by +0 .. +(n-1), doubled by +0 .., redoubled by +0 ..]`` (relative seat one-hots),
+  then ``[decisions so far, passes in a row at the end]``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from trickkit.engine.observation import ZoneView
+from trickkit.engine.observation import AuctionCall, ZoneView
 from trickkit.engine.protocols import Seat
 from trickkit.engine.state import State
 from trickkit.errors import TrickkitError
@@ -106,6 +110,22 @@ class ObservationEncoder:
             kind, size, desc = _var_block(v.type, T, V)
             self._var_kinds.append(kind)
             add(f"var {v.name}", size, f"table variable ({v.type}): {desc}")
+        self.calls: dict[tuple[str, Any], int] = {}
+        """Index of each call of the game's auctions (by type name and value), in the auction segment."""
+        if any(step.kind == "auction" for step in rules.steps):
+            from trickkit.engine.spaces import _Prober, auction_calls
+
+            prober = _Prober(game)
+            for step in rules.steps:
+                if step.kind == "auction":
+                    for c in auction_calls(prober, step):
+                        self.calls.setdefault((type(c).__name__, c), len(self.calls))
+            add(
+                "auction",
+                3 * n * len(self.calls) + 2,
+                "per call: called by, doubled by, redoubled by (relative seat one-hots); "
+                "then decisions so far, passes in a row",
+            )
         self.size = sum(s.size for s in self.segments)
         if self.size > MAX_TENSOR_SIZE:
             raise ObservationSpaceError(
@@ -185,7 +205,33 @@ class ObservationEncoder:
             start = next(at).start
             block = var(next(kinds), variables[v.name])
             out[start : start + len(block)] = block
+        if "auction" in obs:
+            self._auction(out, next(at).start, obs["auction"], seat)
         return out
+
+    def _auction(self, out: list[float], start: int, calls: list[AuctionCall], seat: Seat) -> None:
+        """Write the auction segment (see the module docstring) from an observation's auction."""
+        n, index = self.n, self.calls
+        at = -1  # the last call's block
+        passes = 0
+        for entry in calls:
+            kind = entry["kind"]
+            who = (entry["seat"] - seat) % n
+            if kind == "pass":
+                passes += 1
+                continue
+            passes = 0
+            if kind == "call":
+                c = entry["call"]
+                i = index.get((type(c).__name__, c))
+                at = -1 if i is None else start + 3 * n * i
+                if at >= 0:
+                    out[at + who] = 1.0
+            elif at >= 0:
+                out[at + (n if kind == "double" else 2 * n) + who] = 1.0
+        end = start + 3 * n * len(index)
+        out[end] = float(len(calls))
+        out[end + 1] = float(passes)
 
     def _zone_views(self, zones: Mapping[str, Any], seat: Seat) -> Iterator[ZoneView]:
         """The zone views of an observation in layout order (seat zones from the viewer on)."""
@@ -248,7 +294,7 @@ def _var_block(vtype: str, T: int, V: int) -> tuple[str, int, str]:
 
 def _text_vocabulary(game: Any) -> tuple[str, ...]:
     """The text values this game's variables can be expected to hold (see the module docstring)."""
-    from trickkit.engine.spaces import _Prober
+    from trickkit.engine.spaces import _Prober, auction_calls
 
     rules = game.rules
     found: set[str] = set()
@@ -261,6 +307,8 @@ def _text_vocabulary(game: Any) -> tuple[str, ...]:
             found.add(v.initial)
     prober = _Prober(game)
     for step in rules.steps:
+        if step.kind == "auction":  # the calls a contract variable may hold
+            found.update(v for v in auction_calls(prober, step) if isinstance(v, str))
         if step.kind == "turns":
             for kind in list(step.kinds) + [k for w in step.windows for k in w.kinds]:
                 for hook, typ in zip(kind.domains, kind.choice_types):

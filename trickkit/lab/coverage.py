@@ -232,6 +232,10 @@ def _declared_kinds(game: Any) -> list[str]:
             names = ["play"]
         elif step.kind == "bid":
             names = ["bid"]
+        elif step.kind == "auction":  # the verbs of its actions (a call of `{call}` is its own verb)
+            names = [step.template.split(" ", 1)[0], step.pass_text.split(" ", 1)[0]]
+            names += ["double", "redouble"] if step.double else []
+            names = [n for n in names if "{" not in n]
         elif step.kind == "turns":
             names = [k.name for k in step.kinds]
             for window in step.windows:

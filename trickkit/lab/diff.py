@@ -22,6 +22,7 @@ _METADATA = ("name", "title", "description", "source", "score_unit", "winners", 
 _STEP_TEXT_KEYS = {  # the settings of each step kind that are DSL texts
     "deal": ("count",),
     "bid": ("options", "first"),
+    "auction": ("first", "calls", "strain", "allowed", "ends_after_passes", "passed_out_after"),
     "tricks": (
         "count",
         "leader",

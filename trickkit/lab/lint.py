@@ -5,7 +5,8 @@ Each finding is a located `trickkit.Problem` (file, line, column, YAML path, mes
 - **unused**: a definition, variable or zone that no rule names (the first table zone, where
   every card starts, and the zones and variables steps use by default count as named);
 - **never legal**: an action kind of a ``turns`` step (or a reaction) that was not legal once
-  in ``games`` random games (seen by asking for the legal actions at every decision);
+  in ``games`` random games (seen by asking for the legal actions at every decision), or a
+  call of an ``auction`` step that its ``allowed`` rule never let a seat make there;
 - **duplicate card texts**: cards with one text that are not copies of one another (their
   attributes differ), so an action text cannot tell them apart;
 - **unknown text literals**: a text that a definition or a parameter gives, compared with a
@@ -294,6 +295,34 @@ def _unknown_literals(doc: dict[str, Any], loc: Any, game: Any) -> list[Problem]
     return findings
 
 
+# ---------------------------------------------------------------- auctions
+def _calls_never_legal(
+    doc: dict[str, Any], loc: Any, game: Any, i: int, step: Any, counts: dict[tuple[Any, ...], int], games: int
+) -> list[Problem]:
+    """An auction with an ``allowed`` rule: the calls that rule never let a seat make in the random
+    games (every call is legal at an auction's start without one)."""
+    from trickkit.engine.spaces import all_auction_calls
+
+    item = doc.get("round", [])[i] if i < len(doc.get("round", [])) else None
+    if step.allowed is None or not isinstance(item, dict) or "auction" not in item:
+        return []
+    never = [
+        str(c)
+        for c in all_auction_calls(game, step)
+        if counts.get((i, -2, step.template.replace("{call}", str(c))), 0) == 0
+    ]
+    if not never or all(counts.get(k, 0) == 0 for k in counts if k[:2] == (i, -2)):
+        return []  # the auction itself was never reached: nothing to say about its calls
+    shown = ", ".join(never[:8]) + (f" and {len(never) - 8} more" if len(never) > 8 else "")
+    return [
+        loc.problem(
+            ("round", i, "auction", "allowed"),
+            f"the auction's 'allowed' rule never let a seat make the call{'s' if len(never) > 1 else ''} "
+            f"{shown} in {games} random games (a dead call, or one random play cannot reach)",
+        )
+    ]
+
+
 # ---------------------------------------------------------------- random games
 def _play(game: Any, games: int, seed: int) -> Any:
     """Random games: ``({tricks step index: [states at a trick's start]}, {(step, window, verb): times legal})``."""
@@ -311,6 +340,10 @@ def _play(game: Any, games: int, seed: int) -> Any:
                 for verb in {a.verb for a in legal}:
                     key = (state.step, state.window if step.kind == "turns" else -1, verb)
                     counts[key] = counts.get(key, 0) + 1
+                if step.kind == "auction":  # every call offered (calls share a verb)
+                    for a in legal:
+                        key = (state.step, -2, a.text)
+                        counts[key] = counts.get(key, 0) + 1
                 state.apply_action(rng.choice(legal))
         except TrickkitError:
             continue  # `trickkit test` reports games that fail; lint looks at what the others reach
@@ -324,6 +357,8 @@ def _never_legal(
         return []
     findings = []
     for i, step in enumerate(game.rules.steps):
+        if step.kind == "auction":
+            findings += _calls_never_legal(doc, loc, game, i, step, counts, games)
         if step.kind != "turns":
             continue
         places: list[tuple[int, Any, tuple[str | int, ...]]] = [(-1, step.kinds, ("round", i, "turns", "actions"))]

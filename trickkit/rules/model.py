@@ -152,6 +152,50 @@ class TrickStep:
     """The generated ``apply(state, action)`` of the whole step (see `trickkit.engine.fused`), or None."""
 
 
+@attrs.frozen
+class AuctionStep:
+    """An auction: from ``first``, each seat in turn makes a call (higher than the last call),
+    passes, or (with ``double``) doubles an opponent's call or redoubles its own side's doubled
+    call. It ends after ``ends_after_passes`` passes in a row following the last call (or double,
+    or redouble), or after ``passed_out_after`` passes with no call (passed out); then it writes
+    the winning call, its caller, the declarer and the doubling into the named table variables.
+
+    The engine's state of a running auction is ``State.auction`` (see `trickkit.engine.auction`)."""
+
+    first: RuleHook
+    """The seat that calls first; the others follow clockwise."""
+    calls: RuleHook
+    """The calls in ascending order: a list of distinct texts, or of distinct numbers (evaluated
+    as the step starts)."""
+    template: str
+    """The action text of a call, with ``{call}`` where the call goes (``bid {call}``)."""
+    strain: RuleHook | None
+    """What a call names (context ``call``), for the declarer; None: the call itself."""
+    allowed: RuleHook | None
+    """Whether a call may be made now (context ``call``); None: every higher call may."""
+    pass_text: str
+    """The action text of a pass."""
+    double: bool
+    """True when ``double`` and ``redouble`` are offered."""
+    ends_after_passes: RuleHook
+    """Passes in a row after the last call (or double, or redouble) that end the auction (0: the
+    first call ends it)."""
+    passed_out_after: RuleHook
+    """Passes with no call that end the auction passed out."""
+    contract: VariableSpec | None = None
+    """Table variable set to the winning call (null when passed out), or None."""
+    caller: VariableSpec | None = None
+    """Table variable set to the seat that made the winning call (null when passed out), or None."""
+    declarer: VariableSpec | None = None
+    """Table variable set to the first seat of the caller's team to have called the winning call's
+    strain (null when passed out), or None."""
+    doubled: VariableSpec | None = None
+    """Table variable set to 0, 1 (doubled) or 2 (redoubled), or None."""
+    fixed_calls: tuple[Any, ...] | None = None
+    """The calls when they are known at load (a list written out, or made from parameters), else None."""
+    kind: str = "auction"
+
+
 KindsPasses = tuple[Callable[..., Any], Callable[..., Any], bool]
 """The generated passes over a step's (or window's) action kinds: ``(legal, any, some kind has a
 lookahead)`` (see `trickkit.dsl.compiler.Compiler.kinds_pass`)."""
@@ -334,7 +378,9 @@ class EffectStep:
     kind: str = "effect"
 
 
-Step = DealStep | BidStep | TrickStep | TurnStep | ChooseStep | RepeatStep | RepeatEnd | WhenStep | EffectStep
+Step = (
+    DealStep | BidStep | AuctionStep | TrickStep | TurnStep | ChooseStep | RepeatStep | RepeatEnd | WhenStep | EffectStep
+)
 """One compiled step of a round (a ``repeat:`` block is a `RepeatStep`, its steps and a `RepeatEnd`)."""
 
 

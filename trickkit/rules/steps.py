@@ -8,13 +8,14 @@ import lark
 
 from trickkit.dsl.compiler import DSLCompileError
 from trickkit.dsl.parser import DSLSyntaxError, parse
-from trickkit.errors import did_you_mean
+from trickkit.errors import did_you_mean, short_repr
 from trickkit.rules.actions import ActionKindCompiler
 from trickkit.rules.compile_base import Context, required, rule_text
 from trickkit.rules.declarations import DeclarationCompiler
 from trickkit.rules.model import (
     MAX_REPEAT_NESTING,
     STEP_CONDITION,
+    AuctionStep,
     BidStep,
     ChooseStep,
     DealStep,
@@ -146,6 +147,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
             )
         if kind == "turns":
             return self._turns(p, spec)
+        if kind == "auction":
+            return self._auction(p, spec)
         if kind == "choose":
             return self._choose(p, spec)
         if kind == "tricks":
@@ -216,8 +219,130 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
             after_action=self.block(p + ("after_action",), ()) if "after_action" in spec else None,
         )
 
+    def _auction(self, p: Path, spec: dict[str, Any]) -> AuctionStep:
+        """An ``auction`` step: its rules, texts and output variables, checked where it can be at load."""
+        n = self.ns.num_players
+        calls = self.expr((*p, "calls"), (), "list")
+        elem = "any"
+        fixed: tuple[Any, ...] | None = None
+        if calls is not None:
+            typ = calls.type
+            elem = calls.elem_type if typ.startswith("list") else "any"
+            if (typ != "any" and not typ.startswith("list")) or elem not in ("str", "int", "any"):
+                self.add((*p, "calls"), f"calls must be a list of texts (or of numbers), got {typ}")
+                elem = "any"
+            const = getattr(calls.fn, "const_value", None)
+            if const is not None:
+                problem = auction_calls_problem(const)
+                if problem:
+                    self.add((*p, "calls"), problem)
+                else:
+                    fixed = tuple(const)
+                    elem = "int" if const and const[0].__class__ is int else "str"
+        template = _auction_text(self, (*p, "text"), spec.get("text", "bid {call}"), "text", True)
+        pass_text = _auction_text(self, (*p, "pass"), spec.get("pass", "pass"), "pass", False)
+        double = spec.get("double", False) is True
+        own = [pass_text, *(["double", "redouble"] if double else [])]
+        if double and pass_text in ("double", "redouble"):
+            self.add((*p, "pass"), f"the text of a pass may not be {pass_text!r}: that is an action of this auction")
+        if fixed is not None:
+            for text in (template.replace("{call}", str(c)) for c in fixed):
+                if text in own:
+                    self.add((*p, "calls"), f"the call text {text!r} is also the text of a {text.split()[0]}")
+                    break
+        context = (("call", elem),)
+        step = AuctionStep(
+            first=required(self.expr((*p, "first"), (), "int", "left_of(dealer)")),
+            calls=required(calls),
+            template=template,
+            strain=self.expr((*p, "strain"), context, None) if "strain" in spec else None,
+            allowed=self.expr((*p, "allowed"), context, "bool") if "allowed" in spec else None,
+            pass_text=pass_text,
+            double=double,
+            ends_after_passes=required(self._auction_count(p, "ends_after_passes", str(n - 1), 0)),
+            passed_out_after=required(self._auction_count(p, "passed_out_after", str(n), 1)),
+            contract=self._auction_variable(p, spec, "contract", (elem,) if elem != "any" else ("str", "int"), True),
+            caller=self._auction_variable(p, spec, "caller", ("int",), True),
+            declarer=self._auction_variable(p, spec, "declarer", ("int",), True),
+            doubled=self._auction_variable(p, spec, "doubled", ("int",), False),
+            fixed_calls=fixed,
+        )
+        return step
+
+    def _auction_count(self, p: Path, key: str, default: str, least: int) -> RuleHook | None:
+        """``ends_after_passes``/``passed_out_after``: an int rule, checked at load when it is known then."""
+        hook = self.expr((*p, key), (), "int", default)
+        value = getattr(getattr(hook, "fn", None), "const_value", None)
+        if value.__class__ is int and value < least:
+            self.add((*p, key), f"{key} must be at least {least}, got {value}")
+        return hook
+
+    def _auction_variable(
+        self, p: Path, spec: dict[str, Any], key: str, types: tuple[str, ...], nullable: bool
+    ) -> VariableSpec | None:
+        """The table variable an auction writes its ``key`` output to (None: not written)."""
+        if key not in spec:
+            return None
+        name = spec[key]
+        table = self._variables("table_variables")
+        var = next((v for v in table if v.name == name), None)
+        if var is None:
+            others = [("seat_variables", "a seat variable"), ("team_variables", "a team variable")]
+            what = next((w for k, w in others if name in (self.doc.get(k) or {})), None)
+            if what is not None:
+                self.add((*p, key), f"{name!r} is {what}; the auction's {key} must be a table variable")
+            else:
+                self.add(
+                    (*p, key),
+                    f"unknown table variable {name!r}{did_you_mean(str(name), [v.name for v in table])}",
+                )
+            return None
+        if var.type != "any" and var.type not in types:
+            want = " or ".join(
+                {"str": "a text (type: str)", "int": "a number or seat (type: int or seat)"}[t] for t in types
+            )
+            self.add((*p, key), f"variable {name!r} is of type {var.type}; the auction's {key} is {want}")
+        if nullable and var.initial is not None:
+            self.add(
+                (*p, key),
+                f"variable {name!r} must be declared with initial: null (the auction writes null when "
+                f"it is passed out)",
+            )
+        return var
+
     def _all_seat_vars(self) -> tuple[VariableSpec, ...]:
         return self._variables("seat_variables")
+
+
+def auction_calls_problem(calls: Any) -> str:
+    """What is wrong with an auction's calls (a list of distinct texts, or of distinct numbers),
+    or ``""``. Texts must be written as an action text is (one space between words)."""
+    if calls.__class__ is not list:
+        return f"calls must be a list of texts, got {short_repr(calls)}"
+    if not calls:
+        return "calls is empty: an auction needs at least one call"
+    kinds = set(map(type, calls))
+    if kinds != {str} and kinds != {int}:
+        return f"calls must be all texts (or all numbers), got {short_repr(calls)}"
+    if len(set(calls)) != len(calls):
+        twice = next(c for i, c in enumerate(calls) if c in calls[:i])
+        return f"calls must be distinct: {short_repr(twice)} is listed twice"
+    for c in calls:
+        if c.__class__ is str and (not c.strip() or " ".join(c.split()) != c):
+            return f"a call is a text without leading, trailing or repeated spaces, got {short_repr(c)}"
+    return ""
+
+
+def _auction_text(compiler: StepCompiler, path: Path, text: Any, key: str, template: bool) -> str:
+    """The ``text`` template (with ``{call}`` once) or ``pass`` text of an auction, checked."""
+    if not isinstance(text, str) or not text.strip() or " ".join(text.split()) != text:
+        compiler.add(path, f"{key} must be a text without leading, trailing or repeated spaces, got {short_repr(text)}")
+        return "bid {call}" if template else "pass"
+    rest = text.replace("{call}", "", 1)
+    if template and ("{call}" not in text or "{" in rest or "}" in rest):
+        compiler.add(path, f"text must hold {{call}} once and no other {{...}} placeholder, got {text!r}")
+        return "bid {call}"
+    return text
 
 
 def _first_duty(declared: Any) -> Any:

@@ -29,6 +29,12 @@ def step_summary(kind: str, spec: Any) -> str:
         first = spec.get("first", "left_of(dealer)")
         how = "all at once, revealed together" if spec.get("simultaneous", True) else f"in turn from {first}"
         return f"bid {spec.get('variable')}: one of {_one_line(spec.get('options'))} ({how})"
+    if kind == "auction":
+        first = _one_line(spec.get("first", "left_of(dealer)"))
+        ends = spec.get("ends_after_passes")
+        how = "the first call ends it" if ends == 0 else f"until {ends if ends is not None else 'all but one'} passes"
+        doubles = ", double, redouble" if spec.get("double") else ""
+        return f"auction from {first}: call higher than the last call, pass{doubles} ({how})"
     if kind == "tricks":
         leader = _one_line(spec.get("leader", "left_of(dealer)"))
         return f"play {_one_line(spec.get('count'))} tricks, led first by {leader}"

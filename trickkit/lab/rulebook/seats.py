@@ -113,7 +113,14 @@ def notation_section(game: Game) -> list[Block]:
         shown = items if len(items) <= 4 else [items[0], items[1], items[len(items) // 2], items[-1]]
         rows.append((f"`{verb}`", str(len(items)), ", ".join(f"`{x}`" for x in shown)))
     templates = []
+    auctions = []
     for step in game.rules.steps:
+        if step.kind == "auction":
+            from trickkit.engine.spaces import all_auction_calls
+
+            calls = ", ".join(f"`{step.template.replace('{call}', str(c))}`" for c in all_auction_calls(game, step))
+            extra = ", `double`, `redouble`" if step.double else ""
+            auctions.append(f"calls, lowest first: {calls}; or `{step.pass_text}`{extra}")
         for kind in getattr(step, "kinds", ()):
             line = f"`{kind.template}`"
             if kind.description:
@@ -129,6 +136,11 @@ def notation_section(game: Game) -> list[Block]:
         blocks.append(Table("actions", ("verb", "actions", "examples"), tuple(rows)))
     if templates:
         blocks += [Para("Actions of the turns steps:"), Bullets(tuple(dict.fromkeys(templates)))]
+    if auctions:
+        blocks += [
+            Para("Auctions (every call is public; a call must outrank the last call):"),
+            Bullets(tuple(dict.fromkeys(auctions))),
+        ]
     return blocks
 
 
