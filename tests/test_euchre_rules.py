@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import euchre  # noqa: E402
-from reference.euchre import Euchre, effective_suit, playable, power, trick_winner  # noqa: E402
+from reference import euchre
+from reference.euchre import Euchre, effective_suit, playable, power, trick_winner
 
 # A deal: every seat's five cards and the kitty (the upcard last). Seat 0 deals, seat 1 leads.
 HANDS = [
@@ -39,7 +39,7 @@ def test_the_deck_has_24_cards_nine_to_ace():
     assert {c[1:] for c in euchre.DECK} == {"9", "10", "J", "Q", "K", "A"}
     hands, kitty = euchre.deal(random.Random(1))
     assert [len(h) for h in hands] == [5, 5, 5, 5] and len(kitty) == 4
-    assert sorted(sum(hands, []) + kitty) == sorted(euchre.DECK)
+    assert sorted([c for h in hands for c in h] + kitty) == sorted(euchre.DECK)
 
 
 def test_bowers_rank_above_every_trump():

@@ -113,7 +113,7 @@ class Euchre:
             return ["order", "order alone", "pass"]
         if self.phase == "call":
             calls = [f"call {s}{a}" for s in SUITS if s != self.turned for a in ("", " alone")]
-            return sorted(calls + ["pass"])
+            return sorted([*calls, "pass"])
         if self.phase == "discard":
             return sorted(f"discard {c}" for c in self.hands[self.dealer])
         return sorted(f"play {c}" for c in playable(self.hands[self.current], self.trick, self.trump))
