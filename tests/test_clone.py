@@ -16,9 +16,22 @@ from trickkit.engine.state import State
 
 GAMES = trickkit.list_games()
 
-SHARED = {"game", "rules", "_rng", "_rng_state", "_rng_lent", "_legal", "memo", "last_trick", "deals", "budget"}
+SHARED = {
+    "game",
+    "rules",
+    "_rng",
+    "_rng_state",
+    "_rng_lent",
+    "_legal",
+    "memo",
+    "last_trick",
+    "deals",
+    "budget",
+    "auction",
+}
 """Slots a clone may share or set afresh: immutable tables, the generator (shared as a
-snapshot), the cached legal actions (never changed in place), the finished trick's record."""
+snapshot), the cached legal actions (never changed in place), the finished trick's record,
+the auction's moment (an interned, immutable node)."""
 
 
 def _lists(value, out):
@@ -60,6 +73,7 @@ def test_a_clone_equals_its_original_and_shares_no_list_with_it(name):
     for state in _states(name):
         clone = state.clone()
         assert _picture(clone) == _picture(state)
+        assert clone.auction is state.auction  # immutable: shared, never copied
         theirs = {id(x) for slot in State.__slots__ if slot not in SHARED for x in _lists(getattr(state, slot), [])}
         mine = [x for slot in State.__slots__ if slot not in SHARED for x in _lists(getattr(clone, slot), [])]
         assert not [x for x in mine if id(x) in theirs], "a clone shares a list with its original"

@@ -116,6 +116,26 @@ def test_sits_out_is_evaluated_at_each_tricks_start(tmp_path):
         assert end.table_vars[0] == [3] * 6
 
 
+def test_the_seating_of_each_sitting_pattern_is_remembered_and_bounded(tmp_path, monkeypatch):
+    from trickkit.engine import steps
+
+    monkeypatch.setattr(steps, "_SEATINGS", {})
+    monkeypatch.setattr(steps, "MAX_SEATINGS", 2)
+    patterns = {  # who sits -> (the next playing seat on each seat's left, how many play)
+        (False, True, False, False): ((2, 2, 3, 0), 3),
+        (True, False, False, True): ((1, 2, 1, 1), 2),
+        (False, False, False, False): ((1, 2, 3, 0), 4),
+    }
+    for sitting, want in patterns.items():
+        assert steps._seating(sitting, None) == want
+        assert steps._SEATINGS[sitting] == want and len(steps._SEATINGS) <= 2
+    # a game meeting a new pattern at each trick plays as before with the small cache
+    game = game_of(tmp_path, with_tricks(sits_out="seat == len(sizes) % 4"))
+    for end in lockstep(game, range(4)):
+        assert end.table_vars[0] == [3] * 6
+    assert 0 < len(steps._SEATINGS) <= 2
+
+
 def test_without_sits_out_a_parameter_false_plays_full_tricks(tmp_path):
     game = game_of(tmp_path, with_tricks(sits_out="alone and seat == 1"), alone=False)
     for end in lockstep(game, range(5)):

@@ -14,7 +14,7 @@ import trickkit
 from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
-TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts"]
+TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts", "euchre"]
 """Every shipped game with a turns step (checked below, so a new one cannot be missed)."""
 
 

@@ -98,6 +98,8 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("six_nimmt", "p10_single_hand", {"players": 10, "limit": 0}, 1),
     ("hearts", "p4_limit40", {"players": 4, "limit": 40}, 2),
     ("hearts", "p4_limit1", {"players": 4, "limit": 1}, 2),
+    ("euchre", "p4", {"players": 4}, 2),
+    ("euchre", "p4_target3", {"players": 4, "target": 3}, 3),
 ]
 
 

@@ -168,18 +168,38 @@ def start_trick(s: State, leader: int) -> None:
     seats sit out (a sitting leader passes the lead to the next playing seat on its left), and
     who chooses the leader's card. Generated step functions call it too (`trickkit.engine.fused`)."""
     step = _tricks_step(s)
-    n = s._n
-    if step.sits_out is not None:
-        sitting = [bool(step.sits_out(s, k)) for k in range(n)]
-        if all(sitting):
-            raise DSLRuntimeError(f"{located(step.sits_out)}: every seat sits out this trick: nobody can play it")
-        following = tuple(next((k + d) % n for d in range(1, n + 1) if not sitting[(k + d) % n]) for k in range(n))
-        s.seating = (following, n - sum(sitting))
+    hook = step.sits_out
+    if hook is not None:
+        sitting = tuple([bool(hook(s, k)) for k in range(s._n)])
+        seating = _SEATINGS.get(sitting)
+        if seating is None:
+            seating = _seating(sitting, hook)
+        s.seating = seating
         if sitting[leader]:
-            leader = following[leader]
+            leader = seating[0][leader]
     s.current = leader
     if step.actor is not None:
         s.actor = actor_of(s)
+
+
+_SEATINGS: dict[tuple[bool, ...], tuple[tuple[int, ...], int]] = {}
+"""The seating of each pattern of sitting seats met so far (a pure function of the pattern)."""
+
+MAX_SEATINGS = 4096
+"""At most this many patterns are kept (the cache is emptied when full)."""
+
+
+def _seating(sitting: tuple[bool, ...], hook: Any) -> tuple[tuple[int, ...], int]:
+    """For seats sitting out as ``sitting`` says: the next playing seat on each seat's left, and
+    how many seats play (`State.seating`); remembered in `_SEATINGS`."""
+    n = len(sitting)
+    if all(sitting):
+        raise DSLRuntimeError(f"{located(hook)}: every seat sits out this trick: nobody can play it")
+    following = tuple(next((k + d) % n for d in range(1, n + 1) if not sitting[(k + d) % n]) for k in range(n))
+    if len(_SEATINGS) >= MAX_SEATINGS:
+        _SEATINGS.clear()
+    seating = _SEATINGS[sitting] = (following, n - sum(sitting))
+    return seating
 
 
 def actor_of(s: State) -> int:

@@ -97,12 +97,19 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
         else:
             rank_count = 1
         ranks = range(rank["from"], rank["to"] + 1) if isinstance(rank, dict) else [rank]
-        copies_of = _copies_per_rank(group, ranks, path, problem)
-        rank_texts = _rank_texts(group, ranks, path, problem)
-        copies = max(copies_of.values(), default=1)
-        group_cards = len(suit_items) * sum(copies_of.values())
+        mode_count = max(len(group.get("modes") or {}), 1)
+        one_count = group.get("copies", 1)
+        copies = one_count if one_count.__class__ is int else 1  # at least one copy of each rank
+        least = len(suit_items) * rank_count * copies  # counted before any per-rank table is built
+        if cards + least > MAX_DECK_CARDS or faces + least * mode_count > MAX_DECK_FACES:
+            group_cards = least
+        else:
+            copies_of = _copies_per_rank(group, ranks, path, problem)
+            rank_texts = _rank_texts(group, ranks, path, problem)
+            copies = max(copies_of.values(), default=1)
+            group_cards = len(suit_items) * sum(copies_of.values())
         cards += group_cards
-        faces += group_cards * max(len(group.get("modes") or {}), 1)
+        faces += group_cards * mode_count
         if cards > MAX_DECK_CARDS or faces > MAX_DECK_FACES:
             where = (
                 (*path, "copies") if "copies" in group and copies > 1 else path + ("rank",) if rank_count > 1 else path
