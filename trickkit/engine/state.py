@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any, NoReturn
 
+import numpy as np
+
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.engine.actions import QUOTE_LIMIT, Action, quote_action
 from trickkit.engine.layout import fresh
@@ -77,6 +79,7 @@ class State:
     memo: dict[Any, Any] | None
     _depth: int
     budget: int
+    _tensors: list[Any] | None
 
     __slots__ = tuple(__annotations__)  # the attributes annotated above (no instance dict: quicker copies)
 
@@ -107,6 +110,7 @@ class State:
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
+        self._tensors = None  # per seat, its last observation tensor (trickkit.engine.tensor)
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -276,24 +280,42 @@ class State:
         """
         return self.game.action_space.ids_of(self.legal_actions())
 
-    def legal_action_mask(self) -> list[int]:
-        """One entry per action id: 1 if that action is legal now, else 0 (all 0 once the game is over)."""
-        mask = [0] * len(self.game.action_space)
-        for i in self.legal_action_ids():
-            mask[i] = 1
-        return mask
-
-    def observation_tensor(self, seat: Seat) -> list[float]:
-        """What ``seat`` may see, as a flat list of floats of `trickkit.Game.observation_tensor_shape`
-        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.engine.tensor`). Built from
-        `observation`, so it never encodes a card hidden from ``seat``.
+    def legal_action_mask(self, out: Any = None) -> Any:
+        """One ``int8`` entry per action id: 1 if that action is legal now, else 0 (all 0 once the
+        game is over), as a new numpy array, or written into ``out`` (an ``int8`` or ``bool`` array of
+        shape ``(num_distinct_actions,)``), which is returned. ``mask.view(bool)`` reads it as booleans.
 
         Raises:
-            ValueError: ``seat`` is not a seat of this game.
+            ValueError: ``out`` is not such an array.
+            trickkit.engine.spaces.ActionSpaceError: a legal action has no id.
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+        size = len(self.game.action_space)
+        if out is None:
+            mask = np.zeros(size, np.int8)
+        else:
+            check_out(
+                out, (size,), out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
+            )
+            mask = out.view(np.int8)
+            mask[:] = 0
+        if not self._terminal:
+            mask[self.game.action_space.ids_of(self.legal_actions())] = 1
+        return mask if out is None else out
+
+    def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
+        """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
+        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.engine.tensor`): a new array, or
+        written into ``out`` (a writable float32 array of that shape, e.g. a row of a batch), which is
+        returned. Never encodes a card hidden from ``seat`` (it shows what `observation` shows).
+        Repeated calls rewrite only the parts of the tensor that changed since this state's last
+        tensor for ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
+        """
+        if seat.__class__ is not int or not 0 <= seat < self._n:
             raise ValueError(f"observation_tensor(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
-        return self.game._observation_encoder.encode(self, seat)
+        return self.game._observation_encoder.encode(self, seat, out)
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
@@ -462,6 +484,7 @@ class State:
         c._legal = self._legal
         c.memo = None
         c.budget = self.budget
+        c._tensors = None
         return c
 
     _copy = clone  # the engine's copies (`_trial`, `_snapshot`) name the history to give
@@ -582,3 +605,21 @@ class State:
 
 
 _new = object.__new__
+
+
+def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:
+    """Check that ``out``, given to ``what`` (`State.observation_tensor`, `State.legal_action_mask`),
+    is a writable numpy array of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: it is not, saying what was expected.
+    """
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"{what}(out=...): out must be a numpy array, got {type(out).__name__}")
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(
+            f"{what}(out=...): out must have shape {shape} and dtype {np.dtype(dtype).name}, "
+            f"got shape {out.shape} and dtype {out.dtype.name}"
+        )
+    if not out.flags.writeable:
+        raise ValueError(f"{what}(out=...): out is read-only")
