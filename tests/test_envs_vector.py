@@ -67,7 +67,7 @@ def test_the_same_games_as_pettingzoo_environments():
             agent = e.agent_selection
             assert agent == f"player_{infos['seat'][i]}"
             assert np.array_equal(e.observe(agent)["observation"], obs["observation"][i])
-        obs, rewards, terminated, _, infos = envs.step(actions)
+        obs, _, terminated, _, infos = envs.step(actions)
         for i, e in enumerate(singles):
             e.step(actions[i])
             if terminated[i]:

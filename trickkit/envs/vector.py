@@ -82,6 +82,8 @@ class VectorEnv:
         self._masks = np.zeros((num_envs, self.num_actions), np.int8)
         self._seats = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros((num_envs, self.num_players), np.float32)
+        self._obs_rows = list(self._obs)  # row views, made once (writing through them fills the batch)
+        self._mask_rows = list(self._masks)
         self._seeds = [random.Random(random.SystemRandom().randrange(2**63)) for _ in range(num_envs)]
         self.states: list[Any] = []  # the trickkit State of each slot once reset() ran
 
@@ -126,13 +128,15 @@ class VectorEnv:
                 raise IllegalActionError(f"game {i}: action id {a} is not legal now (see the action mask)")
             ids.append(a)
         rewards = self._rewards
+        rewards[:] = 0.0
         terminated = np.zeros(self.num_envs, bool)
         final: list[Any] = [None] * self.num_envs
         mode = self.reward_mode
         for i, state in enumerate(states):
             before = state.scores() if mode == "score" else None
             state.apply_action(ids[i])
-            rewards[i] = seat_rewards(state, mode, before)
+            if before is not None or state.is_terminal():  # "win" rewards are all 0 until the end
+                rewards[i] = seat_rewards(state, mode, before)
             if state.is_terminal():
                 terminated[i] = True
                 final[i] = state.scores()
@@ -149,8 +153,8 @@ class VectorEnv:
         state = self.states[i]
         seat = state.current_player()
         self._seats[i] = seat
-        state.observation_tensor(seat, out=self._obs[i])
-        state.legal_action_mask(out=self._masks[i])
+        state.observation_tensor(seat, out=self._obs_rows[i])
+        state.legal_action_mask(out=self._mask_rows[i])
 
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
         if self.copy:
