@@ -116,9 +116,8 @@ def main() -> None:
     print(f"single with tensor + mask: {1e6 / both:,.0f} decisions/s")
     print(f"vector x{args.envs} with tensor + mask: {statistics.median(vec):,.0f} decisions/s")
     if spiel:
-        print(
-            f"open_spiel C++ {args.game} (information_state_tensor + legal_actions): {statistics.median(spiel):,.0f} decisions/s"
-        )
+        rate = statistics.median(spiel)
+        print(f"open_spiel C++ {args.game} (information_state_tensor + legal_actions): {rate:,.0f} decisions/s")
     else:
         print("open_spiel: not installed (pip install 'trickkit[openspiel]')")
 
