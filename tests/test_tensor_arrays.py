@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import trickkit
-from trickkit.engine.tensor import _clamped
+from trickkit.engine.arrays import clamped as _clamped
 
 GAMES = trickkit.list_games()
 

@@ -6,8 +6,6 @@ import json
 import random
 from typing import Any, NoReturn
 
-import numpy as np
-
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.engine.actions import QUOTE_LIMIT, Action, quote_action
 from trickkit.engine.layout import fresh
@@ -289,21 +287,9 @@ class State:
             ValueError: ``out`` is not such an array.
             trickkit.engine.spaces.ActionSpaceError: a legal action has no id.
         """
-        space = self.game.action_space
-        size = len(space)
-        if out is not None:
-            check_out(
-                out, (size,), out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
-            )
-        cells = bytearray(size)  # set byte by byte: quicker than numpy's indexing for a few ids
-        if not self._terminal:
-            for i in space.ids_of(self.legal_actions()):
-                cells[i] = 1
-        mask = np.frombuffer(cells, np.int8)
-        if out is None:
-            return mask
-        out.view(np.int8)[:] = mask
-        return out
+        from trickkit.engine.arrays import legal_action_mask
+
+        return legal_action_mask(self, out)
 
     def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
         """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
@@ -608,21 +594,3 @@ class State:
 
 
 _new = object.__new__
-
-
-def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:
-    """Check that ``out``, given to ``what`` (`State.observation_tensor`, `State.legal_action_mask`),
-    is a writable numpy array of ``shape`` and ``dtype``.
-
-    Raises:
-        ValueError: it is not, saying what was expected.
-    """
-    if not isinstance(out, np.ndarray):
-        raise ValueError(f"{what}(out=...): out must be a numpy array, got {type(out).__name__}")
-    if out.shape != shape or out.dtype != dtype:
-        raise ValueError(
-            f"{what}(out=...): out must have shape {shape} and dtype {np.dtype(dtype).name}, "
-            f"got shape {out.shape} and dtype {out.dtype.name}"
-        )
-    if not out.flags.writeable:
-        raise ValueError(f"{what}(out=...): out is read-only")

@@ -48,11 +48,22 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET
+from trickkit.engine.arrays import (
+    _ALL,
+    _COUNT,
+    _NUMBERS,
+    _SCORE_LIMIT,
+    _UNSET,
+    _View,
+    check_out,
+    clamped,
+    f32,
+    visible,
+)
 from trickkit.engine.observation import ZoneView
 from trickkit.engine.protocols import Seat
-from trickkit.engine.state import State, check_out
+from trickkit.engine.state import State
 from trickkit.errors import TrickkitError
-from trickkit.jsonsafe import MAX_JSON_INT_DIGITS
 
 MAX_TENSOR_SIZE = 10_000_000
 """Most floats in one observation tensor. A small ruleset can ask for far more (each zone of a
@@ -149,7 +160,7 @@ class ObservationEncoder:
         for z in rules.seat_zones:
             names = [f"zone {z.name} +{k}" for k in range(n)]
             known.update(names)
-            hows = tuple(_visible(z.visibility, k == 0) for k in range(n))
+            hows = tuple(visible(z.visibility, k == 0) for k in range(n))
             self._seat_zone_plan.append((z.index, hows, z.public_when, tuple(at.get(x, -1) for x in names)))
         self._table_zone_plan: list[tuple[int, str, Any, int]] = []
         for z in rules.table_zones:
@@ -157,7 +168,7 @@ class ObservationEncoder:
                 name = f"zone {z.name}" + ("" if i is None else f"[{i}]")
                 known.add(name)
                 self._table_zone_plan.append(
-                    (z.index + (i or 0), _visible(z.visibility, False), z.public_when, at.get(name, -1))
+                    (z.index + (i or 0), visible(z.visibility, False), z.public_when, at.get(name, -1))
                 )
         kinds = iter(self._var_kinds)
         self._seat_var_plan: list[tuple[int, str, str, tuple[int, ...]]] = []
@@ -196,7 +207,7 @@ class ObservationEncoder:
         if out is not None:
             check_out(out, (self.size,), np.float32, "observation_tensor")
         if not self._fast:  # a layout this encoder does not know: the dict view's encoding
-            array = _clamped(self.encode_reference(state, seat))
+            array = clamped(self.encode_reference(state, seat))
         else:
             views = state._tensors
             if views is None:
@@ -251,7 +262,7 @@ class ObservationEncoder:
             for j in ones:
                 a[j] = 1.0
             keys[1] = ones
-            a[0] = _f32(header[0])
+            a[0] = f32(header[0])
             a[1] = 1.0 if terminal else 0.0
         order = self._orders[seat]
         scores = self._scores(state)
@@ -259,7 +270,7 @@ class ObservationEncoder:
             keys[2] = scores
             start = self._at["scores"]
             for k in range(n):
-                a[start + k] = _f32(scores[order[k]])
+                a[start + k] = f32(scores[order[k]])
         # zones: per zone, its cards when shown, (count, top) for a top zone, else its count
         secret = step.to.index if step is not None and step.kind == "choose" and step.simultaneous else -1
         i = 3
@@ -327,7 +338,7 @@ class ObservationEncoder:
                             a[start] = 0.0
                             a[start + 1] = 1.0
                         else:
-                            a[start] = _f32(value) if value.__class__ in _NUMBERS else 0.0
+                            a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
                             a[start + 1] = 0.0
             else:
                 blocks = [var(kind, values[order[k]]) for k in range(n)]
@@ -346,7 +357,7 @@ class ObservationEncoder:
                         a[start] = 0.0
                         a[start + 1] = 1.0
                     else:
-                        a[start] = _f32(value) if value.__class__ in _NUMBERS else 0.0
+                        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
                         a[start + 1] = 0.0
             else:
                 block = var(kind, value)
@@ -575,55 +586,3 @@ def _text_vocabulary(game: Any) -> tuple[str, ...]:
                     if typ != "card":
                         found.update(v for v in prober.values(hook) if isinstance(v, str))
     return tuple(sorted(found))
-
-
-class _View:
-    """One seat's last tensor of one state and the source of each of its parts (see `encode`)."""
-
-    __slots__ = ("array", "cells", "keys")
-
-    def __init__(self, array: np.ndarray[Any, Any], keys: list[Any]):
-        self.array = array
-        self.cells = memoryview(array)  # type: ignore[arg-type]  # numpy arrays are buffers  # single floats are written through it (quicker than numpy's indexing)
-        self.keys = keys
-
-
-class _Unset:
-    """A key no source equals: the part has not been written yet."""
-
-    def __eq__(self, other: object) -> bool:
-        return False
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-_UNSET = _Unset()
-_SCORE_LIMIT = 10**MAX_JSON_INT_DIGITS
-_NUMBERS = (int, bool, float)
-_F32_MAX = float(np.finfo(np.float32).max)
-
-
-def _f32(value: Any) -> float:
-    """``value`` as a float within the ``float32`` range (clamped; never an OverflowError)."""
-    try:
-        f = float(value)
-    except OverflowError:
-        return _F32_MAX if value > 0 else -_F32_MAX
-    if -_F32_MAX <= f <= _F32_MAX:
-        return f
-    return f if f != f else (_F32_MAX if f > 0 else -_F32_MAX)
-
-
-def _clamped(values: list[float]) -> np.ndarray[Any, Any]:
-    """A list of floats as a float32 array, each clamped to the float32 range."""
-    return np.clip(np.asarray(values, dtype=np.float64), -_F32_MAX, _F32_MAX).astype(np.float32)
-
-
-_ALL, _TOP, _COUNT = "all", "top", "count"
-
-
-def _visible(visibility: str, own: bool) -> str:
-    """How a zone of ``visibility`` shows to a seat (``own``: the seat owns it): all, top or count."""
-    if visibility == "public" or (visibility == "owner" and own):
-        return _ALL
-    return _TOP if visibility == "top" else _COUNT
