@@ -253,7 +253,7 @@ def test_the_auction_tensor_segment(bridge):
     play(state, "bid 1C|pass|bid 1H|double|redouble|pass")
     (seg,) = [s for s in bridge.observation_tensor_layout() if s.name == "auction"]
     assert seg.size == 10 * 3 * 4 + 2
-    t = state.observation_tensor(1)[seg.start : seg.start + seg.size]
+    t = state.observation_tensor(1)[seg.start : seg.start + seg.size].tolist()
     block = lambda i: t[12 * i : 12 * i + 12]  # noqa: E731  # call i: called by, doubled by, redoubled by
     assert block(0) == [0, 0, 0, 1] + [0] * 8  # 1C by seat 0: +3 from seat 1
     assert block(2) == [0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]  # 1H by 2 (+1), X by 3 (+2), XX by 0 (+3)

@@ -54,7 +54,7 @@ def test_state_mirrors_the_trickkit_state():
         seat = state.current_player()
         assert seat == tk.current_player()
         assert state.legal_actions() == sorted(tk.legal_action_ids())
-        assert state.legal_actions_mask(seat) == tk.legal_action_mask()
+        assert state.legal_actions_mask(seat) == tk.legal_action_mask().tolist()
         for p in range(3):
             assert np.allclose(state.observation_tensor(p), tk.observation_tensor(p))
             assert json.loads(state.observation_string(p)) == tk.observation(p)  # never more than the seat sees

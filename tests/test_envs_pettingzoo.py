@@ -95,8 +95,8 @@ def test_observation_is_the_tensor_and_mask_only_for_the_agent_to_act():
     for s, agent in enumerate(e.possible_agents):
         obs = e.observe(agent)
         assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
-        assert obs["observation"].tolist() == state.observation_tensor(s)
-        want = state.legal_action_mask() if s == seat else [0] * e.game.num_distinct_actions()
+        assert obs["observation"].tolist() == state.observation_tensor(s).tolist()
+        want = state.legal_action_mask().tolist() if s == seat else [0] * e.game.num_distinct_actions()
         assert obs["action_mask"].tolist() == want
     assert e.agent_selection == f"player_{seat}"
 

@@ -10,6 +10,7 @@ import functools
 import os
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -227,7 +228,7 @@ def test_every_legal_action_has_an_id_that_maps_back(name, data):
         assert [game.action_to_string(i) for i in ids] == [a.text for a in legal]
         assert [game.string_to_action(a.text) for a in legal] == ids
         mask = state.legal_action_mask()
-        assert len(mask) == size and [i for i, m in enumerate(mask) if m] == sorted(ids)
+        assert mask.dtype == np.int8 and mask.shape == (size,) and np.flatnonzero(mask).tolist() == sorted(ids)
         k = rng.randrange(len(ids))
         by_text = state.clone()
         by_text.apply_action(legal[k].text)
@@ -252,9 +253,11 @@ def test_observation_tensor_shows_what_the_seat_sees(name, data):
 
     def check(s):
         for p in range(n):
-            tensor = s.observation_tensor(p)
-            assert len(tensor) == game.observation_tensor_shape()[0]
-            assert all(isinstance(x, float) for x in tensor)
+            array = s.observation_tensor(p)
+            assert array.shape == game.observation_tensor_shape() and array.dtype == np.float32
+            tensor = array.tolist()
+            reference = game._observation_encoder.encode_reference(s, p)  # the dict view's encoding
+            assert tensor == np.asarray(reference, dtype=np.float32).tolist()
             obs = s.observation(p)
             views = []
             for z in game.rules.seat_zones:

@@ -26,7 +26,7 @@ for name in trickkit.list_games():
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_action_ids()))
-    out[name] = [list(game.action_space.texts), state.legal_action_ids(), state.observation_tensor(0),
+    out[name] = [list(game.action_space.texts), state.legal_action_ids(), state.observation_tensor(0).tolist(),
                  [list(s) for s in game.observation_tensor_layout()]]
 sys.stdout.write(hashlib.sha256(json.dumps(out).encode()).hexdigest())
 """
@@ -136,7 +136,7 @@ def test_tensor_seats_are_relative_to_the_viewer():
     hand, cur = layout["zone hand +0"], layout["current_player"]
     distinct = list(dict.fromkeys(game.cards))
     for p in range(4):
-        t = state.observation_tensor(p)
+        t = state.observation_tensor(p).tolist()
         mine = [distinct[i] for i, x in enumerate(t[hand.start + 2 : hand.start + hand.size]) if x]
         assert sorted(mine) == sorted(state.observation(p)["zones"]["hand"][p]["cards"])
         assert t[cur.start : cur.start + cur.size].index(1.0) == (state.current_player() - p) % 4
@@ -153,10 +153,10 @@ def test_simultaneous_bids_stay_hidden_in_the_tensor():
     state.apply_action("bid 1")
     watcher = (first + 1) % 3
     seg = layout[f"var bid +{(first - watcher) % 3}"]
-    t = state.observation_tensor(watcher)
+    t = state.observation_tensor(watcher).tolist()
     assert t[seg.start : seg.start + seg.size] == [0.0, 1.0]  # value 0, is_null: not seen yet
     own = layout["var bid +0"]
-    assert state.observation_tensor(first)[own.start : own.start + own.size] == [1.0, 0.0]
+    assert state.observation_tensor(first)[own.start : own.start + own.size].tolist() == [1.0, 0.0]
 
 
 def test_an_action_space_too_large_is_a_clear_error(tmp_path, monkeypatch):

@@ -148,7 +148,7 @@ class ObservationEncoding(Protocol[_StateIn]):
 
     size: int
 
-    def encode(self, state: _StateIn, seat: Seat) -> list[float]: ...
+    def encode(self, state: _StateIn, seat: Seat, out: Any = None) -> Any: ...
 
 
 class StateGame(GameTables, Protocol[StateT]):

@@ -80,6 +80,7 @@ class State:
     memo: dict[Any, Any] | None
     _depth: int
     budget: int
+    _tensors: list[Any] | None
 
     __slots__ = tuple(__annotations__)  # the attributes annotated above (no instance dict: quicker copies)
 
@@ -115,6 +116,7 @@ class State:
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         if rules.first_dealer is not None:  # (a rule checked to give a seat, see `trickkit.rules.checks.seat_result`)
             self.dealer = rules.first_dealer(self)
+        self._tensors = None  # per seat, its last observation tensor (trickkit.engine.tensor)
         self._enter_step()
 
     # -- the public API -----------------------------------------------------------------
@@ -292,24 +294,33 @@ class State:
         """
         return self.game.action_space.ids_of(self.legal_actions())
 
-    def legal_action_mask(self) -> list[int]:
-        """One entry per action id: 1 if that action is legal now, else 0 (all 0 once the game is over)."""
-        mask = [0] * len(self.game.action_space)
-        for i in self.legal_action_ids():
-            mask[i] = 1
-        return mask
-
-    def observation_tensor(self, seat: Seat) -> list[float]:
-        """What ``seat`` may see, as a flat list of floats of `trickkit.Game.observation_tensor_shape`
-        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.engine.tensor`). Built from
-        `observation`, so it never encodes a card hidden from ``seat``.
+    def legal_action_mask(self, out: Any = None) -> Any:
+        """One ``int8`` entry per action id: 1 if that action is legal now, else 0 (all 0 once the
+        game is over), as a new numpy array, or written into ``out`` (an ``int8`` or ``bool`` array of
+        shape ``(num_distinct_actions,)``), which is returned. ``mask.view(bool)`` reads it as booleans.
 
         Raises:
-            ValueError: ``seat`` is not a seat of this game.
+            ValueError: ``out`` is not such an array.
+            trickkit.engine.spaces.ActionSpaceError: a legal action has no id.
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+        from trickkit.engine.arrays import legal_action_mask
+
+        return legal_action_mask(self, out)
+
+    def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
+        """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
+        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.engine.tensor`): a new array, or
+        written into ``out`` (a writable float32 array of that shape, e.g. a row of a batch), which is
+        returned. Never encodes a card hidden from ``seat`` (it shows what `observation` shows).
+        Repeated calls rewrite only the parts of the tensor that changed since this state's last
+        tensor for ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
+        """
+        if seat.__class__ is not int or not 0 <= seat < self._n:
             raise ValueError(f"observation_tensor(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
-        return self.game._observation_encoder.encode(self, seat)
+        return self.game._observation_encoder.encode(self, seat, out)
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
@@ -481,6 +492,7 @@ class State:
         c._legal = self._legal
         c.memo = None
         c.budget = self.budget
+        c._tensors = None
         return c
 
     _copy = clone  # the engine's copies (`_trial`, `_snapshot`) name the history to give

@@ -1,4 +1,4 @@
-"""Observation tensors: what one seat may see, as a flat list of floats with a fixed layout per Game.
+"""Observation tensors: what one seat may see, as a flat numpy ``float32`` vector with a fixed layout per Game.
 
 The tensor is built from `trickkit.State.observation` (the dict view), so it hides exactly
 what that view hides: cards of zones the seat may not see (only their counts show), the top
@@ -32,6 +32,16 @@ with their offsets; every segment's size is fixed by the ruleset, seat count and
   auction, every call being public: for each call the game's auctions can offer (in their order)
   ``[called by +0 .. +(n-1), doubled by +0 .., redoubled by +0 ..]`` (relative seat one-hots),
   then ``[decisions so far, passes in a row at the end]``.
+
+A number beyond the ``float32`` range is clamped to the largest ``float32`` of its sign.
+
+**Cost.** `ObservationEncoder.encode` reads the state itself (not the dict view) and keeps, per
+state and seat, the last tensor it wrote with the source of each part (header, scores, each zone,
+the trick, each variable). A later call compares each part's source with the one it encoded and
+rewrites only the parts that changed, so a step that moves one card rewrites one or two zones.
+The comparison is against copies of the sources, so nothing can go stale: whatever changed the
+state (actions, clones, a restored state), a changed part is rewritten. `encode_reference`
+builds the same tensor from the dict view, the specification the fast path is tested against.
 """
 
 from __future__ import annotations
@@ -39,6 +49,21 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
+import numpy as np
+
+from trickkit.dsl.compiler import EVALUATION_BUDGET
+from trickkit.engine.arrays import (
+    _ALL,
+    _COUNT,
+    _NUMBERS,
+    _SCORE_LIMIT,
+    _UNSET,
+    _View,
+    check_out,
+    clamped,
+    f32,
+    visible,
+)
 from trickkit.engine.observation import AuctionCall, ZoneView
 from trickkit.engine.protocols import Seat
 from trickkit.engine.state import State
@@ -134,12 +159,306 @@ class ObservationEncoder:
                 f"families once per member) of {2 + T:,} floats each (a count per card text)"
             )
 
+        self._steps = game._steps
+        score = rules.score
+        frame = getattr(score, "size", None)
+        fn = getattr(score, "fn", None)
+        self._score_fn: tuple[Any, tuple[None, ...]] = (
+            (fn, (None,) * (frame - 1)) if callable(fn) and isinstance(frame, int) and frame >= 1 else (None, ())
+        )
+        self._plan_fast()
+
+    # -- the fast, incremental encoder ------------------------------------------------------------
+    def _plan_fast(self) -> None:
+        """Offsets and tables of the fast path; ``self._fast`` False if the layout holds a segment it
+        does not know (then `encode` converts `encode_reference`)."""
+        n, rules = self.n, self.rules
+        at = {seg.name: seg.start for seg in self.segments}
+        known = {"round", "terminal", "dealer", "current_player", "turn_player", "step", "scores"}
+        known.update(f"trick {k}" for k in range(n))
+        self._seat_zone_plan: list[tuple[int, tuple[str, ...], Any, tuple[int, ...]]] = []
+        for z in rules.seat_zones:
+            names = [f"zone {z.name} +{k}" for k in range(n)]
+            known.update(names)
+            hows = tuple(visible(z.visibility, k == 0) for k in range(n))
+            self._seat_zone_plan.append((z.index, hows, z.public_when, tuple(at.get(x, -1) for x in names)))
+        self._table_zone_plan: list[tuple[int, str, Any, int]] = []
+        for z in rules.table_zones:
+            for i in range(z.count) if z.count else [None]:
+                name = f"zone {z.name}" + ("" if i is None else f"[{i}]")
+                known.add(name)
+                self._table_zone_plan.append(
+                    (z.index + (i or 0), visible(z.visibility, False), z.public_when, at.get(name, -1))
+                )
+        kinds = iter(self._var_kinds)
+        self._seat_var_plan: list[tuple[int, str, str, tuple[int, ...]]] = []
+        for v in rules.seat_vars:
+            names = [f"var {v.name} +{k}" for k in range(n)]
+            known.update(names)
+            self._seat_var_plan.append((v.index, v.name, next(kinds), tuple(at.get(x, -1) for x in names)))
+        self._table_var_plan: list[tuple[int, str, int]] = []
+        for v in rules.table_vars:
+            known.add(f"var {v.name}")
+            self._table_var_plan.append((v.index, next(kinds), at.get(f"var {v.name}", -1)))
+        self._fast = all(seg.name in known for seg in self.segments)
+        self._at = at
+        self._header_end = at["scores"] if self._fast else 0
+        self._trick_span = (at.get("trick 0", 0), at.get("trick 0", 0) + n * (1 + n + len(self.face_index)))
+        deck = rules.deck
+        self._face_of_id = tuple(self.face_index[t] for t in deck.face_texts)
+        self._unique_cards = len(self.card_index) == len(deck.texts)
+        self._turns_steps = tuple(step.kind == "turns" for step in rules.steps)
+        self._all_shown = (_ALL,) * n
+        self._zeros = memoryview(np.zeros(2 + len(self.card_index), np.float32))  # type: ignore[arg-type]
+        self._orders = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+        # every part's key: header (and the positions it set), scores, seat zones (n each), table
+        # zones, the trick, seat variables (one per variable), table variables
+        self._n_keys = (
+            4 + len(rules.seat_zones) * n + len(self._table_zone_plan) + len(rules.seat_vars) + len(rules.table_vars)
+        )
+
+    def encode(self, state: State, seat: Seat, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
+        """The tensor of ``state`` as ``seat`` sees it (see the module docstring), a new ``float32``
+        array, or written into ``out`` (a float32 array of the tensor's shape), which is returned.
+
+        Raises:
+            ValueError: ``out`` is not a writable ``float32`` array of shape ``(size,)``.
+        """
+        if out is not None:
+            check_out(out, (self.size,), np.float32, "observation_tensor")
+        if not self._fast:  # a layout this encoder does not know: the dict view's encoding
+            array = clamped(self.encode_reference(state, seat))
+        else:
+            views = state._tensors
+            if views is None:
+                views = state._tensors = [None] * self.n
+            view = views[seat]
+            if view is None:
+                view = views[seat] = _View(np.zeros(self.size, np.float32), self._fresh_keys())
+            self._update(state, seat, view.cells, view.keys, view.array)
+            array = view.array
+        if out is None:
+            copy: np.ndarray[Any, Any] = array.copy()
+            return copy
+        out[:] = array
+        return out
+
+    def _fresh_keys(self) -> list[Any]:
+        """The keys of a tensor not written yet: no source equals them (the header set no position)."""
+        keys: list[Any] = [_UNSET] * self._n_keys
+        keys[1] = []
+        return keys
+
+    def _update(self, state: State, seat: Seat, a: Any, keys: list[Any], array: np.ndarray[Any, Any]) -> None:
+        """Rewrite the parts of ``array`` (``seat``'s last tensor of ``state``; ``a``, a memoryview of
+        it, writes single floats quicker) whose source changed.
+
+        ``keys`` holds, per part, what it was encoded from: the header's tuple and the positions it
+        set, the scores, per zone its cards (shown), ``(count, top)`` or its count, the trick, the
+        variables' values (numbers) or encoded blocks (other types)."""
+        n = self.n
+        terminal = state._terminal
+        step_no = state.step
+        step = None if terminal else self._steps[step_no]
+        header = (
+            state.round,
+            terminal,
+            state.dealer,
+            None if terminal else state.current,
+            None if terminal or not self._turns_steps[step_no] else state.turn_player,
+            None if terminal else step_no,
+        )
+        if header != keys[0]:
+            keys[0] = header
+            for j in keys[1]:
+                a[j] = 0.0
+            at = self._at
+            ones = []
+            for name, s in zip(("dealer", "current_player", "turn_player"), header[2:5], strict=True):
+                if s.__class__ is int and 0 <= s < n:
+                    ones.append(at[name] + (s - seat) % n)
+            if not terminal:
+                ones.append(at["step"] + step_no)
+            for j in ones:
+                a[j] = 1.0
+            keys[1] = ones
+            a[0] = f32(header[0])
+            a[1] = 1.0 if terminal else 0.0
+        order = self._orders[seat]
+        scores = self._scores(state)
+        if scores != keys[2]:
+            keys[2] = scores
+            start = self._at["scores"]
+            for k in range(n):
+                a[start + k] = f32(scores[order[k]])
+        # zones: per zone, its cards when shown, (count, top) for a top zone, else its count
+        secret = step.to.index if step is not None and step.kind == "choose" and step.simultaneous else -1
+        i = 3
+        seat_zones = state.seat_zones
+        for index, hows, public_when, starts in self._seat_zone_plan:
+            per_seat = seat_zones[index]
+            if public_when is not None and public_when(state):
+                hows = self._all_shown
+            if index == secret:
+                hows = (hows[0],) + (_COUNT,) * (n - 1)
+            for k in range(n):
+                cards = per_seat[order[k]]
+                how = hows[k]
+                if how is _COUNT:
+                    count = len(cards)
+                    if count != keys[i]:
+                        self._zone(a, starts[k], how, cards, keys, i)
+                elif how is _ALL:
+                    if cards != keys[i]:
+                        self._zone(a, starts[k], how, cards, keys, i)
+                else:
+                    self._zone(a, starts[k], how, cards, keys, i)
+                i += 1
+        table_zones = state.table_zones
+        for index, how, public_when, start in self._table_zone_plan:
+            if public_when is not None and public_when(state):
+                how = _ALL
+            self._zone(a, start, how, table_zones[index], keys, i)
+            i += 1
+        trick = state.trick
+        old = keys[i]
+        if trick != old:
+            lo = self._trick_span[0]
+            size = 1 + n + len(self.face_index)
+            faces = self._face_of_id
+            kept = len(old) if old.__class__ is list and trick[: len(old)] == old else 0  # plays added: write those
+            for k, play in enumerate(old[kept:n] if old.__class__ is list else (), kept):
+                start = lo + k * size
+                a[start] = 0.0
+                a[start + 1 + (play[0] - seat) % n] = 0.0
+                a[start + 1 + n + faces[play[2]]] = 0.0
+            for k, play in enumerate(trick[kept:n], kept):
+                start = lo + k * size
+                a[start] = 1.0
+                a[start + 1 + (play[0] - seat) % n] = 1.0
+                a[start + 1 + n + faces[play[2]]] = 1.0
+            keys[i] = [*trick]
+        i += 1
+        # variables: numbers by value, other types by their encoded block
+        hidden = step.variable.name if step is not None and step.kind == "bid" and step.simultaneous else None
+        seat_vars = state.seat_vars
+        var = self._var
+        for index, name, kind, starts in self._seat_var_plan:
+            values = seat_vars[index]
+            if name == hidden:
+                done = {(state.current - k - 1) % n for k in range(state.acted)}
+                values = [x if s == seat and s in done else None for s, x in enumerate(values)]
+            if kind == "number":
+                if values != keys[i]:
+                    keys[i] = [*values]
+                    for k in range(n):
+                        start = starts[k]
+                        value = values[order[k]]
+                        if value is None:
+                            a[start] = 0.0
+                            a[start + 1] = 1.0
+                        else:
+                            a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
+                            a[start + 1] = 0.0
+            else:
+                blocks = [var(kind, values[order[k]]) for k in range(n)]
+                if blocks != keys[i]:
+                    keys[i] = blocks
+                    for k in range(n):
+                        array[starts[k] : starts[k] + len(blocks[k])] = blocks[k]
+            i += 1
+        table_vars = state.table_vars
+        for index, kind, start in self._table_var_plan:
+            value = table_vars[index]
+            if kind == "number":
+                if value != keys[i] or value.__class__ is not keys[i].__class__:
+                    keys[i] = value
+                    if value is None:
+                        a[start] = 0.0
+                        a[start + 1] = 1.0
+                    else:
+                        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
+                        a[start + 1] = 0.0
+            else:
+                block = var(kind, value)
+                if block != keys[i]:
+                    keys[i] = block
+                    array[start : start + len(block)] = block
+            i += 1
+
+    def _scores(self, state: State) -> list[Any]:
+        """`trickkit.State.scores`, calling the score rule's generated function directly (the
+        engine's checks wrap it: on anything but an int within bounds, ``state.scores()`` runs and
+        reports it as the engine does)."""
+        fn, pad = self._score_fn
+        if fn is None:
+            return state.scores()
+        state.budget = EVALUATION_BUDGET
+        limit = _SCORE_LIMIT
+        try:
+            scores = [fn(state, (s, *pad)) for s in range(self.n)]
+        except Exception:
+            return state.scores()
+        for v in scores:
+            if v.__class__ is not int or not -limit < v < limit:
+                return state.scores()
+        return scores
+
+    def _zone(self, a: Any, start: int, how: str, cards: list[int], keys: list[Any], i: int) -> None:
+        """Rewrite one zone segment (``[count, shown, counts per card text]``) if its source changed."""
+        old = keys[i]
+        if how == "all":
+            if old.__class__ is list and cards == old:
+                return
+            keys[i] = new = [*cards]
+            a[start] = len(cards)
+            a[start + 1] = 1.0
+            base = start + 2
+            index = self.card_of_id
+            if old.__class__ is list and self._unique_cards:  # one card text per card: set or clear the changed
+                before: list[int] | set[int] = old
+                after: list[int] | set[int] = new
+                if len(old) + len(new) > 32:  # long zones: membership by set
+                    before, after = set(old), set(new)
+                for c in before:
+                    if c not in after:
+                        a[base + index[c]] = 0.0
+                for c in after:
+                    if c not in before:
+                        a[base + index[c]] = 1.0
+                return
+            T = len(self.card_index)
+            a[base : base + T] = self._zeros[:T]
+            for c in new:
+                a[base + index[c]] += 1.0
+        elif how == "top":
+            top = (len(cards), cards[-1] if cards else None)
+            if top == old:
+                return
+            keys[i] = top
+            a[start] = top[0]
+            a[start + 1] = 1.0
+            T = len(self.card_index)
+            a[start + 2 : start + 2 + T] = self._zeros[:T]
+            if cards:
+                a[start + 2 + self.card_of_id[cards[-1]]] = 1.0
+        else:
+            count = len(cards)
+            if count == old:
+                return
+            if old.__class__ is not int:  # shown before: clear the cards
+                T = len(self.card_index)
+                a[start + 1 : start + 2 + T] = self._zeros[: 1 + T]
+            keys[i] = count
+            a[start] = count
+
     def _add(self, name: str, size: int, description: str) -> None:
         start = self.segments[-1].start + self.segments[-1].size if self.segments else 0
         self.segments.append(Segment(name, start, size, description))
 
-    def encode(self, state: State, seat: Seat) -> list[float]:
-        """The tensor of ``state`` as ``seat`` sees it (see the module docstring)."""
+    def encode_reference(self, state: State, seat: Seat) -> list[float]:
+        """The tensor of ``state`` as ``seat`` sees it, as a list of floats, built from the dict
+        view `trickkit.State.observation` (slow; `encode` gives the same values as ``float32``)."""
         obs = state.observation(seat)
         n, rules = self.n, self.rules
         out = [0.0] * self.size  # mostly zeros: only the non-zero entries are written below

@@ -6,7 +6,9 @@
   OpenSpiel's Python-game mechanism (``pip install "trickkit[openspiel]"``);
 - `trickkit.envs.gym`: ``SingleAgentEnv``, a Gymnasium-style environment in which one seat learns
   and the other seats are played by given agents (``pip install "trickkit[pettingzoo]"``, which
-  brings Gymnasium).
+  brings Gymnasium);
+- `trickkit.envs.vector`: ``VectorEnv(name, num_envs)``, many games of one ruleset stepped per
+  call with batched numpy arrays (no extra: numpy is a core requirement).
 
 Each builds on the engine's fixed action space (`trickkit.Game.num_distinct_actions`,
 `trickkit.State.legal_action_ids`) and observation tensors (`trickkit.State.observation_tensor`).

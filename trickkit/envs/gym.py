@@ -153,10 +153,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
 
     def _observe(self) -> dict[str, Any]:
         state = self.state
-        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
-        if not state.is_terminal():
-            mask[state.legal_action_ids()] = 1
-        return {"observation": np.asarray(state.observation_tensor(self.seat), dtype=np.float32), "action_mask": mask}
+        return {"observation": state.observation_tensor(self.seat), "action_mask": state.legal_action_mask()}
 
     def _info(self) -> dict[str, Any]:
         return {"scores": self.state.scores(), "legal_action_ids": self.state.legal_action_ids()}

@@ -217,7 +217,7 @@ class TrickkitObserver:
 
     def set_from(self, state: TrickkitSpielState, player: int) -> None:
         """Fill ``tensor`` with ``player``'s observation tensor of ``state``."""
-        self.tensor[:] = state.trickkit_state.observation_tensor(player)
+        state.trickkit_state.observation_tensor(player, out=self.tensor)
 
     def string_from(self, state: TrickkitSpielState, player: int) -> str:
         """``player``'s observation dict of ``state`` as JSON text."""

@@ -120,10 +120,12 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
         """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids."""
         self._started()
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
-        if not self.state.is_terminal() and seat == self.state.current_player():
-            mask[self.state.legal_action_ids()] = 1
-        return {"observation": np.asarray(self.state.observation_tensor(seat), dtype=np.float32), "action_mask": mask}
+        state = self.state
+        if seat == state.current_player():  # (never once the game is over: then it is TERMINAL)
+            mask = state.legal_action_mask()
+        else:
+            mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action id (None for an agent that is done).

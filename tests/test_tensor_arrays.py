@@ -1,0 +1,98 @@
+"""Observation tensors and legal-action masks as numpy arrays: ``out=``, dtypes, and the
+incremental encoder against the dict view's encoding (`ObservationEncoder.encode_reference`)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import trickkit
+from trickkit.engine.arrays import clamped as _clamped
+
+GAMES = trickkit.list_games()
+
+
+def reference(state, seat):
+    return _clamped(state.game._observation_encoder.encode_reference(state, seat))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_incremental_tensors_equal_the_dict_view_encoding(name):
+    """Every seat's tensor, asked in a random order along random games (with clones, which start
+    their own caches), equals the tensor built afresh from the observation dict."""
+    game = trickkit.load_game(name)
+    n = game.num_players
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        for _ in range(300):
+            for p in rng.sample(range(n), rng.randint(1, n)):
+                assert np.array_equal(state.observation_tensor(p), reference(state, p)), (seed, p)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+            if rng.random() < 0.05:
+                state = state.clone()
+
+
+def test_a_state_changed_behind_the_encoders_back_is_encoded_anew():
+    """The cache compares sources, not versions: a zone edited in place shows at once."""
+    game = trickkit.load_game("hearts")
+    state = game.new_initial_state(seed=3)
+    seat = state.current_player()
+    before = state.observation_tensor(seat)
+    hand = state.seat_zones[0][seat]
+    hand.pop()
+    after = state.observation_tensor(seat)
+    assert not np.array_equal(before, after)
+    assert np.array_equal(after, reference(state, seat))
+
+
+def test_out_is_written_and_returned_and_the_result_is_the_callers_own():
+    game = trickkit.load_game("skull_king", players=3, rounds=2)
+    state = game.new_initial_state(seed=1)
+    batch = np.full((2, game.observation_tensor_shape()[0]), 7.0, np.float32)
+    got = state.observation_tensor(1, out=batch[1])
+    assert got is batch[1] or np.shares_memory(got, batch)
+    assert np.array_equal(batch[1], reference(state, 1)) and (batch[0] == 7.0).all()
+    mine = state.observation_tensor(1)
+    mine[:] = -1.0  # changing what we got changes nothing the state keeps
+    assert np.array_equal(state.observation_tensor(1), reference(state, 1))
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (np.zeros(5, np.float32), "shape"),
+        (np.zeros(837, np.float64), "dtype float32"),
+        ([0.0] * 837, "numpy array"),
+    ],
+)
+def test_a_wrong_out_is_a_clear_error(bad, message):
+    state = trickkit.load_game("skull_king").new_initial_state(seed=1)
+    size = state.game.observation_tensor_shape()[0]
+    if isinstance(bad, np.ndarray) and bad.shape == (837,) and size != 837:
+        bad = np.zeros(size, np.float64)
+    with pytest.raises(ValueError, match=message):
+        state.observation_tensor(0, out=bad)
+    frozen = np.zeros(size, np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        state.observation_tensor(0, out=frozen)
+
+
+def test_the_mask_is_int8_or_written_into_a_bool_or_int8_out():
+    game = trickkit.load_game("hearts")
+    state = game.new_initial_state(seed=2)
+    size = game.num_distinct_actions()
+    mask = state.legal_action_mask()
+    assert mask.dtype == np.int8 and mask.shape == (size,)
+    assert np.flatnonzero(mask).tolist() == sorted(state.legal_action_ids())
+    as_bool = np.ones(size, bool)
+    assert state.legal_action_mask(out=as_bool) is as_bool and as_bool.tolist() == mask.astype(bool).tolist()
+    with pytest.raises(ValueError, match="shape"):
+        state.legal_action_mask(out=np.zeros(size + 1, np.int8))
+    with pytest.raises(ValueError, match="dtype int8"):
+        state.legal_action_mask(out=np.zeros(size, np.float32))

@@ -1,0 +1,98 @@
+"""numpy helpers of observation tensors and legal-action masks (`trickkit.engine.tensor`, `trickkit.State`):
+checking a caller's ``out`` array, building a mask, clamping numbers to ``float32``, and the
+per-seat cache of the incremental tensor encoder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trickkit.jsonsafe import MAX_JSON_INT_DIGITS
+
+
+def legal_action_mask(state: Any, out: Any = None) -> Any:
+    """`trickkit.State.legal_action_mask` of ``state`` (see there)."""
+    space = state.game.action_space
+    size = len(space)
+    if out is not None:
+        check_out(out, (size,), out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask")
+    cells = bytearray(size)  # set byte by byte: quicker than numpy's indexing for a few ids
+    if not state.is_terminal():
+        for i in space.ids_of(state.legal_actions()):
+            cells[i] = 1
+    mask = np.frombuffer(cells, np.int8)
+    if out is None:
+        return mask
+    out.view(np.int8)[:] = mask
+    return out
+
+
+def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:
+    """Check that ``out``, given to ``what`` (`State.observation_tensor`, `State.legal_action_mask`),
+    is a writable numpy array of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: it is not, saying what was expected.
+    """
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"{what}(out=...): out must be a numpy array, got {type(out).__name__}")
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(
+            f"{what}(out=...): out must have shape {shape} and dtype {np.dtype(dtype).name}, "
+            f"got shape {out.shape} and dtype {out.dtype.name}"
+        )
+    if not out.flags.writeable:
+        raise ValueError(f"{what}(out=...): out is read-only")
+
+
+class _View:
+    """One seat's last tensor of one state and the source of each of its parts (see `encode`)."""
+
+    __slots__ = ("array", "cells", "keys")
+
+    def __init__(self, array: np.ndarray[Any, Any], keys: list[Any]):
+        self.array = array
+        self.cells = memoryview(array)  # type: ignore[arg-type]  # numpy arrays are buffers  # single floats are written through it (quicker than numpy's indexing)
+        self.keys = keys
+
+
+class _Unset:
+    """A key no source equals: the part has not been written yet."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_UNSET = _Unset()
+_SCORE_LIMIT = 10**MAX_JSON_INT_DIGITS
+_NUMBERS = (int, bool, float)
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def f32(value: Any) -> float:
+    """``value`` as a float within the ``float32`` range (clamped; never an OverflowError)."""
+    try:
+        f = float(value)
+    except OverflowError:
+        return _F32_MAX if value > 0 else -_F32_MAX
+    if -_F32_MAX <= f <= _F32_MAX:
+        return f
+    return f if f != f else (_F32_MAX if f > 0 else -_F32_MAX)
+
+
+def clamped(values: list[float]) -> np.ndarray[Any, Any]:
+    """A list of floats as a float32 array, each clamped to the float32 range."""
+    return np.clip(np.asarray(values, dtype=np.float64), -_F32_MAX, _F32_MAX).astype(np.float32)
+
+
+_ALL, _TOP, _COUNT = "all", "top", "count"
+
+
+def visible(visibility: str, own: bool) -> str:
+    """How a zone of ``visibility`` shows to a seat (``own``: the seat owns it): all, top or count."""
+    if visibility == "public" or (visibility == "owner" and own):
+        return _ALL
+    return _TOP if visibility == "top" else _COUNT
