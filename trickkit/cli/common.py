@@ -8,6 +8,8 @@ from typing import Any, Sequence
 
 import yaml
 
+from trickkit import randomness
+
 #: ``simulate`` shows a progress bar (on stderr, if it is a terminal) from this many games on.
 PROGRESS_MIN_GAMES = 200
 
@@ -67,8 +69,13 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
 
 
 def check_seed(seed: int | None) -> None:
-    if seed is not None and seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    """Refuse a ``--seed`` that is negative or longer than saved games keep (100 digits)."""
+    if seed is None:
+        return
+    try:
+        randomness.check_seed(seed, "--seed")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def load_ruleset(game: str, players: int | None, params: dict[str, Any]) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import random
 from typing import Any, NoReturn
 
@@ -291,8 +292,7 @@ class State:
         Raises:
             ValueError: ``seat`` is not a seat of this game.
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
-            raise ValueError(f"observation_tensor(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        seat = self._seat_of(seat, "observation_tensor")
         return self.game._observation_encoder.encode(self, seat)
 
     def scores(self) -> list[int]:
@@ -346,7 +346,7 @@ class State:
             ValueError: a blank ``action`` text, or ``seat`` is not a seat of the game.
         """
         text = action.text if isinstance(action, Action) else str(action)
-        return self.game.action_seen_by(self, text, seat)
+        return self.game.action_seen_by(self, text, self._seat_of(seat, "action_seen_by"))
 
     def history(self) -> list[str]:
         """Texts of every action applied so far, in order."""
@@ -356,9 +356,15 @@ class State:
         """Texts of every action applied so far as ``seat`` saw them: the choices an action
         kind declares ``private`` show as ``?`` to every seat but the one that acted, and so
         do the bids or cards chosen so far in a simultaneous step that is still running
-        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen)."""
+        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game (None, a bool or a float included:
+                the true texts are only in `history`).
+        """
         from trickkit.engine.privacy import HIDDEN, history_seen_by
 
+        seat = self._seat_of(seat, "history_seen_by")
         seen = history_seen_by(self.game._privacy, self._history, seat)
         if (
             seat is not None
@@ -383,9 +389,22 @@ class State:
         Raises:
             ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
-            raise ValueError(f"observation(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        seat = self._seat_of(seat, "observation")
         return self.game.observe(self, seat)
+
+    def _seat_of(self, seat: Any, what: str) -> int:
+        """``seat`` as a seat of this game (an int ``0..n-1``, or a numpy integer), for every
+        per-seat view: None, a bool, a float or an out-of-range number is a ValueError, never
+        a view of everything or of some other seat."""
+        value: int | None = seat if seat.__class__ is int else None
+        if value is None and seat is not None and not isinstance(seat, bool):
+            try:
+                value = operator.index(seat)  # a numpy integer, say
+            except TypeError:
+                value = None
+        if value is None or not 0 <= value < self._n:
+            raise ValueError(f"{what}(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        return int(value)
 
     @property
     def rng(self) -> random.Random:

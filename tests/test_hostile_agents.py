@@ -1,0 +1,202 @@
+"""Round 3 of hostile input, agents and adapters: per-seat views that refuse what is not a seat,
+adapters that pass actions and seeds to the engine's own checks, agent options, and the
+information-set sampler that may use only what its seat has seen."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import trickkit
+from trickkit import IllegalActionError, TrickkitError
+from trickkit.agents import ISMCTSAgent, parse_agent_spec
+from trickkit.randomness import MAX_SEED_DIGITS, check_seed
+
+NOT_SEATS = [None, True, False, 1.0, 0.0, 99, 4, -1, "1", b"1", [0], math.nan]
+
+
+def _views(state):
+    """Every per-seat view of a state: name -> function of the seat."""
+    return {
+        "observation": state.observation,
+        "observation_tensor": state.observation_tensor,
+        "history_seen_by": state.history_seen_by,
+        "action_seen_by": lambda seat: state.action_seen_by(state.legal_actions()[0], seat),
+        "transcript": state.transcript,
+    }
+
+
+@pytest.mark.parametrize("name", trickkit.list_games())
+def test_every_per_seat_view_refuses_what_is_not_a_seat(name):
+    game = trickkit.load_game(name)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(5):
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = state.to_json()
+    n = game.num_players
+    for fn in _views(state).values():
+        for bad in [*NOT_SEATS, n, -n]:
+            with pytest.raises(ValueError, match="seat"):
+                fn(bad)
+        assert fn(n - 1) == fn(n - 1)  # a seat is answered
+    assert state.to_json() == before
+
+
+def test_numpy_seats_are_seats():
+    np = pytest.importorskip("numpy")
+    state = trickkit.load_game("hearts").new_initial_state(seed=1)
+    assert state.observation(np.int64(2)) == state.observation(2)
+    assert state.history_seen_by(np.int32(1)) == state.history_seen_by(1)
+    with pytest.raises(ValueError):
+        state.observation(np.bool_(True))
+
+
+# -- seeds ---------------------------------------------------------------------------------
+def test_seeds_the_save_format_cannot_hold_are_refused_at_the_start():
+    game = trickkit.load_game("sarkophag")
+    biggest = 10**MAX_SEED_DIGITS - 1
+    state = game.new_initial_state(seed=biggest)
+    state.apply_action(state.legal_actions()[0])
+    assert game.state_from_json(state.to_json()).to_json() == state.to_json()  # it reloads
+    for bad in (biggest + 1, 10**500, -1, True, 1.5, "7", None.__class__):
+        with pytest.raises(ValueError, match="seed"):
+            game.new_initial_state(seed=bad)
+    assert check_seed(7) == 7
+
+
+@pytest.mark.parametrize("seed", ["-1", str(10**MAX_SEED_DIGITS), "1e3", "x"])
+@pytest.mark.parametrize("command", ["simulate", "compare", "lint", "play"])
+def test_cli_refuses_seeds_records_cannot_hold(command, seed, capsys, tmp_path):
+    from trickkit.cli.main import main
+
+    args = {
+        "simulate": ["simulate", "sarkophag", "--games", "1"],
+        "compare": ["compare", "sarkophag", "sarkophag", "--games", "1"],
+        "lint": ["lint", "rulesets/sarkophag.yaml"],
+        "play": ["play", "sarkophag"],
+    }[command]
+    assert main([*args, "--seed", seed]) == 2
+    assert "--seed" in capsys.readouterr().err
+
+
+# -- agents ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"exploration": math.nan},
+        {"exploration": math.inf},
+        {"exploration": -0.5},
+        {"exploration": True},
+        {"exploration": "1"},
+        {"iterations": True},
+        {"iterations": 2.0},
+        {"rollout_limit": True},
+        {"max_tries": 0},
+        {"max_tries": 1.5},
+        {"seed": 1.5},
+    ],
+)
+def test_ismcts_refuses_options_it_cannot_use(options):
+    with pytest.raises(TrickkitError, match="ismcts"):
+        ISMCTSAgent(**options)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1"])
+def test_ismcts_specs_refuse_non_finite_exploration(value):
+    with pytest.raises(TrickkitError, match="exploration"):
+        parse_agent_spec(f"ismcts:exploration={value}")
+
+
+# -- adapters --------------------------------------------------------------------------------
+BAD_ACTIONS = [3.9, 3.0, True, False, "3", b"3", "pass", math.nan, math.inf, object(), [3], (3,), {3: 3}]
+
+
+def _numpy_bad_actions(np):
+    return [np.array([3]), np.array([[3]]), np.float64(3.0), np.float32(math.nan), np.bool_(True), np.array("3")]
+
+
+def test_pettingzoo_passes_actions_to_the_engine_check():
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from trickkit.envs.pettingzoo import env
+
+    e = env("hearts")
+    e.reset(seed=np.int64(5))
+    before = e.state.to_json()
+    for bad in [*BAD_ACTIONS, *_numpy_bad_actions(np)]:
+        with pytest.raises(IllegalActionError):
+            e.step(bad)
+        assert e.state.to_json() == before, repr(bad)
+    ids = e.state.legal_action_ids()
+    illegal = next(i for i in range(e.game.num_distinct_actions()) if i not in ids)
+    for bad in (illegal, np.int64(illegal), -1, e.game.num_distinct_actions(), 10**30):
+        with pytest.raises(IllegalActionError):
+            e.step(bad)
+        assert e.state.to_json() == before
+    e.step(np.int16(ids[0]))  # numpy integers are ids
+    assert e.state.history() == [e.game.action_to_string(ids[0])]
+
+
+def test_gym_passes_actions_to_the_engine_check():
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    from trickkit.envs.gym import SingleAgentEnv
+
+    g = SingleAgentEnv("hearts")
+    g.reset(seed=np.int64(3))
+    before = g.state.to_json()
+    for bad in [*BAD_ACTIONS, *_numpy_bad_actions(np)]:
+        with pytest.raises(IllegalActionError):
+            g.step(bad)
+        assert g.state.to_json() == before, repr(bad)
+    ended = SingleAgentEnv("hearts", on_illegal="end")
+    ended.reset(seed=3)
+    _, reward, terminated, _, info = ended.step("3")
+    assert (reward, terminated) == (-1.0, True) and "action id" in info["illegal_action"]
+
+
+@pytest.mark.parametrize("adapter", ["pettingzoo", "gym"])
+def test_adapter_seeds(adapter):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from trickkit.envs.gym import SingleAgentEnv
+    from trickkit.envs.pettingzoo import env
+
+    make = (lambda: env("sarkophag")) if adapter == "pettingzoo" else (lambda: SingleAgentEnv("sarkophag"))
+    a, b = make(), make()
+    a.reset(seed=5)
+    b.reset(seed=np.int64(5))
+    assert a.state.to_json() == b.state.to_json()
+    for bad in (True, 1.5, "5", -1, 10**MAX_SEED_DIGITS, np.float64(5), [5]):
+        with pytest.raises(ValueError, match="seed"):
+            make().reset(seed=bad)
+
+
+def _with_parameter(tmp_path, name):
+    path = tmp_path / f"with_{name}.yaml"
+    path.write_text(
+        "extends: sarkophag\n"
+        f"name: with_{name}\n"
+        "parameters:\n"
+        f"  {name}: {{type: int, default: 1, min: 0, max: 9, description: a parameter named like an option}}\n"
+    )
+    return path
+
+
+@pytest.mark.parametrize("option", ["reward", "render_mode", "seat", "on_illegal"])
+def test_a_ruleset_parameter_named_like_an_adapter_option_is_not_shadowed(tmp_path, option):
+    pytest.importorskip("pettingzoo")
+    from trickkit.envs.gym import SingleAgentEnv
+    from trickkit.envs.pettingzoo import env
+
+    path = _with_parameter(tmp_path, option)
+    assert trickkit.load_game(path).params[option] == 1
+    makers = [SingleAgentEnv] + ([env] if option in ("reward", "render_mode") else [])
+    for make in makers:
+        with pytest.raises(TrickkitError, match=f"parameter named '{option}'"):
+            make(path)
+        made = make(path, params={option: 7})
+        assert made.game.params[option] == 7
