@@ -200,3 +200,98 @@ def test_a_ruleset_parameter_named_like_an_adapter_option_is_not_shadowed(tmp_pa
             make(path)
         made = make(path, params={option: 7})
         assert made.game.params[option] == 7
+
+
+# -- the information-set sampler -------------------------------------------------------------
+def _swap_words(text: str, a: str, b: str) -> str:
+    return " ".join(b if w == a else a if w == b else w for w in text.split(" "))
+
+
+def _twins(game, seed: int, stop: int):
+    """Pairs of states of ``game`` that look the same to the seat to act: the first deal given
+    as hands, once as dealt and once with two cards exchanged between two other seats (and in
+    every action text), with the same actions. Yields ``(state, twin, seat, (a, b))``."""
+    rng = random.Random(seed)
+    probe = game.new_initial_state(seed=seed)  # how long the first deal lasts with these moves
+    while not probe.is_terminal() and probe.deal_no <= 1 and len(probe.history()) < 400:
+        probe.apply_action(random.Random(len(probe.history()) * 7919 + seed).choice(probe.legal_actions()))
+    stop = 1 + stop % max(len(probe.history()) - 1, 1)
+    state = game.new_initial_state(seed=seed)
+    dealt = None
+    while not state.is_terminal() and len(state.history()) < stop:
+        if dealt is None and state.deal_no == 1:
+            dealt = [list(h["cards"]) for h in state.observation_all()["zones"]["hand"]]
+        state.apply_action(random.Random(len(state.history()) * 7919 + seed).choice(state.legal_actions()))
+    if dealt is None or state.is_terminal() or state.deal_no != 1:
+        return
+    me = state.current_player()
+    real = game.new_initial_state(seed=seed, deals=[dealt])
+    for text in state.history():
+        real.apply_action(text)
+    if real.observation_all() != state.observation_all():
+        return  # a deal that the hands alone do not fix (a table zone dealt too)
+    seen = real.history_seen_by(me)
+    pairs = [
+        (a, b)
+        for s1 in range(game.num_players)
+        for s2 in range(s1 + 1, game.num_players)
+        if me not in (s1, s2)
+        for a in dealt[s1]
+        for b in dealt[s2]
+        if a != b
+    ]
+    rng.shuffle(pairs)
+    found = 0
+    for a, b in pairs:
+        if found >= 2:
+            break
+        swapped = [[_swap_words(t, a, b) for t in hand] for hand in dealt]
+        twin = game.new_initial_state(seed=seed, deals=[swapped])
+        again = game.new_initial_state(seed=seed, deals=[dealt])
+        same = twin.observation(me) == again.observation(me)
+        try:
+            for text in real.history():
+                if not same:
+                    break
+                twin.apply_action(_swap_words(text, a, b))
+                again.apply_action(text)
+                same = twin.observation(me) == again.observation(me)  # the seat's whole past, not its present only
+        except IllegalActionError:
+            continue
+        if not same or twin.history_seen_by(me) != seen:
+            continue  # one of the two cards shows (now, or at some time)
+        if twin.observation_all() == real.observation_all():
+            continue  # two copies of one card
+        found += 1
+        yield real, twin, me, (a, b)
+
+
+def _sample_view(world):
+    return world.observation_all()["zones"], world.history()
+
+
+@pytest.mark.parametrize("name", trickkit.list_games())
+def test_samples_depend_only_on_the_information_set(name):
+    """For every shipped game: two real states that differ only in two hidden cards exchanged
+    between two other seats give the deciding seat's sampler, with the same seed, the same
+    samples, and ISMCTS the same move."""
+    from trickkit.agents import InformationSetSampler
+
+    game = trickkit.load_game(name)
+    if not any(st.kind == "deal" for st in game.rules.steps):
+        pytest.skip(f"{name} has no deal step: its twins cannot be dealt (its hands are filled by moves)")
+    pairs = 0
+    for seed in range(12):
+        for real, twin, me, cards in _twins(game, seed, random.Random(seed).randrange(2, 60)):
+            pairs += 1
+            sa, sb = InformationSetSampler(me, random.Random(seed)), InformationSetSampler(me, random.Random(seed))
+            for _ in range(4):
+                wa, wb = sa.sample(real), sb.sample(twin)
+                assert _sample_view(wa) == _sample_view(wb), (name, seed, cards)
+                assert wa.observation(me) == real.observation(me)
+            assert sa.stats == sb.stats
+            if len(real.legal_actions()) > 1:
+                agent_a = ISMCTSAgent(iterations=6, seed=seed, rollout_limit=8)
+                agent_b = ISMCTSAgent(iterations=6, seed=seed, rollout_limit=8)
+                assert str(agent_a.step(real)) == str(agent_b.step(twin)), (name, seed, cards)
+    assert pairs > 0, name
