@@ -11,9 +11,8 @@ import argparse
 import sys
 from typing import Sequence
 
-from trickkit import randomness
 from trickkit.cli.checks import cmd_check, cmd_lint, cmd_test, testing_checks
-from trickkit.cli.common import UsageError, api, parse_params
+from trickkit.cli.common import UsageError, api, check_seed, parse_params
 from trickkit.cli.games import cmd_compile, cmd_diff, cmd_list, cmd_replay, cmd_show, cmd_validate
 from trickkit.cli.play import cmd_play
 from trickkit.cli.rulebook import register as register_rulebook
@@ -21,18 +20,6 @@ from trickkit.cli.runs import cmd_compare, cmd_simulate
 from trickkit.errors import TrickkitError
 
 __all__ = ["build_parser", "main", "parse_params"]
-
-
-def _seed(text: str) -> int:
-    """A ``--seed`` value: an integer that saved games and records can hold (0 to 100 digits)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
-    try:
-        return randomness.check_seed(value, "the seed")
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     def game_args(p: argparse.ArgumentParser, seed_help: str = "seed (default 0)") -> None:
         p.add_argument("game", metavar="GAME", help="shipped game name or path to a ruleset .yaml")
         p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument("--seed", type=_seed, default=0, help=seed_help)
+        p.add_argument("--seed", type=int, default=0, help=seed_help)
         p.add_argument(
             "--param", action="append", default=[], metavar="KEY=VALUE", help="override a game parameter (repeatable)"
         )
@@ -114,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
     p.add_argument(
-        "--seed", type=_seed, default=0, help="master seed: game i of every variant shares its seeds (default 0)"
+        "--seed", type=int, default=0, help="master seed: game i of every variant shares its seeds (default 0)"
     )
     p.add_argument("--players", type=int, default=None, help="number of players (every variant)")
     p.add_argument(
@@ -233,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
         default=50,
         help="random games played to find action kinds that are never legal (default 50)",
     )
-    p.add_argument("--seed", type=_seed, default=0, help="seed of those games (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
     p.set_defaults(func=cmd_lint)
     register_rulebook(sub)
     return parser
@@ -265,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
+        if args.command != "test":  # (test's --seed is hypothesis' own)
+            check_seed(getattr(args, "seed", None))  # a seed records can hold, in every command
         code: int = args.func(args)
         return code
     except UsageError as exc:
