@@ -14,10 +14,15 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    action) is *known* and stays where it is. The others are *unknown*: a sample is a
    permutation of the unknown cards over the places they occupy (hands of other seats, a
    hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
-   seat passed to another stays in that hand.
+   seat passed to another stays in that hand. Places are named by what the seat knows, never
+   by the card really there: the zone a card lay in at the start of the epoch and the zones
+   it moved through since (cards with the same path are interchangeable), and a hand a deal
+   just filled is put in deck order. A sample is thus a function of the seat's information
+   set and the generator only.
 3. **Constraints from the history.** For each public action of another seat, the sampler asks
-   the rules which unknown cards that seat cannot have held: it puts the card in the seat's
-   hidden zones and checks whether the action it took would still be legal. A seat that did not
+   the rules which unknown cards that seat cannot have held: it exchanges the card with each
+   unknown card of the seat's hidden zones in turn and checks whether the action it took would
+   still be legal after any of them. A seat that did not
    follow suit is thereby void in that suit, a seat that played under the lead card where it
    had to play over it if able had no card over it, and so on, with no per-game code. When a public action moves a hidden
    card out of sight (a draw into a hidden hand), each unknown card is tried in its place, and
