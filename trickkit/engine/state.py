@@ -359,8 +359,7 @@ class State:
         (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen).
 
         Raises:
-            ValueError: ``seat`` is not a seat of this game (None, a bool or a float included:
-                the true texts are only in `history`).
+            ValueError: ``seat`` is not a seat (None included: the true texts are in `history`).
         """
         from trickkit.engine.privacy import HIDDEN, history_seen_by
 
@@ -393,11 +392,9 @@ class State:
         return self.game.observe(self, seat)
 
     def _seat_of(self, seat: Any, what: str) -> int:
-        """``seat`` as a seat of this game (an int ``0..n-1``, or a numpy integer), for every
-        per-seat view: None, a bool, a float or an out-of-range number is a ValueError, never
-        a view of everything or of some other seat."""
-        value: int | None = seat if seat.__class__ is int else None
-        if value is None and seat is not None and not isinstance(seat, bool):
+        """``seat`` as a seat (an int or numpy integer in ``0..n-1``; None and bools are not)."""
+        value = seat if seat.__class__ is int else None
+        if value is None and seat is not None and not isinstance(seat, bool) and hasattr(seat, "__index__"):
             try:
                 value = operator.index(seat)  # a numpy integer, say
             except TypeError:
