@@ -170,7 +170,7 @@ def test_a_seat_that_showed_a_void_is_never_dealt_that_suit():
     unknown = sorted(set(range(len(game.rules.deck))) - sampler._known)
     hits = 0
     for _ in range(150):
-        relabelled = sampler.epoch_start(sampler._permutation(unknown, constrained=False))
+        relabelled = sampler.epoch_start(sampler._permutation(unknown, unknown, {}))
         cards = relabelled.observation_all()["zones"]["hand"][void_seat]["cards"]
         hits += any(suit[game.rules.deck.by_text[t][0]] == void_suit for t in cards)
     assert hits > 0
@@ -377,17 +377,17 @@ def test_constrained_permutations_find_a_deal_whenever_one_exists(monkeypatch):
         cards = list(range(100, 100 + n))
         planted = dict(zip(cards, rng.sample(cards, n)))  # place -> card, the deal that must stay possible
         sampler = InformationSetSampler(0, random.Random(trial))
+        excluded: dict[int, set[int]] = {}
         for place in cards:
             for c in cards:
                 if c != planted[place] and rng.random() < 0.6:
-                    sampler._forbidden.setdefault(c, set()).add(place)
-        perm = sampler._permutation(cards, constrained=True)
+                    excluded.setdefault(place, set()).add(c)
+        perm = sampler._permutation(cards, cards, excluded)
         assert perm is not None and sorted(perm) == cards and sorted(perm.values()) == cards
-        assert all(place not in sampler._forbidden.get(c, ()) for place, c in perm.items())
+        assert all(c not in excluded.get(place, ()) for place, c in perm.items())
         greedy = InformationSetSampler(0, random.Random(trial))
-        greedy._forbidden = sampler._forbidden
         monkeypatch.setattr(greedy, "_augment", lambda *a: None)
-        stuck += greedy._permutation(cards, constrained=True) is None
+        stuck += greedy._permutation(cards, cards, excluded) is None
     assert stuck > 10
 
 

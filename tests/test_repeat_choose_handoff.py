@@ -210,7 +210,7 @@ def test_simultaneous_choices_stay_hidden_until_all_have_chosen(tmp_path):
         assert state.history_seen_by(viewer) == [
             t if actor == viewer else "pick ?" for actor, t in [(0, "pick 3"), (1, "pick 6")]
         ]
-    assert state.history_seen_by(None) == ["pick 3", "pick 6"]
+    assert state.history() == ["pick 3", "pick 6"]
     assert state.observation_all()["zones"]["picked"][1]["cards"] == ["6"]
     state.apply_action("pick 12")
     # revealed together: a public zone shows every pick, and the history names them

@@ -42,3 +42,45 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
         while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+MAX_SEED_DIGITS = 100
+"""The most decimal digits of a game seed: saved states and game records keep a seed as a JSON
+integer, and `trickkit.jsonsafe` reads integers of at most 100 digits back."""
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """``seed`` as a game seed: an int (or a numpy integer) from 0 to ``10**MAX_SEED_DIGITS - 1``.
+
+    A seed the save format cannot hold is refused here, before any game is played, rather than
+    when the state is saved or reloaded.
+
+    Raises:
+        ValueError: ``seed`` is not an integer (a bool, a float or a text included), is negative
+            or has more than `MAX_SEED_DIGITS` digits.
+    """
+    import operator
+
+    value: int | None = None
+    if not isinstance(seed, bool) and not (hasattr(seed, "dtype") and getattr(seed.dtype, "kind", "") == "b"):
+        try:
+            value = operator.index(seed)
+        except TypeError:
+            value = None
+    if value is None:
+        raise ValueError(f"{what} must be a non-negative int, got {type(seed).__name__} {_short(seed)}")
+    if value < 0:
+        raise ValueError(f"{what} must be a non-negative int, got {value}")
+    if value >= 10**MAX_SEED_DIGITS:
+        raise ValueError(
+            f"{what} has {value.bit_length()} bits: at most {MAX_SEED_DIGITS} decimal digits, as saved games keep it"
+        )
+    return int(value)
+
+
+def _short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a repr must never stop the message
+        text = "?"
+    return text if len(text) <= 40 else text[:40] + "..."

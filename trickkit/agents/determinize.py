@@ -14,10 +14,15 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    action) is *known* and stays where it is. The others are *unknown*: a sample is a
    permutation of the unknown cards over the places they occupy (hands of other seats, a
    hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
-   seat passed to another stays in that hand.
+   seat passed to another stays in that hand. Places are named by what the seat knows, never
+   by the card really there: the zone a card lay in at the start of the epoch and the zones
+   it moved through since (cards with the same path are interchangeable), and a hand a deal
+   just filled is put in deck order. A sample is thus a function of the seat's information
+   set and the generator only.
 3. **Constraints from the history.** For each public action of another seat, the sampler asks
-   the rules which unknown cards that seat cannot have held: it puts the card in the seat's
-   hidden zones and checks whether the action it took would still be legal. A seat that did not
+   the rules which unknown cards that seat cannot have held: it exchanges the card with each
+   unknown card of the seat's hidden zones in turn and checks whether the action it took would
+   still be legal after any of them. A seat that did not
    follow suit is thereby void in that suit, a seat that played under the lead card where it
    had to play over it if able had no card over it, and so on, with no per-game code. When a public action moves a hidden
    card out of sight (a draw into a hidden hand), each unknown card is tried in its place, and
@@ -51,9 +56,20 @@ contrast, ignores voids altogether (open_spiel issue #314).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any, cast
 
+from trickkit.agents.worlds import (
+    _card_choices,
+    _cards_in_place_order,
+    _generator_state,
+    _hidden_locations,
+    _hidden_places,
+    _locations,
+    _relabel,
+    _signature,
+    _swap,
+    _visible_cards,
+)
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
 
@@ -137,7 +153,7 @@ class InformationSetSampler:
             self._key = key
             self._replay = game.new_initial_state(seed=state.seed, deals=state.deals)
             self._texts = []
-            self._new_epoch()
+            self._new_epoch(dealt=True)
         try:
             for text in history[len(self._texts) :]:
                 self._advance(text)
@@ -155,20 +171,29 @@ class InformationSetSampler:
                 f"cannot recall the game for seat {self.seat}: replayed from its seed and deals it "
                 f"does not reach this state (was its generator drawn from outside the engine?)"
             )
-        known = self._known
-        # places in the order of the zones (public structure), so that a sample depends only on
-        # the generator and what the seat saw, never on which hidden card lies where
-        self._synced = (target, [c for c in _cards_in_place_order(self._start) if c not in known])
+        self._synced = (target, self._slots())
 
-    def _new_epoch(self) -> None:
+    def _new_epoch(self, dealt: bool = True) -> None:
         r = self._replay
         self._start = r.clone()
+        # hands a deal just filled are in deck order, so their order tells nothing: a sample puts
+        # them in deck order too (other hands keep the order of their places: a card drawn last
+        # may be the one a rule asks for)
+        self._sorted_zones = (
+            {st.to.index for st in r.rules.steps if getattr(st, "kind", None) == "deal"}
+            if dealt and r.deal_no
+            else set()
+        )
         # a sample's past is told as the seat saw it: private choices of earlier epochs stay hidden
         priv = r.game._privacy
         self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
         self._steps: list[_Step] = []
         self._known = set(_visible_cards(r, self.seat))
         self._forbidden = {}  # unknown card -> places (true cards) it cannot be
+        # where every card lies at the epoch's start, and each later move (action index, zone):
+        # cards with the same path are interchangeable to the seat (see `_slots`)
+        self._where = _locations(r)
+        self._paths: dict[int, list[Any]] = {c: [key] for c, key in self._where.items()}
 
     def _advance(self, text: str) -> None:
         r, me = self._replay, self.seat
@@ -184,47 +209,58 @@ class InformationSetSampler:
             self._constrain(r, actor, text)
             self._known.update(v for v, is_card in zip(action.choices, cards) if is_card)
             pre = r.clone()
-        where = (r.round, r.step)
-        before = _generator_state(r)
+        at = (r.round, r.step)
+        before, deal_no = _generator_state(r), r.deal_no
         r.apply_action(text)
         if _generator_state(r) != before:  # chance: nothing hidden before it is known any more
-            self._new_epoch()
+            self._new_epoch(r.deal_no != deal_no)
             return
         if public:
             self._constrain_moves(pre, r, text)
-        self._steps.append(
-            _Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards)
-        )
+        where = _locations(r)
+        for c, key in where.items():
+            if self._where.get(c) != key:
+                self._paths.setdefault(c, []).append((len(self._steps), key))
+        self._where = where
+        self._steps.append(_Step(actor, text, seen, hidden, at, r.observation(me) if hidden else None, action, cards))
         self._known.update(_visible_cards(r, me))
 
     def _constrain(self, r: Any, actor: int, text: str) -> None:
-        """Record which hidden cards ``actor`` cannot hold, given that ``text`` was legal for it."""
+        """Record which unknown cards ``actor`` cannot hold, given that ``text`` was legal for it.
+
+        An unknown card ``c`` elsewhere is exchanged in turn with each unknown card of
+        ``actor``'s hidden places (the cards the action names stay): when the action is illegal
+        after every such exchange, ``c`` is not in those places. Every unknown card is tried
+        against every one of them, so what is recorded depends on the seat's information set,
+        never on which hidden card the actor really holds where.
+        """
         places = _hidden_places(r, self.seat)
-        mine = [(zone, i) for owner, zone, i in places if owner == actor]
-        if not mine:
-            return
-        texts = r.rules.deck.texts
+        known = self._known
         words = set(text.replace(":", " ").split())
-        out = [zone[i] for zone, i in mine if texts[zone[i]] not in words]  # a card the action did not name
-        if not out:
+        texts = r.rules.deck.texts
+        slots = [(zone, i) for owner, zone, i in places if owner == actor and zone[i] not in known]
+        slots = [(zone, i) for zone, i in slots if texts[zone[i]] not in words]  # a card the action did not name
+        if not slots:
             return
-        held = {zone[i] for zone, i in mine}
-        u = out[-1]
-        uzone, ui = next((zone, i) for zone, i in mine if zone[i] == u)
-        for owner, zone, i in places:
-            c = zone[i]
-            if c in held or texts[c] == texts[u]:
+        held = {zone[i] for zone, i in slots}
+        for _, czone, ci in places:
+            c = czone[ci]
+            if c in known or c in held:
                 continue
-            zone[i], uzone[ui] = u, c  # actor holds c instead of u: would its action still be legal?
-            r._legal = None
-            try:
-                legal = any(a.text == text for a in r.legal_actions())
-            except TrickkitError:
-                legal = False
-            finally:
-                zone[i], uzone[ui] = c, u
+            for zone, i in slots:
+                u = zone[i]
+                zone[i], czone[ci] = c, u  # actor holds c instead of u: would its action still be legal?
                 r._legal = None
-            if not legal:
+                try:
+                    legal = any(a.text == text for a in r.legal_actions())
+                except TrickkitError:
+                    legal = False
+                finally:
+                    zone[i], czone[ci] = u, c
+                    r._legal = None
+                if legal:
+                    break
+            else:
                 self._forbidden.setdefault(c, set()).update(held)
 
     def _constrain_moves(self, pre: Any, post: Any, text: str) -> None:
@@ -266,14 +302,14 @@ class InformationSetSampler:
         """
         self.sync(state)
         self.stats["samples"] += 1
-        known = self._known
-        target, unknown = self._synced
-        if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
+        target, (slot_members, cards, excluded) = self._synced
+        if not cards and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
             return self._reseed(self._told(state.clone()))
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
-            perm = self._permutation(unknown, constrained=True)
-            if perm is not None:
+            chosen = self._permutation(list(range(len(cards))), cards, excluded)
+            if chosen is not None:
+                perm = {slot_members[slot]: c for slot, c in chosen.items()}
                 world = self._replay_epoch(perm, target)
                 if world is not None:
                     self.last_permutation = perm
@@ -281,11 +317,48 @@ class InformationSetSampler:
             self.stats["rejected"] += 1
         self.stats["fallbacks"] += 1
         self.last_permutation = None
-        places = [c for c in _cards_in_place_order(state) if c not in known]
-        world = _relabel(
-            state, cast("dict[int, int]", self._permutation(places, constrained=False))
-        )  # never None unconstrained
+        # the cards the seat does not know, where they lie now, interchangeable zone by zone
+        known = self._known
+        now = _locations(state)
+        members = [c for c in _cards_in_place_order(state) if c not in known]
+        order = {key: k for k, key in enumerate(sorted({repr(now[c]) for c in members}))}
+        members.sort(key=lambda c: order[repr(now[c])])  # stable: place order within a zone
+        chosen = cast("dict[int, int]", self._permutation(list(range(len(members))), sorted(members), {}))
+        world = _relabel(state, {members[slot]: c for slot, c in chosen.items()}, self._sorted_zones)
         return self._reseed(self._told(world))
+
+    def _slots(self) -> tuple[list[int], list[int], dict[int, set[int]]]:
+        """The places of the unknown cards at the epoch's start, named by what the seat knows.
+
+        Unknown cards that started in the same zone and moved the same way since (the same
+        zones after the same actions) are interchangeable to the seat: their places form one
+        class. Returns ``(slot_members, cards, excluded)``: one slot per unknown card, classes in
+        a fixed order (the true card of each slot, used only to relabel the start state), the
+        unknown cards in id order, and for each slot the cards it cannot take (by class). A
+        sample drawn over these depends on the seat's information set and the generator only.
+        """
+        known = self._known
+        position = {c: k for k, c in enumerate(_cards_in_place_order(self._start))}
+        classes: dict[str, list[int]] = {}
+        for c in position:
+            if c not in known:
+                classes.setdefault(repr(self._paths.get(c)), []).append(c)
+        class_of: dict[int, int] = {}
+        slot_members: list[int] = []
+        slot_class: list[int] = []
+        for k, key in enumerate(sorted(classes)):
+            for c in classes[key]:  # in place order: the same in any world the seat cannot tell apart
+                class_of[c] = k
+                slot_members.append(c)
+                slot_class.append(k)
+        by_class: dict[int, set[int]] = {}
+        for c, places in self._forbidden.items():
+            for p in places:
+                found = class_of.get(p)
+                if found is not None:
+                    by_class.setdefault(found, set()).add(c)
+        excluded = {slot: by_class[k] for slot, k in enumerate(slot_class) if k in by_class}
+        return slot_members, sorted(slot_members), excluded
 
     def _told(self, world: Any) -> Any:
         """``world`` with its history as the seat knows it (a copy of the real state's would tell
@@ -308,22 +381,19 @@ class InformationSetSampler:
         """The state at the start of the current epoch (just after the last chance event), with
         the unknown cards relabelled by ``permutation`` (e.g. ``last_permutation``; None: as
         recalled). For tests and inspection: the sample is this state with the epoch replayed."""
-        return _relabel(self._start, permutation or {})
+        return _relabel(self._start, permutation or {}, self._sorted_zones)
 
-    def _permutation(self, unknown: list[int], constrained: bool) -> dict[int, int] | None:
-        """A random map from each unknown card's place (named by its true card, ``unknown`` in
-        place order) to the card put there; None when the constraints left a place no card."""
+    def _permutation(self, places: list[int], cards: list[int], excluded: dict[int, set[int]]) -> dict[int, int] | None:
+        """A random map from each place (``places``, in a fixed order) to the card put there
+        (``cards``, as many, in id order), no place taking a card of ``excluded[place]``; None
+        when the constraints left a place no card."""
         rng = self.rng
-        free = sorted(unknown)
-        if not constrained or not self._forbidden:
+        free = list(cards)
+        if not excluded:
             rng.shuffle(free)
-            return dict(zip(unknown, free))
+            return dict(zip(places, free))
         # places that exclude the most cards are filled first (ties in random order)
-        excluded: dict[int, set[int]] = {}
-        for c, places in self._forbidden.items():
-            for p in places:
-                excluded.setdefault(p, set()).add(c)
-        order = [p for p in unknown if p in excluded]
+        order = [p for p in places if p in excluded]
         rng.shuffle(order)
         order.sort(key=lambda p: -len(excluded[p]))
         out: dict[int, int] = {}  # place -> card
@@ -344,7 +414,7 @@ class InformationSetSampler:
         # the places no constraint touches take the remaining cards uniformly
         rest = list(left)
         rng.shuffle(rest)
-        out.update(zip((p for p in unknown if p not in excluded), rest))
+        out.update(zip((p for p in places if p not in excluded), rest))
         return out
 
     def _augment(
@@ -382,7 +452,7 @@ class InformationSetSampler:
 
     def _replay_epoch(self, perm: dict[int, int], target: dict[str, Any]) -> Any | None:
         """The epoch replayed on the relabelled start; None when the sample contradicts the history."""
-        world = _relabel(self._start, perm)
+        world = _relabel(self._start, perm, self._sorted_zones)
         me, rng = self.seat, self.rng
         final_where = (self._replay.round, self._replay.step)
         texts, face_card, face_mode = world.rules.deck.texts, world.rules.deck.face_card, world.rules.deck.face_mode
@@ -414,10 +484,12 @@ class InformationSetSampler:
                             continue
                     if len(a.choices) != len(st.choices):
                         continue
+                    # cards as a multiset (the relabelled cards need not come in the legal order)
                     if all(
-                        (texts[x] == texts[get(v, v)]) if is_card else (x == v or not revealed)
-                        for x, v, is_card in zip(a.choices, st.choices, st.cards)
-                    ):
+                        is_card or x == v or not revealed for x, v, is_card in zip(a.choices, st.choices, st.cards)
+                    ) and sorted(
+                        texts[x] if isinstance(x, int) else "" for x, is_card in zip(a.choices, st.cards) if is_card
+                    ) == sorted(texts[get(v, v)] for v, is_card in zip(st.choices, st.cards) if is_card):
                         fits.append(a)
                 if not fits:
                     return None
@@ -439,167 +511,3 @@ class InformationSetSampler:
         world._rng_state = None
         world._rng_lent = False
         return world
-
-
-# -- helpers on engine states -------------------------------------------------------------
-def _generator_state(s: Any) -> Any:
-    r = s._rng
-    return r.getstate() if r is not None else s._rng_state
-
-
-def _views(s: Any, me: int) -> Iterator[Any]:
-    """``(owner seat or None, cards list, how me sees it, zone key)`` for every zone of ``s``.
-
-    How a zone shows is read from ``s.observation(me)`` itself (``all``: its cards, ``top``: its
-    top card, ``count``: nothing), so any visibility rule the engine has is followed exactly; a
-    zone the observation leaves out counts as hidden.
-    """
-    rules = s.rules
-    zones = s.observation(me)["zones"]
-    for z in rules.seat_zones:
-        views = zones.get(z.name)
-        for seat, cards in enumerate(s.seat_zones[z.index]):
-            view = views[seat] if isinstance(views, list) and seat < len(views) else None
-            yield seat, cards, _how(view, cards), ("seat", z.index, seat)
-    for z in rules.table_zones:
-        views = zones.get(z.name)
-        for i in range(max(z.count, 1)):
-            view = (views[i] if isinstance(views, list) and i < len(views) else None) if z.count else views
-            cards = s.table_zones[z.index + i]
-            yield None, cards, _how(view, cards), ("table", z.index + i)
-
-
-def _how(view: Any, cards: list[Any]) -> str:
-    if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
-        return "all"
-    if isinstance(view, dict) and "top" in view:
-        return "top"
-    return "count"
-
-
-def _visible_cards(s: Any, me: int) -> set[int]:
-    """Card ids ``me`` can see in ``s``: its visible zones, tops, the trick, card-valued variables."""
-    out: set[int] = set()
-    for _, cards, how, _ in _views(s, me):
-        if how == "all":
-            out.update(cards)
-        elif how == "top" and cards:
-            out.add(cards[-1])
-    out.update(p[1] for p in s.trick)
-    if s.last_trick is not None:  # a trick's last card goes straight to its taker: it was seen
-        out.update(p[1] for p in s.last_trick[1])
-    rules = s.rules
-    for specs, values, per_seat in ((rules.seat_vars, s.seat_vars, True), (rules.table_vars, s.table_vars, False)):
-        for v in specs:
-            if v.type in ("card", "play"):
-                for x in values[v.index] if per_seat else [values[v.index]]:
-                    if isinstance(x, int) and not isinstance(x, bool):
-                        out.add(x)
-                    elif isinstance(x, tuple) and len(x) > 1:
-                        out.add(x[1])
-    return out
-
-
-def _hidden_places(s: Any, me: int) -> list[tuple[Any, ...]]:
-    """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
-    out: list[tuple[Any, ...]] = []
-    for owner, cards, how, _ in _views(s, me):
-        if how == "all":
-            continue
-        last = len(cards) - 1 if how == "top" else len(cards)
-        out.extend((owner, cards, i) for i in range(max(last, 0)))
-    return out
-
-
-def _card_choices(s: Any, action: Any) -> tuple[bool, ...]:
-    """For each choice of ``action`` (taken in ``s``), whether it is a card: a card choice of a
-    turns action kind, or the one choice of a step whose action names a card by its text."""
-    if not action.choices:
-        return ()
-    step = s.rules.steps[s.step]
-    kinds = list(getattr(step, "kinds", ()))
-    for window in getattr(step, "windows", ()):
-        kinds += list(window.kinds)
-    if kinds:
-        for kind in kinds:
-            if kind.name == action.verb and len(kind.choice_types) == len(action.choices):
-                return tuple(t == "card" and isinstance(v, int) for t, v in zip(kind.choice_types, action.choices))
-        return (False,) * len(action.choices)
-    texts = s.rules.deck.texts  # a step without action kinds (a card chosen): `verb CARD`
-    words = action.text.split()[1:]
-    return tuple(
-        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(texts) and texts[v] in words
-        for v in action.choices
-    )
-
-
-def _relabel(s: Any, perm: dict[int, int]) -> Any:
-    """A copy of ``s`` in which card ``p`` is replaced by ``perm[p]`` wherever it lies."""
-    c = s.clone()
-    get = perm.get
-    # a hand in deck order (as a deal leaves it) stays in deck order, as any real deal would be
-    c.seat_zones = [[_in_order([get(x, x) for x in hand], hand) for hand in zone] for zone in c.seat_zones]
-    c.table_zones = [[get(x, x) for x in zone] for zone in c.table_zones]
-    c._legal = None
-    return c
-
-
-def _in_order(cards: list[int], was: list[int]) -> list[int]:
-    if len(was) > 1 and all(was[i] < was[i + 1] for i in range(len(was) - 1)):
-        cards.sort()
-    return cards
-
-
-def _cards_in_place_order(s: Any) -> list[int]:
-    """Every card in a zone of ``s``, zone by zone (seat zones seat by seat, then table zones)."""
-    out: list[int] = []
-    for zone in s.seat_zones:
-        for cards in zone:
-            out.extend(cards)
-    for cards in s.table_zones:
-        out.extend(cards)
-    return out
-
-
-def _hidden_locations(s: Any, me: int) -> dict[int, tuple[Any, ...]]:
-    """Each card ``me`` cannot see -> the zone it lies in."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for _, cards, how, key in _views(s, me):
-        if how != "all":
-            for c in cards[:-1] if how == "top" else cards:
-                out[c] = key
-    return out
-
-
-def _signature(s: Any) -> tuple[Any, ...]:
-    """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
-    return (
-        s.current_player(),
-        s.round,
-        s.step,
-        s.turn_player,
-        s.window,
-        repr(s.trick),
-        tuple(len(h) for zone in s.seat_zones for h in zone),
-        tuple(len(z) for z in s.table_zones),
-        repr(s.seat_vars),
-        repr(s.table_vars),
-    )
-
-
-def _swap(s: Any, a: int, b: int) -> None:
-    """Exchange the places of cards ``a`` and ``b`` in ``s``."""
-    for zone in s.seat_zones:
-        for cards in zone:
-            for i, x in enumerate(cards):
-                if x == a:
-                    cards[i] = b
-                elif x == b:
-                    cards[i] = a
-    for cards in s.table_zones:
-        for i, x in enumerate(cards):
-            if x == a:
-                cards[i] = b
-            elif x == b:
-                cards[i] = a
-    s._legal = None

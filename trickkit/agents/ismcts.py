@@ -39,7 +39,7 @@ class ISMCTSAgent:
     Args:
         iterations: determinizations (and playouts) per decision (>= 1).
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln(avail) / visits)``
-            (rewards are in 0..1; default 0.7).
+            (rewards are in 0..1; default 0.7); a finite number >= 0 (nan and inf are refused).
         seed: seed of the agent's generator (samples, tie-breaks, playouts); the same seed and
             the same game give the same choices. None: seeded from the system.
         rollout_limit: most actions of a playout; at the limit the seats with the best scores so
@@ -64,12 +64,21 @@ class ISMCTSAgent:
         rollout_limit: int | None = None,
         max_tries: int = 50,
     ) -> None:
-        if not isinstance(iterations, int) or iterations < 1:
+        if not _is_int(iterations) or iterations < 1:
             raise TrickkitError(f"ismcts: iterations must be an int >= 1, got {iterations!r}")
-        if not isinstance(exploration, (int, float)) or exploration < 0:
-            raise TrickkitError(f"ismcts: exploration must be a number >= 0, got {exploration!r}")
-        if rollout_limit is not None and (not isinstance(rollout_limit, int) or rollout_limit < 0):
+        if (
+            isinstance(exploration, bool)
+            or not isinstance(exploration, (int, float))
+            or not math.isfinite(exploration)
+            or exploration < 0
+        ):
+            raise TrickkitError(f"ismcts: exploration must be a finite number >= 0, got {exploration!r}")
+        if rollout_limit is not None and (not _is_int(rollout_limit) or rollout_limit < 0):
             raise TrickkitError(f"ismcts: rollout_limit must be an int >= 0, got {rollout_limit!r}")
+        if not _is_int(max_tries) or max_tries < 1:
+            raise TrickkitError(f"ismcts: max_tries must be an int >= 1, got {max_tries!r}")
+        if seed is not None and not _is_int(seed):
+            raise TrickkitError(f"ismcts: seed must be an int or None, got {seed!r}")
         self.iterations = iterations
         self.exploration = float(exploration)
         self.rollout_limit = rollout_limit
@@ -162,6 +171,10 @@ class ISMCTSAgent:
             world.apply_action(actions[rng.randrange(len(actions))])
             done += 1
         return _rewards(world)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _rewards(world: Any) -> list[float]:

@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from trickkit import randomness
+
 #: ``simulate`` shows a progress bar (on stderr, if it is a terminal) from this many games on.
 PROGRESS_MIN_GAMES = 200
 
@@ -34,6 +36,14 @@ def console(stderr: bool = False) -> Any:
     )
 
 
+RESERVED_PARAMS = {
+    "players": "the seat count is not a ruleset parameter: use --players",
+    "name_or_path": "not a ruleset parameter: name the game as the command's GAME argument",
+    "coverage": "not a ruleset parameter (simulate has --coverage)",
+}
+"""Keyword names of `trickkit.load_game` itself: never ruleset parameters, so ``--param`` refuses them."""
+
+
 def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
     """Parse ``--param k=v`` items into keyword arguments for ``load_game``.
 
@@ -47,7 +57,7 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
         The parameter mapping.
 
     Raises:
-        UsageError: an item has no ``=`` or an empty key.
+        UsageError: an item has no ``=`` or an empty key, or its key is one of `RESERVED_PARAMS`.
     """
     params: dict[str, Any] = {}
     for item in items or ():
@@ -55,6 +65,8 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise UsageError(f"--param expects KEY=VALUE, got {item!r}")
+        if key in RESERVED_PARAMS:
+            raise UsageError(f"--param {key[:40]}: {RESERVED_PARAMS[key]}")
         try:
             parsed = yaml.safe_load(value)
         except yaml.YAMLError:
@@ -68,8 +80,13 @@ def parse_params(items: Sequence[str] | None) -> dict[str, Any]:
 
 
 def check_seed(seed: int | None) -> None:
-    if seed is not None and seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    """Refuse a ``--seed`` that is negative or longer than saved games keep (100 digits)."""
+    if seed is None:
+        return
+    try:
+        randomness.check_seed(seed, "--seed")
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def load_ruleset(game: str, players: int | None, params: dict[str, Any]) -> Any:
@@ -86,6 +103,36 @@ def check_out(out: str) -> None:
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise UsageError(f"--out {out}: no such folder {folder}")
+
+
+def check_outputs(inputs: Sequence[str | None], outputs: dict[str, str | None]) -> None:
+    """Refuse an output file that is one of the command's inputs, or another of its outputs.
+
+    Paths are compared after resolving symbolic links (``os.path.realpath``), so
+    ``simulate mine.yaml --out mine.yaml`` and a link to ``mine.yaml`` are both refused
+    before anything is written.
+
+    Args:
+        inputs: the files the command reads (a shipped game's name is no file and is skipped).
+        outputs: option name (``--out``) -> the path given, or None.
+
+    Raises:
+        UsageError: an output resolves to an input or to another output.
+    """
+    read = {}
+    for path in inputs:
+        if path and os.path.exists(path):
+            read[os.path.realpath(path)] = path
+    written: dict[str, str] = {}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        real = os.path.realpath(path)
+        if real in read:
+            raise UsageError(f"{option} {path}: that is the input {read[real]}; it would be overwritten")
+        if real in written:
+            raise UsageError(f"{option} {path}: {written[real]} writes that file too")
+        written[real] = option
 
 
 def write_guard(out: str | None, run: Any) -> Any:

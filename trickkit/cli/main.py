@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from trickkit.cli.checks import cmd_check, cmd_lint, cmd_test, testing_checks
-from trickkit.cli.common import UsageError, api, parse_params
+from trickkit.cli.common import UsageError, api, check_seed, parse_params
 from trickkit.cli.games import cmd_compile, cmd_diff, cmd_list, cmd_replay, cmd_show, cmd_validate
 from trickkit.cli.play import cmd_play
 from trickkit.cli.rulebook import register as register_rulebook
@@ -252,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     try:
+        if args.command != "test":  # (test's --seed is hypothesis' own)
+            check_seed(getattr(args, "seed", None))  # a seed records can hold, in every command
         code: int = args.func(args)
         return code
     except UsageError as exc:

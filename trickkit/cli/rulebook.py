@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from trickkit.cli.common import check_out, parse_params
+from trickkit.cli.common import check_out, check_outputs, parse_params
 
 __all__ = ["cmd_rulebook", "register"]
 
@@ -27,13 +27,16 @@ def register(sub: Any) -> None:
 
 
 def cmd_rulebook(args: argparse.Namespace) -> int:
+    check_outputs([args.game], {"--out": args.out})
     if args.out:
         check_out(args.out)
     from trickkit.lab.rulebook import rulebook
 
     text = rulebook(args.game, args.format, args.players, **parse_params(args.param))
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
+        from trickkit.lab.files import atomic_writer
+
+        with atomic_writer(args.out) as f:  # never a half-written file in place of a good one
             f.write(text)
         print(f"wrote {args.out}")
     else:

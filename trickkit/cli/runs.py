@@ -11,6 +11,7 @@ from trickkit.cli.common import (
     UsageError,
     api,
     check_out,
+    check_outputs,
     check_seed,
     console,
     load_ruleset,
@@ -27,6 +28,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
     check_seed(args.seed)
+    check_outputs([args.game], {"--out": args.out, "--csv": args.csv, "--report": args.report})
     if args.out is not None:
         check_out(args.out)
     if args.coverage or args.csv or args.report:  # the design lab's options (trickkit.lab)
@@ -130,6 +132,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from trickkit.cli.lab import run_compare
 
     check_seed(args.seed)
+    check_outputs(
+        [*args.rulesets, *(t.split("@")[0] for t in args.rulesets)], {"--csv": args.csv, "--report": args.report}
+    )
     args.common_params = parse_params(args.param)
     show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
     return run_compare(args, load_ruleset, console, show)

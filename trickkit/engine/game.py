@@ -25,6 +25,7 @@ from trickkit.engine.protocols import ApplyFn, CardId, LegalFn, Seat
 from trickkit.engine.state import State
 from trickkit.engine.turns import kind_available as _kind_available
 from trickkit.errors import DealError, StateError, TrickkitError, did_you_mean
+from trickkit.randomness import check_seed
 from trickkit.rules.ruleset import ActionKind, Rules
 
 if TYPE_CHECKING:
@@ -169,8 +170,8 @@ class Game:
         """A new game, shuffled from ``seed``.
 
         Args:
-            seed: any int; the same seed gives the same game. None picks one at random
-                (readable back as ``state.seed``).
+            seed: an int from 0 to ``10**100 - 1`` (a numpy integer too); the same seed gives
+                the same game. None picks one at random (readable back as ``state.seed``).
             deals: optional fixed deals, one entry per deal in order. An entry is either a
                 list of every seat's hand (seat 0 first) as card texts, or a mapping that may
                 also fix table zones: ``{"hands": [[...], ...], "stock": ["C2", "H5"]}``. A
@@ -183,11 +184,11 @@ class Game:
 
         Raises:
             DealError: a given deal names unknown cards, too many copies, or the wrong seats.
+            ValueError: ``seed`` is not such an int (saved states could not hold it).
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        seed = check_seed(seed)  # an int the save format holds (at most 100 digits)
         return State(self, seed, self._check_deals(deals) if deals is not None else None)
 
     def state_from_json(self, text: str) -> State:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import random
 from typing import Any, NoReturn
 
@@ -318,8 +319,7 @@ class State:
         Raises:
             ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
         """
-        if seat.__class__ is not int or not 0 <= seat < self._n:
-            raise ValueError(f"observation_tensor(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        seat = self._seat_of(seat, "observation_tensor")
         return self.game._observation_encoder.encode(self, seat, out)
 
     def scores(self) -> list[int]:
@@ -373,7 +373,7 @@ class State:
             ValueError: a blank ``action`` text, or ``seat`` is not a seat of the game.
         """
         text = action.text if isinstance(action, Action) else str(action)
-        return self.game.action_seen_by(self, text, seat)
+        return self.game.action_seen_by(self, text, self._seat_of(seat, "action_seen_by"))
 
     def history(self) -> list[str]:
         """Texts of every action applied so far, in order."""
@@ -383,9 +383,14 @@ class State:
         """Texts of every action applied so far as ``seat`` saw them: the choices an action
         kind declares ``private`` show as ``?`` to every seat but the one that acted, and so
         do the bids or cards chosen so far in a simultaneous step that is still running
-        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen)."""
+        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen).
+
+        Raises:
+            ValueError: ``seat`` is not a seat (None included: the true texts are in `history`).
+        """
         from trickkit.engine.privacy import HIDDEN, history_seen_by
 
+        seat = self._seat_of(seat, "history_seen_by")
         seen = history_seen_by(self.game._privacy, self._history, seat)
         if (
             seat is not None
@@ -410,9 +415,20 @@ class State:
         Raises:
             ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
         """
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
-            raise ValueError(f"observation(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        seat = self._seat_of(seat, "observation")
         return self.game.observe(self, seat)
+
+    def _seat_of(self, seat: Any, what: str) -> int:
+        """``seat`` as a seat (an int or numpy integer in ``0..n-1``; None and bools are not)."""
+        value = seat if seat.__class__ is int else None
+        if value is None and seat is not None and not isinstance(seat, bool) and hasattr(seat, "__index__"):
+            try:
+                value = operator.index(seat)  # a numpy integer, say
+            except TypeError:
+                value = None
+        if value is None or not 0 <= value < self._n:
+            raise ValueError(f"{what}(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
+        return int(value)
 
     @property
     def rng(self) -> random.Random:

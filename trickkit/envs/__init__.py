@@ -25,20 +25,81 @@ from typing import Any, cast
 from trickkit.errors import TrickkitError
 
 
-def resolve_game(game: Any, params: dict[str, Any]) -> Any:
+def resolve_game(
+    game: Any, params: dict[str, Any], own: tuple[str, ...] = (), explicit: dict[str, Any] | None = None
+) -> Any:
     """A `trickkit.Game` from a ruleset name or path (loaded with ``params``) or a Game (``params`` empty).
+
+    Args:
+        game: a ruleset name or path, or a loaded `trickkit.Game`.
+        params: the ruleset's parameters given as keywords of the adapter.
+        own: the adapter's own keyword options (``reward``, ``seat``...): a ruleset parameter of
+            that name could not be given as a keyword, since the adapter takes it.
+        explicit: ruleset parameters given apart (the adapter's ``params=`` dict), which may use
+            any name; they win over ``params``.
 
     Raises:
         TypeError: a Game was given together with parameters.
+        trickkit.TrickkitError: the ruleset declares a parameter named like one of ``own`` and
+            no ``explicit`` dict says its value (it would silently keep its default).
     """
     from trickkit.engine.game import Game
     from trickkit.engine.loader import load_game
 
+    if explicit is not None and not isinstance(explicit, dict):
+        raise TypeError(f"params must be a dict of ruleset parameters, got {type(explicit).__name__}")
+    given = {**params, **(explicit or {})}
     if isinstance(game, Game):
-        if params:
+        if given:
             raise TypeError("parameters go with a ruleset name, not with a loaded Game")
-        return game
-    return load_game(game, **params)
+        loaded = game
+    else:
+        loaded = load_game(game, **given)
+    clash = sorted(set(own) & set(loaded.params) - set(explicit or {}))
+    if clash and not isinstance(game, Game):
+        raise TrickkitError(
+            f"{loaded.name} has a parameter named {clash[0]!r}, like an option of this adapter: "
+            f"give the ruleset's value in params={{{clash[0]!r}: ...}} (the keyword sets the adapter's option)"
+        )
+    return loaded
+
+
+def action_id(action: Any) -> int:
+    """An adapter's action as an action id: an int or a numpy integer (a 0-d integer array too).
+
+    Nothing else is turned into an id: ``3.9``, ``True``, ``"3"``, ``b"3"``, arrays, nan and
+    inf are refused, never rounded or parsed.
+
+    Raises:
+        trickkit.IllegalActionError: ``action`` is not an integer (the game is unchanged).
+    """
+    import operator
+
+    from trickkit.engine.actions import quote_action
+    from trickkit.errors import IllegalActionError
+
+    kind = getattr(getattr(action, "dtype", None), "kind", None)
+    if not isinstance(action, bool) and kind in (None, "i", "u"):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    try:
+        shown = quote_action(repr(action))
+    except Exception:  # a repr must never stop the refusal
+        shown = type(action).__name__
+    raise IllegalActionError(f"an action is an action id (an int), got {type(action).__name__} {shown}")
+
+
+def env_seed(seed: Any) -> int:
+    """A ``reset(seed=...)`` value as a game seed (an int or numpy integer, 0 to 100 digits).
+
+    Raises:
+        ValueError: anything else (a bool, a float, a text, a negative or huge number).
+    """
+    from trickkit.randomness import check_seed
+
+    return check_seed(seed, "reset(seed)")
 
 
 def seat_rewards(state: Any, mode: str, before: list[Any] | None = None) -> list[float]:

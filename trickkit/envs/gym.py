@@ -30,7 +30,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["SingleAgentEnv"]
@@ -47,10 +47,13 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
         on_illegal: ``"raise"`` (an illegal action raises `trickkit.IllegalActionError`) or
             ``"end"`` (it ends the episode with reward -1, the game left as it was, for learners
             and checkers that do not read the mask).
-        **params: ``players`` and the ruleset's parameters.
+        params: the ruleset's parameters as a dict (any name, ``seat`` or ``reward`` included).
+        **kwargs: ``players`` and the ruleset's parameters.
 
     Raises:
         ValueError: ``seat`` is not a seat, or ``opponents`` does not have one agent per other seat.
+        trickkit.TrickkitError: a ruleset parameter is named like an option here and ``params``
+            does not give it.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -63,11 +66,13 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
         reward: str = "win",
         on_illegal: str = "raise",
         render_mode: str | None = None,
-        **params: Any,
+        params: dict[str, Any] | None = None,
+        **kwargs: Any,
     ) -> None:
-        self.game = resolve_game(game, params)
+        own = ("seat", "opponents", "reward", "on_illegal", "render_mode", "params")
+        self.game = resolve_game(game, kwargs, own, params)
         n = self.game.num_players
-        if not isinstance(seat, int) or not 0 <= seat < n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
             raise ValueError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
         if opponents is not None and len(opponents) != n - 1:
             raise ValueError(f"give one opponent per other seat ({n - 1}), got {len(opponents)}")
@@ -97,14 +102,19 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
         self.state: Any = None  # a trickkit State once reset() ran
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
-        """Start a game (of seed ``seed``, else the next of the seeded sequence); play the others
-        until the learning seat is to act. Returns ``(observation, info)``."""
-        super().reset(seed=seed)
+        """Start a game (of seed ``seed``, an int or numpy integer, else the next of the seeded
+        sequence); play the others until the learning seat is to act. Returns
+        ``(observation, info)``.
+
+        Raises:
+            ValueError: ``seed`` is not a non-negative integer of at most 100 digits.
+        """
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
+            seed = game_seed = env_seed(seed)
+            self._seeds = random.Random(game_seed)
         else:
             game_seed = next_seed(self._seeds)
+        super().reset(seed=seed)
         self.state = self.game.new_initial_state(seed=game_seed)
         self._ended = False
         self._rng = random.Random(game_seed ^ 0x5EED)  # the default opponents' random choices
@@ -119,7 +129,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
             False (every ruleset ends within its ``max_actions``).
 
         Raises:
-            trickkit.IllegalActionError: the action is not legal now (nothing changes).
+            trickkit.IllegalActionError: the action is not an action id (an int or numpy
+                integer: ``3.9``, ``True``, ``"3"`` are refused) or not legal now (nothing changes).
         """
         state = self.state
         if state is None:
@@ -128,7 +139,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
         if self._ended:
             raise IllegalActionError("the episode ended on an illegal action: call reset()")
         try:
-            state.apply_action(int(action))
+            state.apply_action(action_id(action))
         except IllegalActionError as e:
             if self.on_illegal == "raise":
                 raise

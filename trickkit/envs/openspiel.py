@@ -40,7 +40,9 @@ import pyspiel
 
 from trickkit.engine.game import Game
 from trickkit.engine.loader import load_game as _load_trickkit
-from trickkit.envs import seat_rewards
+from trickkit.envs import action_id, seat_rewards
+from trickkit.errors import TrickkitError
+from trickkit.randomness import check_seed
 
 __all__ = ["TrickkitSpielGame", "TrickkitSpielState", "load_game", "register"]
 
@@ -84,6 +86,12 @@ def register(source: Any) -> str:
         known = _REGISTERED.get(name)
     if known is not None:
         return name
+    if SEED_PARAMETER in base.params or "players" in base.params:
+        clash = SEED_PARAMETER if SEED_PARAMETER in base.params else "players"
+        raise TrickkitError(
+            f"{base.name} has a parameter named {clash!r}, which OpenSpiel's game parameters keep for "
+            f"the adapter: rename the parameter to play it through OpenSpiel"
+        )
     spec = {"players": base.players_default, **base.params, SEED_PARAMETER: 0}
     game_type = pyspiel.GameType(
         short_name=name,
@@ -117,7 +125,7 @@ class TrickkitSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is an op
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         source, _, game_type = _REGISTERED[self.short_name]
         params = dict(params or {})
-        seed = int(params.pop(SEED_PARAMETER, 0))
+        seed = check_seed(params.pop(SEED_PARAMETER, 0), SEED_PARAMETER)
         self.trickkit_game = _load_trickkit(source, **params)
         g = self.trickkit_game
         info = pyspiel.GameInfo(
@@ -174,7 +182,7 @@ class TrickkitSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is an 
         return sorted(s.legal_action_ids())
 
     def _apply_action(self, action: int) -> None:
-        self.trickkit_state.apply_action(int(action))
+        self.trickkit_state.apply_action(action_id(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         text: str = self.trickkit_state.game.action_to_string(int(action))

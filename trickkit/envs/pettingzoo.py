@@ -31,13 +31,20 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["TrickkitAECEnv", "env", "raw_env"]
 
 
-def env(game: Any, *, reward: str = "win", render_mode: str | None = None, **params: Any) -> TrickkitAECEnv:
+def env(
+    game: Any,
+    *,
+    reward: str = "win",
+    render_mode: str | None = None,
+    params: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> TrickkitAECEnv:
     """A PettingZoo AEC environment of a trickkit game.
 
     Args:
@@ -46,12 +53,17 @@ def env(game: Any, *, reward: str = "win", render_mode: str | None = None, **par
         reward: ``"win"`` or ``"score"`` (see the module docstring).
         render_mode: None, or ``"ansi"`` (``render()`` returns the acting seat's transcript)
             or ``"human"`` (prints it).
-        **params: ``players`` and the ruleset's parameters, as for `trickkit.load_game`.
+        params: the ruleset's parameters as a dict (any name, ``reward`` included).
+        **kwargs: ``players`` and the ruleset's parameters, as for `trickkit.load_game`.
 
     Raises:
-        trickkit.RulesetError: the ruleset does not load; trickkit.TrickkitError: a bad ``reward``.
+        trickkit.RulesetError: the ruleset does not load; trickkit.TrickkitError: a bad
+            ``reward``, or a ruleset parameter named like an option here that ``params`` does
+            not give.
     """
-    return TrickkitAECEnv(resolve_game(game, params), reward=reward, render_mode=render_mode)
+    return TrickkitAECEnv(
+        resolve_game(game, kwargs, ("reward", "render_mode", "params"), params), reward=reward, render_mode=render_mode
+    )
 
 
 raw_env = env
@@ -101,10 +113,15 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
 
     # -- the game ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: of seed ``seed`` if given, else the next seed of the sequence."""
+        """Start a new game: of seed ``seed`` if given (an int or numpy integer), else the next
+        seed of the sequence.
+
+        Raises:
+            ValueError: ``seed`` is not a non-negative integer of at most 100 digits.
+        """
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
+            game_seed = env_seed(seed)
+            self._seeds = random.Random(game_seed)
         else:
             game_seed = next_seed(self._seeds)
         self.state = self.game.new_initial_state(seed=game_seed)
@@ -131,7 +148,9 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
         """Apply the selected agent's action id (None for an agent that is done).
 
         Raises:
-            trickkit.IllegalActionError: the action is not legal now (the game is unchanged).
+            trickkit.IllegalActionError: the action is not an action id (an int or numpy
+                integer: ``3.9``, ``True``, ``"3"`` are refused) or not legal now (the game is
+                unchanged).
         """
         self._started()
         agent = self.agent_selection
@@ -142,7 +161,7 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
             raise IllegalActionError(f"{agent} must act: None is only for an agent that is done")
         state = self.state
         before = state.scores() if self.reward_mode == "score" else None
-        state.apply_action(int(action))
+        state.apply_action(action_id(action))
         self._cumulative_rewards[agent] = 0.0
         for a, r in zip(self.possible_agents, seat_rewards(state, self.reward_mode, before)):
             self.rewards[a] = r

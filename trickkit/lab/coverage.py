@@ -25,7 +25,9 @@ branch a parameter decides when the game is loaded is marked *decided at load*.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,6 +35,7 @@ import attrs
 
 from trickkit.dsl.coverage import Site
 from trickkit.errors import TrickkitError
+from trickkit.lab.files import atomic_writer
 from trickkit.lab.simulation import RandomAgent, SimulationSummary, simulate
 
 __all__ = ["CoverageReport", "SiteCount", "simulate_with_coverage", "site_location"]
@@ -511,11 +514,9 @@ def _parallel(
             tally.add(legal, chosen, cards, decisions)
             yield from chunk_records
 
-    sink = open(out, "w", encoding="utf-8") if out is not None else None
-    started = time.perf_counter()
-    try:
+    # the records go to a temporary file that replaces ``out`` once every game is written: an
+    # error half-way leaves an earlier file there untouched
+    with atomic_writer(out) if out is not None else contextlib.nullcontext(None) as sink:
+        started = time.perf_counter()
         fold_records(records(), totals, games, on_record, sink, progress)
-    finally:
-        if sink is not None:
-            sink.close()
     return summarise(game, totals, time.perf_counter() - started)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from trickkit.errors import TrickkitError
 from trickkit.lab import stats
+from trickkit.lab.files import atomic_writer
 
 __all__ = [
     "PlotsUnavailable",
@@ -137,7 +138,7 @@ def comparison_csv(comp: Any, path: str) -> None:
     """Write a comparison as CSV (`CSV_FIELDS`): ``win_rate``, ``mean_score`` per seat;
     ``actions``, ``rounds``, ``lead_changes``, ``seat_test_p`` per variant; and, for each
     variant after the first, ``diff_*`` (paired, against the first)."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with atomic_writer(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for v in comp.variants:
@@ -165,7 +166,7 @@ def simulation_csv(summary: Any, path: str, scores: Sequence[Sequence[float]] = 
     """Write a `trickkit.SimulationSummary` as CSV (`CSV_FIELDS`): per seat ``win_rate``
     (Wilson) and ``mean_score`` (t interval when every game's ``scores`` are given), and the
     seat test's p-value."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with atomic_writer(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for seat in range(summary.players):
@@ -388,5 +389,5 @@ def simulation_html(
 
 
 def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_writer(path) as f:  # never a half-written page in place of a good file
         f.write(text)

@@ -19,6 +19,7 @@ Memory stays flat: results are folded into running totals (and written to the
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -31,6 +32,7 @@ from typing import Any
 import attrs
 
 from trickkit.errors import TrickkitError
+from trickkit.lab.files import atomic_writer
 from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks
 
 __all__ = [
@@ -505,9 +507,10 @@ def simulate(
         )
     totals = _Totals(players, getattr(game, "teams", ()))
     keep_actions = out is not None
-    sink = open(out, "w", encoding="utf-8") if out is not None else None
-    started = time.perf_counter()
-    try:
+    # the records go to a temporary file that replaces ``out`` once every game is written: an
+    # error half-way leaves an earlier file there untouched
+    with atomic_writer(out) if out is not None else contextlib.nullcontext(None) as sink:
+        started = time.perf_counter()
         if backend == "ray":
             records: Iterator[dict[str, Any]] = _ray_records(game, games, seed, agents, jobs, keep_actions, address)
         elif jobs == 1 or games <= 1:
@@ -515,9 +518,6 @@ def simulate(
         else:
             records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
         fold_records(records, totals, games, on_record, sink, progress)
-    finally:
-        if sink is not None:
-            sink.close()
     return summarise(game, totals, time.perf_counter() - started)
 
 
