@@ -292,6 +292,12 @@ class NamesMixin(GenBase):
             raise error_at(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
 
     def _check_loop_name(self, tok: Node, scope: Scope) -> None:
+        if str(tok) in self._def_trees:  # it would hide the definition in the loop, and in definitions used there
+            raise error_at(
+                tok,
+                f"{str(tok)!r} is a definition ({self.definition_where.get(str(tok), '$.definitions')}): "
+                f"a loop variable cannot reuse its name; choose another name",
+            )
         local = scope.lookup(str(tok))
         if local is not None and local.declared is not None:
             raise error_at(
