@@ -69,7 +69,7 @@ class ActionKindCompiler(CompilerBase):
             for c in names:
                 if c in self.ns.definitions:  # it would hide the definition here and in every definition used here
                     self.add(
-                        ap + ("choices", c),
+                        (*ap, "choices", c),
                         f"choice {c!r} has the name of the definition {c!r} "
                         f"({self.compiler.definition_where.get(c, '$.definitions')}): in this action, and in "
                         f"every definition it uses, {c!r} would mean the choice; rename one of them",
