@@ -124,3 +124,15 @@ def test_a_private_kind_masks_only_its_own_texts_not_every_kind_of_its_verb(tmp_
     assert state.action_seen_by(by_text["mark 2 blue"], 1) == "mark ?"
     assert state.action_seen_by(by_text["mark 1"], 1) == "mark 1"
     assert state.action_seen_by(by_text["mark 1"], 0) == "mark 1"
+
+
+def test_a_refused_multi_word_action_is_named_whole_with_the_legal_ones(tmp_path):
+    # issue 30: `order alone` refused as "'order' is not allowed now"
+    state = load(
+        tmp_path, GAME.replace("          reason: \"'only a 2 is marked in a colour'\"\n", "")
+    ).new_initial_state(seed=0)
+    with pytest.raises(trickkit.IllegalActionError) as info:
+        state.apply_action("mark 1 red")
+    message = str(info.value)
+    assert "'mark 1 red' is not allowed now (legal now: mark 1, mark 2, mark 2 red, mark 2 blue)" in message
+    assert "'mark' is not allowed" not in message

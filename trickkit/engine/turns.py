@@ -520,9 +520,15 @@ def explain_turns(game: GameTables, s: State, step: TurnStep, text: str) -> str:
             why = kind.reason(s, *combo) if kind.reason is not None else None
             if why is not None:  # a reason rule that gives null says nothing: the default below
                 return dsl_str(why)
-            return f"{verb!r} is not allowed now"
+            return f"{text!r} is not allowed now{_legal_now(s)}"
     forms = " or ".join(repr(k.template) for k in sharing)
     return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
+
+
+def _legal_now(s: State) -> str:
+    """`` (legal now: A, B, ...)``: the seat's legal actions (it may see those), at most 8 of them."""
+    legal = [a.text for a in s.legal_actions()]
+    return f" (legal now: {', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})" if legal else ""
 
 
 def _wrong_choice(s: State, kind: ActionKind, text: str) -> str | None:
