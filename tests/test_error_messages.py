@@ -272,3 +272,21 @@ def test_a_choice_or_loop_variable_named_like_a_definition_is_a_load_error_namin
     assert f"{path}:14:16: $.definitions.rank_of_top" in loop[0].message
     with pytest.raises(trickkit.RulesetError):
         trickkit.load_game(path)
+
+
+def test_a_card_attribute_has_one_type_across_the_deck(tmp_path):
+    # issue 30: `points: "-10"` on one card passed validate and lint and failed in play
+    text = STUCK.replace(
+        '  - rank: {from: 1, to: 4}\n    text: "{rank}"\n',
+        '  - rank: {from: 1, to: 3}\n    text: "{rank}"\n    attributes: {points: 1}\n'
+        '  - {rank: 4, text: "J", attributes: {points: "-10"}}\n',
+    ).replace("ALLOWED", "true")
+    path = _write(tmp_path, text)
+    problems = trickkit.validate(path)
+    assert len(problems) == 1, problems
+    p = problems[0]
+    assert p.path == "$.deck[1].attributes.points"
+    assert "attribute 'points' of card 'J' is a text ('-10')" in p.message
+    assert "card '1' (deck[0]) has a number" in p.message
+    ok = text.replace('points: "-10"', "points: -10")
+    assert trickkit.validate(_write(tmp_path, ok, "ok.yaml")) == []

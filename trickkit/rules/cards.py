@@ -142,6 +142,7 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
             for attr in overrides:
                 if attr in OWN_ATTRIBUTES:
                     raise problem(path + ("modes", mode, attr), f"a mode may not change {attr!r} (set by the engine)")
+    _check_attribute_types(rows, modes_of, groups_of, problem)
     if one_deck:
         _check_unambiguous(rows, modes_of, groups_of, problem)
     names = list(STANDARD_ATTRIBUTES)
@@ -219,6 +220,36 @@ def _check_unambiguous(
                 f"ambiguous; give each card its own text (cards may share a text only as identical "
                 f"copies)",
             )
+
+
+_TYPE_NAMES = {bool: "a bool", int: "a number", float: "a number", str: "a text"}
+
+
+def _type_name(value: Any) -> str:
+    return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def _check_attribute_types(
+    rows: list[dict[str, Any]], modes_of: list[dict[str, Any]], groups_of: list[int], problem: ProblemFactory
+) -> None:
+    """Each attribute has one type across the deck (modes included); null fits any. A text
+    where other cards have numbers (``points: "-10"``) would fail only in play."""
+    first: dict[str, tuple[str, str, int]] = {}  # attribute -> (type, card text, group) of its first value
+    for values, modes, gi in zip(rows, modes_of, groups_of):
+        shown = [((), values)] + [(("modes", mode), overrides) for mode, overrides in modes.items()]
+        for where, found in shown:
+            for attr, value in found.items():
+                if value is None or attr in OWN_ATTRIBUTES or attr in ("name", "text"):
+                    continue
+                kind = _type_name(value)
+                seen = first.setdefault(attr, (kind, values["text"], gi))
+                if seen[0] != kind:
+                    raise problem(
+                        ("deck", gi, *where, "attributes", attr) if not where else ("deck", gi, *where, attr),
+                        f"attribute {attr!r} of card {values['text']!r} is {kind} ({value!r}), but card "
+                        f"{seen[1]!r} (deck[{seen[2]}]) has {seen[0]}: an attribute has one type across "
+                        f"the deck (write {attr}: -10, not {attr}: '-10')",
+                    )
 
 
 def _attribute_value(spec: Any, values: dict[str, Any], path: tuple[Any, ...], problem: ProblemFactory) -> Any:
