@@ -235,7 +235,7 @@ def _check_attribute_types(
     """Each attribute has one type across the deck (modes included); null fits any. A text
     where other cards have numbers (``points: "-10"``) would fail only in play."""
     first: dict[str, tuple[str, str, int]] = {}  # attribute -> (type, card text, group) of its first value
-    for values, modes, gi in zip(rows, modes_of, groups_of):
+    for values, modes, gi in zip(rows, modes_of, groups_of, strict=True):
         shown = [((), values)] + [(("modes", mode), overrides) for mode, overrides in modes.items()]
         for where, found in shown:
             for attr, value in found.items():
