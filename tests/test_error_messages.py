@@ -290,3 +290,12 @@ def test_a_card_attribute_has_one_type_across_the_deck(tmp_path):
     assert "card '1' (deck[0]) has a number" in p.message
     ok = text.replace('points: "-10"', "points: -10")
     assert trickkit.validate(_write(tmp_path, ok, "ok.yaml")) == []
+
+
+def test_a_dsl_error_inside_a_definition_points_its_caret_at_the_bad_name(tmp_path):
+    # issue 30: the caret pointed at the start of the expression, not at `c.point`
+    path = _write(tmp_path, "extends: sarkophag\nname: caret\ndefinitions:\n  bad: sum(c.point for c in trick)\n")
+    (problem,) = trickkit.validate(path)
+    assert problem.path == "$.definitions.bad"
+    assert (problem.line, problem.column) == (4, 8)  # the value (a plain scalar); the caret shows the name
+    assert problem.message.endswith("    sum(c.point for c in trick)\n          ^")

@@ -50,6 +50,17 @@ class DSLCompileError(Exception):
         super().__init__(message)
         self.line = line
         self.column = column
+        self.within: tuple[str, int, int] | None = None
+        """For an error inside a definition, raised where the definition is used: ``(name, line,
+        column)`` of the mistake in that definition's own text (where it is written)."""
+
+
+def in_definition(node: object, name: str, error: DSLCompileError) -> DSLCompileError:
+    """``error``, raised inside definition ``name``, as an error at ``node`` (where it is used),
+    remembering where in the definition's own text the mistake is."""
+    out = error_at(node, f"in definition {name!r}: {error}")
+    out.within = (name, error.line, error.column)
+    return out
 
 
 @attrs.frozen
