@@ -141,6 +141,37 @@ def error_at(node: object, message: str) -> DSLCompileError:
     return DSLCompileError(message, *node_pos(node))
 
 
+_ESCAPES = {"'": "'", '"': '"', "\\": "\\"}
+"""The escapes of DSL texts: ``\\'``, ``\\"`` and ``\\\\``."""
+
+
+def text_value(token: object) -> str:
+    """The value of a STRING token (a ``str_lit``'s child): without its quotes, escapes decoded.
+
+    Raises:
+        DSLCompileError: an escape other than ``\\'``, ``\\"`` and ``\\\\`` (located at the token).
+    """
+    raw = str(token)[1:-1]
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            nxt = raw[i + 1 : i + 2]
+            if nxt not in _ESCAPES:
+                raise error_at(
+                    token, f"unknown escape '\\{nxt}' in a text: write \\' \\\" or \\\\ (a quote or a backslash)"
+                )
+            out.append(_ESCAPES[nxt])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}
 """Attributes of a play (a card in a trick) besides the card's own attributes."""
 
