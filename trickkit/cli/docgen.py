@@ -212,14 +212,7 @@ def schema_reference() -> str:
 #: Grammar constructs: (section, construct, meaning, example, start rule).
 _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Literals", "integer", "a whole number (no floats in the DSL)", "42", "expr"),
-    (
-        "Literals",
-        "string",
-        "text in single or double quotes; `\\'`, `\\\"` and `\\\\` write a quote or a backslash inside it "
-        "(any other backslash escape is a load error)",
-        "'the dealer\\'s card'",
-        "expr",
-    ),
+    ("Literals", "string", "text in quotes; `\\'` `\\\"` `\\\\` write a quote, a backslash", "'it\\'s'", "expr"),
     ("Literals", "`true`, `false`", "booleans", "true", "expr"),
     ("Literals", "`null`", "no value (e.g. an aggregate over nothing)", "null", "expr"),
     ("Literals", "list", "a list of expressions", "[1, 2, 3]", "expr"),
@@ -244,15 +237,8 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ),
     ("Operators", "`-x`", "negation", "-bid[seat]", "expr"),
     ("Operators", "`*` `//` `%`", "multiply, floor divide, remainder", "round * 10 // 2 % 7", "expr"),
-    (
-        "Operators",
-        "`+` `-`",
-        "add, subtract; `+` also joins strings, and joins two lists into one (`[1, 2] + [3]` is `[1, 2, 3]`, "
-        "e.g. the cards of two zones)",
-        "'must follow ' + str(trick[0].rank)",
-        "expr",
-    ),
-    ("Operators", "list `+`", "two lists joined, in order", "hand[0] + hand[1]", "expr"),
+    ("Operators", "`+` `-`", "add, subtract; `+` also joins strings, and lists", "'a' + str(round)", "expr"),
+    ("Operators", "list `+`", "two lists joined: `[1, 2] + [3]` is `[1, 2, 3]`", "hand[0] + hand[1]", "expr"),
     ("Operators", "`==` `!=` `<` `<=` `>` `>=`", "comparison", "trick[1].rank < trick[0].rank", "expr"),
     ("Operators", "`in`, `not in`", "membership in a list", "card.kind not in ['escape', 'joker']", "expr"),
     ("Operators", "`not`", "logical not", "not (len(trick) == 0)", "expr"),
