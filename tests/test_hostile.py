@@ -658,10 +658,8 @@ def test_attribute_group_keys_of_mixed_types(keys):
     """Group keys mixing ints and texts are a located load error; one kind of key loads."""
     tried("lookups")
     doc = copy.deepcopy(TINY)
-    # the default has the keys' type: an attribute has one type across the deck (issue 30)
-    default = 0 if all(isinstance(k, int) for k in keys) else "none"
     doc["deck"][0]["attributes"] = {
-        "level": {"by": "rank", "default": default, "groups": {k: [i + 1] for i, k in enumerate(keys)}}
+        "level": {"by": "rank", "default": 0, "groups": {k: [i + 1] for i, k in enumerate(keys)}}
     }
     path = write("groups.yaml", dump(doc))
     mixed = any(isinstance(k, int) for k in keys) and any(isinstance(k, str) for k in keys)
