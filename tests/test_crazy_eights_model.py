@@ -119,3 +119,21 @@ def test_the_model_follows_the_rules_text():
     game.apply_action("play H8 spades")
     assert sorted(game.legal_actions()) == ["draw", "play S6", "play SJ"]
     assert ref.points("H8") == 50 and ref.points("SK") == 10 and ref.points("DA") == 1 and ref.points("C10") == 10 - 0
+
+
+def test_draw_until_playable_ends_the_turn_when_the_last_card_drawn_does_not_fit():
+    # issue 30: when nothing is left to draw and the card drawn does not fit, the turn ends by
+    # itself (the parameter's contract), instead of asking the seat for a forced `pass`
+    import random
+
+    game = trickkit.load_game("crazy_eights", players=5, target=0, draw_until_playable=True)
+    seen = 0
+    for seed in range(40):
+        state, rng = game.new_initial_state(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            seat, action = state.current_player(), rng.choice(state.legal_actions())
+            state.apply_action(action)
+            if action.text == "draw" and not state.is_terminal() and state.current_player() == seat:
+                seen += 1
+                assert [a.text for a in state.legal_actions()] != ["pass"], (seed, state.history())
+    assert seen > 100  # the situation around it is exercised

@@ -157,3 +157,20 @@ def test_an_unknown_attribute_lists_the_attributes_there_are():
     with pytest.raises(DSLCompileError) as err:
         compiler().expression("trick[0].heads")
     assert "(their attributes: seat, card, order, mode, name, suit, rank, kind)" in str(err.value)
+
+
+def test_strings_have_escapes_for_quotes_and_backslash():
+    # issue 30: a `'` inside a text could not be written
+    assert ev(r"'it\'s'") == "it's"
+    assert ev(r'"say \"hi\""') == 'say "hi"'
+    assert ev(r"'a\\b'") == "a\\b"
+    assert ev(r"'\\'") == "\\"
+    assert ev(r"['\'', '\\']") == ["'", "\\"]
+    assert ev(r"'it\'s' + ' ' + 'fine'") == "it's fine"
+    with pytest.raises(DSLCompileError) as info:
+        ev(r"'a\nb'")
+    assert str(info.value) == "unknown escape '\\n' in a text: write \\' \\\" or \\\\ (a quote or a backslash)"
+
+
+def test_list_plus_joins_lists():
+    assert ev("[1, 2] + [3]") == [1, 2, 3]

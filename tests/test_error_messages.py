@@ -225,3 +225,77 @@ def test_assigning_a_seat_variable_of_no_seat_is_an_error_not_another_seats(tmp_
         state.apply_action("go")
     assert state.to_json() == before
     assert state.seat_vars[0] == [0, 0]
+
+
+SHADOW = """\
+format: 1
+name: shadow
+title: Shadow
+players: {min: 2, max: 2}
+deck:
+  - rank: {from: 1, to: 4}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+definitions:
+  limit: 3
+  small: rank_of_top < limit
+  rank_of_top: stock[-1].rank
+round:
+  - deal: {count: 2}
+  - turns:
+      until: "true"
+      actions:
+        go:
+          text: "go {limit}"
+          choices: {limit: "[1, 2]"}
+          allowed: small
+          effect: "for rank_of_top in [1] { end_turn() }"
+game_over: true
+score: "0"
+"""
+
+
+def test_a_choice_or_loop_variable_named_like_a_definition_is_a_load_error_naming_both(tmp_path):
+    # issue 30: the choice `limit` silently hid the definition `limit`, also inside `small`
+    path = _write(tmp_path, SHADOW)
+    problems = trickkit.validate(path)
+    choice = [p for p in problems if p.path == "$.round[1].turns.actions.go.choices.limit"]
+    assert len(choice) == 1, problems
+    assert (choice[0].line, choice[0].column) == (22, 28)
+    message = choice[0].message
+    assert "choice 'limit' has the name of the definition 'limit'" in message
+    assert f"{path}:12:10: $.definitions.limit" in message  # where the definition is
+    loop = [p for p in problems if "loop variable" in p.message]
+    assert len(loop) == 1 and "'rank_of_top' is a definition" in loop[0].message
+    assert f"{path}:14:16: $.definitions.rank_of_top" in loop[0].message
+    with pytest.raises(trickkit.RulesetError):
+        trickkit.load_game(path)
+
+
+def test_a_card_attribute_has_one_type_across_the_deck(tmp_path):
+    # issue 30: `points: "-10"` on one card passed validate and lint and failed in play
+    text = STUCK.replace(
+        '  - rank: {from: 1, to: 4}\n    text: "{rank}"\n',
+        '  - rank: {from: 1, to: 3}\n    text: "{rank}"\n    attributes: {points: 1}\n'
+        '  - {rank: 4, text: "J", attributes: {points: "-10"}}\n',
+    ).replace("ALLOWED", "true")
+    path = _write(tmp_path, text)
+    problems = trickkit.validate(path)
+    assert len(problems) == 1, problems
+    p = problems[0]
+    assert p.path == "$.deck[1].attributes.points"
+    assert "attribute 'points' of card 'J' is a text ('-10')" in p.message
+    assert "card '1' (deck[0]) has a number" in p.message
+    ok = text.replace('points: "-10"', "points: -10")
+    assert trickkit.validate(_write(tmp_path, ok, "ok.yaml")) == []
+
+
+def test_a_dsl_error_inside_a_definition_points_its_caret_at_the_bad_name(tmp_path):
+    # issue 30: the caret pointed at the start of the expression, not at `c.point`
+    path = _write(tmp_path, "extends: sarkophag\nname: caret\ndefinitions:\n  bad: sum(c.point for c in trick)\n")
+    (problem,) = trickkit.validate(path)
+    assert problem.path == "$.definitions.bad"
+    assert (problem.line, problem.column) == (4, 8)  # the value (a plain scalar); the caret shows the name
+    assert problem.message.endswith("    sum(c.point for c in trick)\n          ^")

@@ -132,3 +132,29 @@ def test_the_play_screen_shows_other_seats_passes_as_pass_query():
     ).stdout
     assert out.count("seat 1: pass ?") == 3  # seat 1 passes first; seat 2 sees none of its cards
     assert not any(line.startswith("seat 1: pass ") and not line.endswith("?") for line in out.splitlines())
+
+
+def test_a_variant_card_with_negative_points_is_no_penalty_card(tmp_path):
+    # issue 30: "no penalty card on the first trick" read `points == 0`, so a variant giving the
+    # jack of diamonds -10 points (the Omnibus jack) made it a penalty card: Hearts names them
+    variant = tmp_path / "omnibus.yaml"
+    variant.write_text("extends: hearts\nname: omnibus\ndeck:\n  $change:\n    6: {attributes: {points: -10}}\n")
+    game = trickkit.load_game(variant)
+    assert game.cards[game.rules.deck.by_text["DJ"][0]] == "DJ"
+    clubs = [f"C{r}" for r in [*range(2, 11), "J", "Q", "K", "A"]]
+    hearts = [f"H{r}" for r in [*range(2, 11), "J", "Q", "K", "A"]]
+    rest = [c for c in game.cards if c not in clubs + hearts + ["DJ", "SQ"]]
+    # after the pass (left): seat 1 holds DJ, SQ and hearts, no club, when seat 0 leads C2
+    seat1 = ["DJ", "SQ", *hearts[3:11], "C3", "C4", "C5"]  # passes C3 C4 C5, gets H2 H3 H4
+    seat0 = ["C2", *hearts[:3], *clubs[4:13]]  # passes H2 H3 H4, gets three cards of seat 3
+    others = [c for c in clubs + hearts + rest if c not in seat0 + seat1 and c not in ("DJ", "SQ")]
+    seat2, seat3 = others[:13], others[13:26]
+    state = game.new_initial_state(
+        seed=1, deals=[[sorted(h, key=game.cards.index) for h in (seat0, seat1, seat2, seat3)]]
+    )
+    passes = {0: hearts[:3], 1: ["C3", "C4", "C5"], 2: seat2[:3], 3: seat3[:3]}
+    while state.legal_actions()[0].text.startswith("pass"):
+        state.apply_action(f"pass {passes[state.current_player()].pop()}")
+    state.apply_action("play C2")
+    assert state.current_player() == 1
+    assert [a.text for a in state.legal_actions()] == ["play DJ"]

@@ -236,3 +236,16 @@ def test_team_scores_are_reported_when_the_state_has_them():
     assert stats_.team_scores == (4, 0) and stats_.team_winners == (0,)
     comp = compare([("teams", Teams([(1, 2)]))], 3)
     assert comp.variants[0].team_mean_score[0].estimate == 3 and comp.variants[0].team_win_rate[0].estimate == 1.0
+
+
+def test_simulate_tests_team_balance_per_team_in_team_games():
+    # issue 30: in a partnership game only teams are meaningful: the chi-square is over the teams
+    summary = simulate(trickkit.load_game("spades"), 6, seed=2)
+    test = summary.seat_test()
+    assert test.df == 1  # two teams
+    assert test == stats.chi_square_equal([r * summary.games for r in summary.team_win_rate])
+    text = " ".join(summary.to_text().split())
+    assert f"every team equal? chi-square {test.statistic:.2f} on 1 df" in text
+    assert "every seat equal?" not in text
+    variant = compare([("spades", trickkit.load_game("spades"))], games=4, seed=1).variants[0]
+    assert variant.seat_test.df == 1

@@ -107,3 +107,32 @@ def test_a_text_of_no_kinds_length_names_every_form(tmp_path):
     state = load(tmp_path).new_initial_state(seed=0)
     with pytest.raises(trickkit.IllegalActionError, match=r"the form is 'mark \{n\}' or 'mark \{n\} \{c\}'"):
         state.apply_action("mark 2 red now")
+
+
+def test_a_private_kind_masks_only_its_own_texts_not_every_kind_of_its_verb(tmp_path):
+    # issue 30: `private: [c]` on `mark {n} {c}` hid `mark 1` (the other kind of the verb) too
+    text = GAME.replace("          allowed: n == 2\n", "          allowed: n == 2\n          private: [c]\n")
+    state = load(tmp_path, text).new_initial_state(seed=0)
+    by_text = {a.text: a for a in state.legal_actions()}
+    assert state.action_seen_by(by_text["mark 2 red"], 1) == "mark 2 ?"
+    assert state.action_seen_by(by_text["mark 1"], 1) == "mark 1"
+    assert state.action_seen_by(by_text["mark 2"], 1) == "mark 2"
+    # and the whole kind private: the other kind still shows
+    text = GAME.replace("          allowed: n == 2\n", "          allowed: n == 2\n          private: true\n")
+    state = load(tmp_path, text).new_initial_state(seed=0)
+    by_text = {a.text: a for a in state.legal_actions()}
+    assert state.action_seen_by(by_text["mark 2 blue"], 1) == "mark ?"
+    assert state.action_seen_by(by_text["mark 1"], 1) == "mark 1"
+    assert state.action_seen_by(by_text["mark 1"], 0) == "mark 1"
+
+
+def test_a_refused_multi_word_action_is_named_whole_with_the_legal_ones(tmp_path):
+    # issue 30: `order alone` refused as "'order' is not allowed now"
+    state = load(
+        tmp_path, GAME.replace("          reason: \"'only a 2 is marked in a colour'\"\n", "")
+    ).new_initial_state(seed=0)
+    with pytest.raises(trickkit.IllegalActionError) as info:
+        state.apply_action("mark 1 red")
+    message = str(info.value)
+    assert "'mark 1 red' is not allowed now (legal now: mark 1, mark 2, mark 2 red, mark 2 blue)" in message
+    assert "'mark' is not allowed" not in message

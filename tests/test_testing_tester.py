@@ -38,6 +38,23 @@ def test_an_action_text_naming_a_hidden_card_is_caught():
     assert e.case.actions and e.case.actions[-1].startswith("hide ")  # the failing action ends the case
 
 
+def test_a_game_that_draws_before_the_first_decision_gets_a_verdict():
+    # issue 30: the deal-swap replay dealt the hands as they were at the first decision (after a
+    # start-of-turn draw) and crashed with a DealError; the sound game passes, its leaky twin fails
+    testing.check_one(HERE / "draws_first.yaml", "hidden_information", examples=8, seed=1)
+    e = failure("draws_first_leaks.yaml", "hidden_information")
+    assert "observes something of cards it cannot see" in e.message and "variables.peek" in e.message
+
+
+def test_a_text_choice_that_equals_a_card_text_is_no_card():
+    # issue 30: a guess naming a card text ("guess c8 c1", Love Letter's Guard) was reported as
+    # a leak, and a private guess was relabelled in the exchanged deal; the sound game passes
+    testing.check_ruleset(HERE / "guesses_a_card.yaml", examples=8, seed=1)
+    # its twin whose `hint` names a card of the next seat's hand in public is caught
+    e = failure("guesses_a_card_leaks.yaml", "hidden_information")
+    assert "hint " in e.message and "private" in e.message
+
+
 def test_a_game_that_never_ends_is_caught_in_a_counted_limit():
     e = failure("never_ends.yaml", "termination")
     assert "did not end within max_actions=60" in e.message
@@ -126,9 +143,18 @@ def test_unknown_check_and_missing_hypothesis(monkeypatch):
     with pytest.raises(ValueError, match="unknown check"):
         testing.check_ruleset(HERE / "sound.yaml", checks=["speed"])
     monkeypatch.setitem(sys.modules, "hypothesis", None)
-    with pytest.raises(testing.MissingHypothesis, match=r"trickkit\[test\]"):
+    with pytest.raises(testing.MissingHypothesis, match=r"pip install hypothesis"):
         testing.check_ruleset(HERE / "sound.yaml", checks=["conservation"])
     assert main(["test", str(HERE / "sound.yaml")]) == 2
+
+
+def test_hypothesis_is_a_core_dependency():
+    # `pip install trickkit && trickkit test GAME` works without extras (issue 30)
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    core = text.split("dependencies = [", 1)[1].split("]", 1)[0]
+    assert re.search(r'"hypothesis>=', core), core
 
 
 def test_game_case_refuses_malformed_json():

@@ -18,7 +18,7 @@ The rules, restated as code:
   its top card, which is shuffled into a new stock when the stock is empty); after a draw
   only the drawn card may be played, or kept with ``pass``; a drawn card that cannot be
   played ends the turn; with ``draw_until_playable`` the seat draws again instead, one
-  ``draw`` at a time, and passes if nothing is left to draw;
+  ``draw`` at a time, and the turn ends by itself when nothing is left to draw;
 * a seat that can neither play nor draw passes; when every seat in a row has passed so
   without having drawn, the hand is blocked: the seats with the lowest count in hand score
   the differences to every other count;
@@ -189,7 +189,7 @@ class CrazyEights:
             self.hands[me].append(card)
             self.drawn = card
             self.stuck = 0
-            if not self.fits(card) and not self.until_playable:
+            if not self.fits(card) and (not self.until_playable or not self.can_draw()):
                 self._next_turn()
         else:  # pass
             self.stuck = 0 if self.drawn is not None else self.stuck + 1

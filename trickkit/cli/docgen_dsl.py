@@ -12,7 +12,7 @@ from trickkit.cli.docgen_common import code_span as _code
 #: Grammar constructs: (section, construct, meaning, example, start rule).
 _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ("Literals", "integer", "a whole number (no floats in the DSL)", "42", "expr"),
-    ("Literals", "string", "text in single or double quotes", "'black'", "expr"),
+    ("Literals", "string", "text in quotes; `\\'` `\\\"` `\\\\` write a quote, a backslash", "'it\\'s'", "expr"),
     ("Literals", "`true`, `false`", "booleans", "true", "expr"),
     ("Literals", "`null`", "no value (e.g. an aggregate over nothing)", "null", "expr"),
     ("Literals", "list", "a list of expressions", "[1, 2, 3]", "expr"),
@@ -37,7 +37,8 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ),
     ("Operators", "`-x`", "negation", "-bid[seat]", "expr"),
     ("Operators", "`*` `//` `%`", "multiply, floor divide, remainder", "round * 10 // 2 % 7", "expr"),
-    ("Operators", "`+` `-`", "add, subtract; `+` also joins strings", "'must follow ' + str(trick[0].rank)", "expr"),
+    ("Operators", "`+` `-`", "add, subtract; `+` also joins strings, and lists", "'a' + str(round)", "expr"),
+    ("Operators", "list `+`", "two lists joined: `[1, 2] + [3]` is `[1, 2, 3]`", "hand[0] + hand[1]", "expr"),
     ("Operators", "`==` `!=` `<` `<=` `>` `>=`", "comparison", "trick[1].rank < trick[0].rank", "expr"),
     ("Operators", "`in`, `not in`", "membership in a list", "card.kind not in ['escape', 'joker']", "expr"),
     ("Operators", "`not`", "logical not", "not (len(trick) == 0)", "expr"),

@@ -34,6 +34,7 @@ from trickkit.dsl.types import (
     elem_type,
     error_at,
     is_list,
+    text_value,
 )
 from trickkit.errors import did_you_mean
 
@@ -80,7 +81,7 @@ class ExprMixin(NamesMixin):
         return Val(repr(v), "int", v, False)
 
     def _e_str_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
-        v = str(node.children[0])[1:-1]
+        v = text_value(node.children[0])
         return Val(repr(v), "str", v, False)
 
     def _e_true_lit(self, node: Tree, scope: Scope, defs: Defs) -> Val:
@@ -289,7 +290,7 @@ class ExprMixin(NamesMixin):
             kind_node = args[0]
             if not (isinstance(kind_node, lark.Tree) and kind_node.data == "str_lit"):
                 raise error_at(kind_node, "can() takes the name of an action kind in quotes, e.g. can('place')")
-            kind = str(kind_node.children[0])[1:-1]
+            kind = text_value(kind_node.children[0])
             if kind not in self.ns.action_kinds:
                 raise error_at(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
             return Val(f"_can(s, {kind!r})", "bool", nullable=False, state=True)

@@ -32,6 +32,7 @@ from trickkit.dsl.types import (
     Tree,
     Val,
     error_at,
+    in_definition,
 )
 from trickkit.errors import did_you_mean
 
@@ -125,7 +126,7 @@ class NamesMixin(GenBase):
             try:
                 val = self._expr(self._def_trees[name], inner, (*defs, name))
             except DSLCompileError as e:
-                raise error_at(node, f"in definition {name!r}: {e}") from None
+                raise in_definition(node, name, e) from None
             finally:
                 self._rule = saved_rule
             if once is not None and not val.free and (val.is_const or re.match(r"^h[0-9]+$", val.code)):
@@ -143,7 +144,7 @@ class NamesMixin(GenBase):
             try:
                 entry = self._compile_definition(name, context, params, args, defs)
             except DSLCompileError as e:
-                raise error_at(node, f"in definition {name!r}: {e}") from None
+                raise in_definition(node, name, e) from None
             self._defs[key] = entry
             if isinstance(entry, Val) or not entry[1]:
                 self._defs[(name, None, arg_types)] = entry
@@ -292,6 +293,12 @@ class NamesMixin(GenBase):
             raise error_at(tok, f"{name!r} is {taken}: a local name cannot reuse it; choose another name")
 
     def _check_loop_name(self, tok: Node, scope: Scope) -> None:
+        if str(tok) in self._def_trees:  # it would hide the definition in the loop, and in definitions used there
+            raise error_at(
+                tok,
+                f"{str(tok)!r} is a definition ({self.definition_where.get(str(tok), '$.definitions')}): "
+                f"a loop variable cannot reuse its name; choose another name",
+            )
         local = scope.lookup(str(tok))
         if local is not None and local.declared is not None:
             raise error_at(

@@ -30,6 +30,7 @@ from trickkit.dsl.types import (
     is_bool,
     is_list,
     need_number,
+    text_value,
     unify,
     union_values,
 )
@@ -261,7 +262,7 @@ class OperatorsMixin(ExprMixin):
         if b.is_const and isinstance(right, lark.Tree) and right.data == "list_lit":
             for item_node in right.children:
                 if _is_text_literal(item_node):
-                    self._check_literal(node, a, str(item_node.children[0])[1:-1])
+                    self._check_literal(node, a, text_value(item_node.children[0]))
         state, free = a.state or b.state, a.free | b.free
         # a zone holds at most the deck, and a short constant list is short: plain `in`; any
         # other list may be long, so the test is charged to the budget like a loop over it

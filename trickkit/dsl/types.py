@@ -50,6 +50,17 @@ class DSLCompileError(Exception):
         super().__init__(message)
         self.line = line
         self.column = column
+        self.within: tuple[str, int, int] | None = None
+        """For an error inside a definition, raised where the definition is used: ``(name, line,
+        column)`` of the mistake in that definition's own text (where it is written)."""
+
+
+def in_definition(node: object, name: str, error: DSLCompileError) -> DSLCompileError:
+    """``error``, raised inside definition ``name``, as an error at ``node`` (where it is used),
+    remembering where in the definition's own text the mistake is."""
+    out = error_at(node, f"in definition {name!r}: {error}")
+    out.within = (name, error.line, error.column)
+    return out
 
 
 @attrs.frozen
@@ -128,6 +139,37 @@ def node_pos(node: object) -> tuple[int, int]:
 def error_at(node: object, message: str) -> DSLCompileError:
     """A compile error located at ``node``."""
     return DSLCompileError(message, *node_pos(node))
+
+
+_ESCAPES = {"'": "'", '"': '"', "\\": "\\"}
+"""The escapes of DSL texts: ``\\'``, ``\\"`` and ``\\\\``."""
+
+
+def text_value(token: object) -> str:
+    """The value of a STRING token (a ``str_lit``'s child): without its quotes, escapes decoded.
+
+    Raises:
+        DSLCompileError: an escape other than ``\\'``, ``\\"`` and ``\\\\`` (located at the token).
+    """
+    raw = str(token)[1:-1]
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            nxt = raw[i + 1 : i + 2]
+            if nxt not in _ESCAPES:
+                raise error_at(
+                    token, f"unknown escape '\\{nxt}' in a text: write \\' \\\" or \\\\ (a quote or a backslash)"
+                )
+            out.append(_ESCAPES[nxt])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 PLAY_FIELDS = {"seat": "int", "card": "card", "order": "int", "mode": "str"}

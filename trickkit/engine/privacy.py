@@ -84,17 +84,27 @@ class PrivacyTable:
     """The private action kinds of a ruleset, by verb: ``verb -> ((template, private), ...)``,
     where ``private`` is the hidden choices, or None when the whole kind is private.
 
-    Several kinds may share a verb (one per ``turns`` step or reaction window); an action
-    text is masked by the first of them whose template it fits.
+    Several kinds may share a verb (``verb:``, or one kind per ``turns`` step or reaction
+    window); a verb with a private kind keeps every kind of that verb, the public ones with
+    ``private == ()``, so that only the texts of the private kinds are masked. An action text
+    is masked as the first of them whose template it fits with as many words (kinds of one
+    step that share a verb differ in their numbers of words), else the first it fits at all.
     """
 
     def __init__(self, kinds: Iterable[Any]) -> None:
         table: dict[str, list[tuple[str, tuple[str, ...] | None]]] = {}
+        public: dict[str, list[str]] = {}
         for kind in kinds:
+            verb = getattr(kind, "verb", None) or kind.name
             if getattr(kind, "private_kind", False):
-                table.setdefault(kind.verb or kind.name, []).append((kind.template, None))
+                table.setdefault(verb, []).append((kind.template, None))
             elif getattr(kind, "private", ()):
-                table.setdefault(kind.verb or kind.name, []).append((kind.template, tuple(kind.private)))
+                table.setdefault(verb, []).append((kind.template, tuple(kind.private)))
+            elif getattr(kind, "template", None):
+                public.setdefault(verb, []).append(kind.template)
+        for verb, templates in public.items():
+            if verb in table:  # a public kind sharing its verb with a private one shows as it is
+                table[verb] += [(template, ()) for template in templates]
         self.by_verb = {verb: tuple(entries) for verb, entries in table.items()}
 
     def __bool__(self) -> bool:
@@ -105,11 +115,12 @@ class PrivacyTable:
         entries = self.by_verb.get(text.split(" ")[0])
         if not entries or " " not in text:  # a bare verb (a responder's `pass`) hides nothing
             return text
-        for template, private in entries:
-            regex, _ = _template_regex(template)
-            if regex.match(text):
-                return f"{text.split(' ')[0]} {HIDDEN}" if private is None else mask_text(template, private, text)
-        return f"{text.split(' ')[0]} {HIDDEN}"  # a private verb whose text fits none: hide it all
+        words = text.count(" ")
+        fits = [(t, p) for t, p in entries if _template_regex(t)[0].match(text)]
+        best = next(iter([e for e in fits if e[0].count(" ") == words] + fits), None)
+        if best is None or best[1] is None:  # a whole private kind, or a text that fits none: hide it all
+            return f"{text.split(' ')[0]} {HIDDEN}"
+        return mask_text(best[0], best[1], text)
 
 
 def privacy_table(rules: Rules) -> PrivacyTable:

@@ -42,12 +42,17 @@ PASS = Action("pass", "pass")
 """The action of a responder who lets the window go by."""
 
 
-def start_turn(game: GameTables, s: State, step: TurnStep, seat: Seat) -> None:
+def start_turn(game: GameTables, s: State, step: TurnStep, seat: Seat) -> bool:
     """Give the turn to ``seat``: per-turn variables go back to their initial values.
 
     A turn that ``on_turn_start`` ends (``end_turn()``, ``end_turn(next=seat)``) passes on at
-    once, before anyone decides, unless ``until`` now holds: that is how an automatic
-    resolution hands the next decision to a named seat, or a seat is skipped.
+    once, before anyone decides, unless ``until`` now holds (or ``until_after_turn``, checked
+    after a turn so ended): that is how an automatic resolution hands the next decision to a
+    named seat, or a seat is skipped.
+
+    Returns:
+        True if ``until_after_turn`` held after a turn that ``on_turn_start`` ended: the step is over.
+        (The caller checks ``until``.)
 
     Raises:
         DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` turns in a row ended as they began.
@@ -59,10 +64,12 @@ def start_turn(game: GameTables, s: State, step: TurnStep, seat: Seat) -> None:
         s.turn_no += 1
         s._reset_variables("per_turn")
         if step.on_turn_start is None:
-            return
+            return False
         step.on_turn_start(s)
         if not s.turn_over or step.until(s):
-            return
+            return False
+        if step.until_after_turn is not None and step.until_after_turn(s):
+            return True
         seat = next_turn_seat(s)
     from trickkit.rules.ruleset import step_where
 
@@ -80,8 +87,13 @@ def next_turn_seat(s: State) -> Seat:
 
 
 def enter_turns(game: GameTables, s: State, step: TurnStep) -> bool:
+    """Start the step: its first turn, unless ``until`` already holds (then no turn starts and
+    ``on_turn_start`` does not run). True if a seat must decide."""
     s.window, s.responders = -1, []
-    start_turn(game, s, step, step.first(s))
+    if step.until(s):
+        return False
+    if start_turn(game, s, step, step.first(s)):
+        return False
     return not step.until(s)
 
 
@@ -438,8 +450,9 @@ def _after_action(game: GameTables, s: State, step: TurnStep) -> bool:
     if step.until(s):
         return True
     if s.turn_over:
-        start_turn(game, s, step, next_turn_seat(s))
-        if step.until(s):
+        if step.until_after_turn is not None and step.until_after_turn(s):
+            return True
+        if start_turn(game, s, step, next_turn_seat(s)) or step.until(s):
             return True
     legal = legal_turns(game, step, s)
     if not legal:
@@ -507,9 +520,15 @@ def explain_turns(game: GameTables, s: State, step: TurnStep, text: str) -> str:
             why = kind.reason(s, *combo) if kind.reason is not None else None
             if why is not None:  # a reason rule that gives null says nothing: the default below
                 return dsl_str(why)
-            return f"{verb!r} is not allowed now"
+            return f"{text!r} is not allowed now{_legal_now(s)}"
     forms = " or ".join(repr(k.template) for k in sharing)
     return _wrong_choice(s, kind, text) or f"no such {verb!r} action now (the form is {forms})"
+
+
+def _legal_now(s: State) -> str:
+    """`` (legal now: A, B, ...)``: the seat's legal actions (it may see those), at most 8 of them."""
+    legal = [a.text for a in s.legal_actions()]
+    return f" (legal now: {', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})" if legal else ""
 
 
 def _wrong_choice(s: State, kind: ActionKind, text: str) -> str | None:

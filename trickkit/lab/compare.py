@@ -46,7 +46,8 @@ class VariantStats:
         games: games played.
         win_rate: per seat, the share of games it won (a shared win counts for every winner), Wilson interval.
         mean_score: per seat, the mean final score, t interval.
-        seat_test: chi-square test of "every seat wins equally often" (split credit for shared wins), or None.
+        seat_test: chi-square test of "every seat wins equally often" (split credit for shared wins), or None;
+            in a partnership game, of "every team wins equally often".
         actions: mean game length in actions.
         rounds: mean game length in rounds.
         lead_changes: mean number of lead changes per game (see `trickkit.lab.play`).
@@ -135,6 +136,12 @@ def _summarise(label: str, game: Any, results: Sequence[GameStats]) -> VariantSt
         team_score = tuple(stats.mean_interval([s[t] for s in team_scores]) for t in range(teams))
         if len(team_winners) == n:
             team_win = tuple(stats.wilson(sum(1 for w in team_winners if t in w), n) for t in range(teams))
+            if teams < players:  # partnerships: only teams are meaningful, the balance test is per team
+                team_share = [0.0] * teams
+                for w in team_winners:
+                    for t in w:
+                        team_share[t] += 1 / len(w)
+                share = team_share
     return VariantStats(
         label=label,
         game=game.name,

@@ -64,6 +64,16 @@ _NOT_DSL = {
 """Keys whose text values are not rules (names, prose, templates, deck layout)."""
 
 
+def _text(token: object) -> str:
+    """A text literal's value; a malformed escape (refused when the ruleset compiles) reads as written."""
+    from trickkit.dsl.types import DSLCompileError, text_value
+
+    try:
+        return text_value(token)
+    except DSLCompileError:
+        return str(token)[1:-1]
+
+
 def lint(
     name_or_path: str | os.PathLike[str],
     players: int | None = None,
@@ -141,7 +151,7 @@ def _names(text: str) -> set[str]:
         if sub.data in ("call", "call_stmt"):  # can('kind'): the kind is named in a text
             for c in sub.children:
                 if isinstance(c, lark.Tree) and c.data == "str_lit":
-                    found.add(str(c.children[0])[1:-1])
+                    found.add(_text(c.children[0]))
     return found
 
 
@@ -243,7 +253,7 @@ def _literals(node: Any) -> set[str]:
     if not hasattr(node, "data"):
         return set()
     if node.data == "str_lit":
-        return {str(node.children[0])[1:-1]}
+        return {_text(node.children[0])}
     if node.data in ("if_expr", "coalesce"):
         kids = [c for c in node.children if hasattr(c, "data")]
         return set().union(*(_literals(c) for c in (kids[1:] if node.data == "if_expr" else kids)))

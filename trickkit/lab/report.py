@@ -85,7 +85,12 @@ def comparison_tables(comp: Any) -> list[Any]:
             win = _pct(v.team_win_rate[t]) if v.team_win_rate else "-"
             seats.add_row("", f"team {t}", win, _num(score))
     seats.caption = Text(
-        "\n".join(f"every seat equal? {v.label}: {_p(v.seat_test)}" for v in comp.variants), justify="left"
+        "\n".join(
+            f"every {'team' if v.team_win_rate and len(v.team_win_rate) < v.players else 'seat'} equal? "
+            f"{v.label}: {_p(v.seat_test)}"
+            for v in comp.variants
+        ),
+        justify="left",
     )
     games = Table(title=Text("per game (95% intervals)"))
     for name in ("variant", "actions", "rounds", "lead changes"):

@@ -235,11 +235,18 @@ class SimulationSummary:
         wins = self.wins[seat] if self.wins else round(self.win_rate[seat] * self.games)
         return stats.wilson(wins, self.games)
 
+    def _partnerships(self) -> bool:
+        return bool(self.teams) and len(self.teams) < self.players
+
     def seat_test(self) -> Any:
-        """Chi-square test of "every seat wins equally often" on `win_share`
-        (a `trickkit.lab.stats.ChiSquare`), or None when there is nothing to test."""
+        """Chi-square test of "every seat wins equally often" on `win_share` (a
+        `trickkit.lab.stats.ChiSquare`), or None when there is nothing to test. In a
+        partnership game, where only teams are meaningful, of "every team wins equally often"
+        on the teams' shares of the wins (`team_win_rate`, ties split)."""
         from trickkit.lab import stats
 
+        if self._partnerships() and self.team_win_rate:
+            return stats.chi_square_equal([rate * self.games for rate in self.team_win_rate])
         return stats.chi_square_equal(self.win_share) if self.win_share else None
 
     def to_table(self) -> Any:
@@ -255,7 +262,8 @@ class SimulationSummary:
         test = self.seat_test()
         if test is not None:  # no percent sign here: the seat rows are the lines with one
             caption += (
-                f"\nevery seat equal? chi-square {test.statistic:.2f} on {test.df} df, "
+                f"\nevery {'team' if self._partnerships() else 'seat'} equal? "
+                f"chi-square {test.statistic:.2f} on {test.df} df, "
                 f"p = {test.p_value:.3g}" + (" (few games: rough)" if test.expected < 5 else "")
             )
         from rich.text import Text

@@ -66,6 +66,14 @@ class ActionKindCompiler(CompilerBase):
                         f"placeholder {{{placeholder}}} is not a choice"
                         f"{did_you_mean(placeholder, choices)} (choices: {', '.join(choices) or 'none'})",
                     )
+            for c in names:
+                if c in self.ns.definitions:  # it would hide the definition here and in every definition used here
+                    self.add(
+                        (*ap, "choices", c),
+                        f"choice {c!r} has the name of the definition {c!r} "
+                        f"({self.compiler.definition_where.get(c, '$.definitions')}): in this action, and in "
+                        f"every definition it uses, {c!r} would mean the choice; rename one of them",
+                    )
             for c in names if bad is None else ():
                 if c not in _placeholders(template):  # two combinations would read the same
                     self.add(

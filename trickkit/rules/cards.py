@@ -78,6 +78,7 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
     rows: list[dict[str, Any]] = []
     modes_of: list[dict[str, Any]] = []
     groups_of: list[int] = []  # the group of each card, for errors
+    defaulted: set[tuple[int, str]] = set()  # (first row of a card, attribute) set by a lookup's default
     cards = faces = 0  # counted before anything is built, so a huge deck costs nothing
     for gi, group in enumerate(groups):
         path = ("deck", gi)
@@ -145,6 +146,12 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
                             f"choose another attribute name",
                         )
                     values[attr] = _attribute_value(spec, values, path + ("attributes", attr), problem)
+                    if isinstance(spec, dict) and not any(
+                        values.get(spec["by"]) in k for k in spec.get("groups", {}).values()
+                    ):
+                        defaulted.add(
+                            (len(rows), attr)
+                        )  # a lookup's default (an int by the schema): no type of its own
                 for copy in range(copies_of[r]):
                     rows.append({**values, "copy": copy})
                     modes_of.append(group.get("modes") or {})
@@ -153,6 +160,7 @@ def build_deck(groups: list[Any], problem: ProblemFactory, one_deck: bool = True
             for attr in overrides:
                 if attr in OWN_ATTRIBUTES:
                     raise problem(path + ("modes", mode, attr), f"a mode may not change {attr!r} (set by the engine)")
+    _check_attribute_types(rows, modes_of, groups_of, problem, defaulted)
     if one_deck:
         _check_unambiguous(rows, modes_of, groups_of, problem)
     names = list(STANDARD_ATTRIBUTES)
@@ -279,6 +287,46 @@ def _check_unambiguous(
                 f"ambiguous; give each card its own text (cards may share a text only as identical "
                 f"copies)",
             )
+
+
+_TYPE_NAMES = {bool: "a bool", int: "a number", float: "a number", str: "a text"}
+
+
+def _type_name(value: Any) -> str:
+    return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def _check_attribute_types(
+    rows: list[dict[str, Any]],
+    modes_of: list[dict[str, Any]],
+    groups_of: list[int],
+    problem: ProblemFactory,
+    defaulted: set[tuple[int, str]],
+) -> None:
+    """Each attribute has one type across the deck (modes included); null fits any, and so does
+    the default of a lookup (``by:``) a card falls back to. A text where other cards have
+    numbers (``points: "-10"``) would fail only in play."""
+    first: dict[str, tuple[str, str, int]] = {}  # attribute -> (type, card text, group) of its first value
+    start = 0  # the first row of this card (copies are rows of their own)
+    for row, (values, modes, gi) in enumerate(zip(rows, modes_of, groups_of, strict=True)):
+        if values.get("copy", 0) == 0:
+            start = row
+        shown = [((), values)] + [(("modes", mode), overrides) for mode, overrides in modes.items()]
+        for where, found in shown:
+            for attr, value in found.items():
+                if value is None or attr in OWN_ATTRIBUTES or attr in ("name", "text"):
+                    continue
+                if not where and (start, attr) in defaulted:
+                    continue
+                kind = _type_name(value)
+                seen = first.setdefault(attr, (kind, values["text"], gi))
+                if seen[0] != kind:
+                    raise problem(
+                        ("deck", gi, *where, "attributes", attr) if not where else ("deck", gi, *where, attr),
+                        f"attribute {attr!r} of card {values['text']!r} is {kind} ({value!r}), but card "
+                        f"{seen[1]!r} (deck[{seen[2]}]) has {seen[0]}: an attribute has one type across "
+                        f"the deck (write {attr}: -10, not {attr}: '-10')",
+                    )
 
 
 def _attribute_value(spec: Any, values: dict[str, Any], path: tuple[Any, ...], problem: ProblemFactory) -> Any:

@@ -176,10 +176,11 @@ class RulesetCompiler(StepCompiler):
         try:
             self.compiler.context_reads(parse(text, "expr"), call_context)
         except (DSLSyntaxError, DSLCompileError) as e:
-            self.add(
-                path,
-                dsl_message(e, rule_text(self.doc["definitions"][path[-1]])).replace(f"in definition {name!r}: ", ""),
-            )
+            within = getattr(e, "within", None)
+            if within is not None and within[0] == name:  # point at the mistake in the definition's text
+                e = DSLCompileError(str(e).replace(f"in definition {name!r}: ", "", 1), within[1], within[2])
+            text = rule_text(self.doc["definitions"][path[-1]])
+            self.add_dsl(path, e, text, dsl_message(e, text).replace(f"in definition {name!r}: ", ""))
 
 
 ANY_CONTEXT: Context = (("card", "card"), ("winner", "play"), ("seat", "int"))

@@ -276,7 +276,9 @@ class ReactionWindow:
 @attrs.frozen
 class TurnStep:
     """Seats take turns clockwise from ``first``; each turn is one or more actions of the declared kinds,
-    until an effect calls ``end_turn()``. The step ends when ``until`` holds (checked after every action)."""
+    until an effect calls ``end_turn()``. The step ends when ``until`` holds (checked as the step
+    starts, after every action and after each start-of-turn block), or when a turn has ended and
+    ``until_after_turn`` holds."""
 
     first: RuleHook
     until: RuleHook
@@ -285,6 +287,8 @@ class TurnStep:
     on_turn_start: RuleHook | None = None
     after_action: RuleHook | None = None
     kind: str = "turns"
+    until_after_turn: RuleHook | None = None
+    """Checked only once a turn has ended, before the next one starts (None: not given)."""
     passes: KindsPasses | None = None
     """The generated passes over ``kinds``: ``(legal, any, some kind has a lookahead)`` (see
     `trickkit.dsl.compiler.Compiler.kinds_pass`), or None when some kind needs the engine's

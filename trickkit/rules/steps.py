@@ -217,6 +217,9 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
             windows=tuple(windows),
             on_turn_start=self.block(p + ("on_turn_start",), ()) if "on_turn_start" in spec else None,
             after_action=self.block(p + ("after_action",), ()) if "after_action" in spec else None,
+            until_after_turn=(
+                required(self.expr((*p, "until_after_turn"), (), "bool")) if "until_after_turn" in spec else None
+            ),
         )
 
     def _auction(self, p: Path, spec: dict[str, Any]) -> AuctionStep:

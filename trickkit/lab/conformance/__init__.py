@@ -28,8 +28,8 @@ naming the check, the seat count, parameters, seed and the actions up to the fai
 with a ``trickkit test ... --replay JSON`` command that replays exactly that game (see
 `GameCase`, `replay_case`).
 
-hypothesis is needed at run time (it draws and shrinks the games): it is in the ``test``
-extra, ``pip install "trickkit[test]"``. Without it `check_ruleset` raises
+hypothesis draws and shrinks the games: it is a dependency of trickkit, so ``pip install trickkit``
+is enough. In an environment where it is missing all the same, `check_ruleset` raises
 `MissingHypothesis` saying so; `replay_case` does not need it.
 
 The kit, module by module: `case` (names of the checks, `GameCase`, `InvariantError`),

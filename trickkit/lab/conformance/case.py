@@ -24,7 +24,7 @@ CHECKS = (
 
 
 class MissingHypothesis(TrickkitError, ImportError):
-    """`check_ruleset` needs hypothesis, which is not installed (``pip install "trickkit[test]"``)."""
+    """`check_ruleset` needs hypothesis (a dependency of trickkit), which is missing (``pip install hypothesis``)."""
 
 
 # ---------------------------------------------------------------- a replayable game

@@ -120,3 +120,30 @@ class IndexChooser:
             i = 0
         self.taken.append(i)
         return legal[i]
+
+
+class _DealOnly:
+    """A game that stops after its first step: ``State(_DealOnly(game), seed)`` holds the cards
+    exactly as the first deal left them, before any draw of the steps that follow it (a turn that
+    starts with a draw runs before the first decision)."""
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def step_enter(self, state: Any, step: Any) -> bool:
+        if step is not self._game.rules.steps[0]:
+            return True  # stand still here, as if a seat were asked
+        return bool(self._game.step_enter(state, step))
+
+
+def dealt_hands(game: Any, seed: int, zone: int) -> list[list[str]]:
+    """The texts of seat zone ``zone``'s cards, seat by seat, as the game's first step (a deal)
+    leaves them with shuffle seed ``seed``: what ``new_initial_state(seed, deals=[hands])``
+    deals again exactly."""
+    from trickkit.engine.state import State
+
+    state = State(_DealOnly(game), seed)
+    return [[game.cards[c] for c in hand] for hand in state.seat_zones[zone]]

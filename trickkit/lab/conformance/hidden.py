@@ -8,7 +8,7 @@ from typing import Any, TypeAlias
 
 from trickkit.errors import TrickkitError
 from trickkit.lab.conformance.checks import PER_GAME
-from trickkit.lab.conformance.driver import _Run
+from trickkit.lab.conformance.driver import _Run, dealt_hands
 
 Slot: TypeAlias = tuple[list[int], int]
 """A place in a state: one zone's list of card ids, and a position (or a count) in it."""
@@ -138,16 +138,25 @@ def _zone_views(run: _Run, s: Any) -> None:
                     run.fail(f"seat {p} is shown more (or less) than the top card of {z.name}: {view}", s)
 
 
+class CardText(str):
+    """The text of a card an action names through a choice of type card (or the card it plays):
+    a text choice that merely equals a card's text (a guess, "c5") is a plain `str`, never
+    exchanged with the cards it names nor taken for a card."""
+
+    __slots__ = ()
+
+
 def _signature(game: Any, action: Any, state: Any) -> tuple[Any, ...]:
-    """An action of ``state``'s step with the texts of the cards it names (copies are one card)."""
+    """An action of ``state``'s step with the texts of the cards it names (copies are one card),
+    as `CardText`; its other choices as they are."""
     texts = game.cards
     if action.face >= 0 and action.verb == "play":
-        return ("play", game.rules.deck.face_texts[action.face])
+        return ("play", CardText(game.rules.deck.face_texts[action.face]))
     kind = _kind_of(game, action, state)
     if kind is None:
         return (action.text,)
     return (action.verb,) + tuple(
-        texts[x] if t == "card" and x is not None else x for t, x in zip(kind.choice_types, action.choices)
+        CardText(texts[x]) if t == "card" and x is not None else x for t, x in zip(kind.choice_types, action.choices)
     )
 
 
@@ -234,7 +243,8 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
     if base.is_terminal():
         return
     n, texts = game.num_players, game.cards
-    hands = [[texts[c] for c in hand] for hand in base.seat_zones[step.to.index]]
+    # the hands as the deal leaves them: a draw at the start of the first turn is no part of it
+    hands = dealt_hands(game, run.seed, step.to.index)
     rng = run.extra(base, "deal-swap")
     p = rng.randrange(n)
     # the cards p sees at any point of the first round of the original game (a card played to a
@@ -354,7 +364,7 @@ def sorted_hand(game: Any, hand: Sequence[str]) -> list[str]:
 def _mapped(signature: tuple[Any, ...], mapping: dict[str, str]) -> tuple[Any, ...]:
     out = [signature[0]]
     for x in signature[1:]:
-        if isinstance(x, str):
+        if isinstance(x, CardText):  # a card the action names, not a text that looks like one
             card, sep, mode = x.partition(":")
             x = mapping.get(card, card) + sep + mode if card in mapping else mapping.get(x, x)
         out.append(x)
@@ -383,7 +393,7 @@ def _check_action_view(
     if action.face >= 0:  # a card played to a trick is played face up: everyone sees it
         return
     sig = _signature(game, action, s)
-    named = [x for x in sig[1:] if isinstance(x, str) and x in game.rules.deck.by_text]
+    named = [x for x in sig[1:] if isinstance(x, CardText) and x in game.rules.deck.by_text]
     if not named:
         return
     after = moment = None

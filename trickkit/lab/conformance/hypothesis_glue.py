@@ -24,8 +24,8 @@ def _hypothesis() -> None:
         from hypothesis import strategies  # noqa: F401
     except ImportError:
         raise MissingHypothesis(
-            "trickkit.lab.conformance needs hypothesis, which is not installed: "
-            'pip install "trickkit[test]" (or pip install hypothesis)'
+            "trickkit.lab.conformance needs hypothesis, a dependency of trickkit that is missing here: "
+            "pip install hypothesis (or reinstall trickkit)"
         ) from None
 
 
