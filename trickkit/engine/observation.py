@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, List, TypedDict, Union
 
-__all__ = ["Observation", "PlayView", "ZoneView"]
+__all__ = ["Observation", "PlayView", "RevealView", "ZoneView"]
 
 
 class ZoneView(TypedDict, total=False):
@@ -31,7 +31,20 @@ class PlayView(TypedDict):
     card: str
 
 
-class Observation(TypedDict):
+class RevealView(TypedDict):
+    """One card a ``reveal`` showed this seat, where it still lies: ``{"card": "Priest", "zone": "hand",
+    "seat": 2}`` (``seat`` None for a table zone; a zone family's member is named ``piles[1]``)."""
+
+    card: str
+    zone: str
+    seat: int | None
+
+
+class _Revealed(TypedDict, total=False):
+    revealed: list[RevealView]
+
+
+class Observation(_Revealed):
     """What one seat may see of a game (see the Observations reference page for examples).
 
     Attributes:
@@ -45,12 +58,15 @@ class Observation(TypedDict):
         zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
             for a seat zone (see ``seat_zones``), one per member for a zone family.
         trick: the cards played to the current trick, in play order.
-        variables: variable name -> value; a seat variable holds one value per seat
-            (``None`` for a simultaneous bid this seat may not see yet).
+        variables: variable name -> value; a seat variable holds one value per seat, a team
+            variable one per team (``None`` for a value this seat may not see: a simultaneous bid
+            not revealed yet, a variable whose ``visibility``/``seen_by`` hides it).
         seat_zones: the names of the per-seat zones.
         seat_variables: the names of the per-seat variables.
         scores: each seat's score so far.
         terminal: True once the game is over.
+        revealed: only in games whose rules use ``reveal``: the cards this seat was shown and
+            still knows (`RevealView`; see `trickkit.engine.visibility`).
     """
 
     game: str

@@ -23,6 +23,7 @@ from trickkit.engine.protocols import (
     TableZones,
 )
 from trickkit.engine.spaces import check_action_id
+from trickkit.engine.visibility import forget_moved
 from trickkit.errors import DSLRuntimeError, IllegalActionError
 from trickkit.rules.ruleset import Rules
 
@@ -71,6 +72,7 @@ class State:
     passes: list[int]
     queue: list[Seat]
     _history: list[tuple[Seat, str]]
+    known: dict[tuple[Seat, tuple[int, int], int], None] | None
     _terminal: bool
     _legal: list[Action] | None
     _n: int
@@ -103,11 +105,14 @@ class State:
         self.queue = []  # a choose step's decisions still to make, one seat per card (engine.choose)
         self._depth = 0  # nesting of lookahead checks (see turns.legal_turns)
         self._history = []
+        self.known = None  # what reveal() showed to whom (see trickkit.engine.visibility); None: nothing
         self._terminal = False
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         self._enter_step()
+        if self.known:
+            forget_moved(self)
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
@@ -185,6 +190,8 @@ class State:
             # reports the error, located (or, if the generated code only computed a part too
             # early, performs the action)
             self._perform(chosen, general)
+        if self.known:  # revealed cards that moved are forgotten (nothing to do in most games)
+            forget_moved(self)
 
     def _chosen(self, action: object) -> Action:
         """The legal action ``action`` names (an Action, its text, or its id), checked.
@@ -266,6 +273,8 @@ class State:
                 backup if backup is not None else self.game.replay(self.seed, self.deals, self.history()[:-1])
             )
             raise
+        if self.known:
+            forget_moved(self)
 
     def legal_action_ids(self) -> list[int]:
         """The ids of `legal_actions` (same order), in the game's fixed action space
@@ -458,6 +467,7 @@ class State:
         c.passes = [*self.passes]
         c.queue = [*self.queue]
         c._history = [*self._history] if _history is None else _history
+        c.known = self.known  # never changed in place (reveal and forget_moved make a new one): shared
         c._terminal = self._terminal
         c._legal = self._legal
         c.memo = None
