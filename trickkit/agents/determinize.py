@@ -10,8 +10,12 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    deal, a shuffle, a random draw; any draw from the state's generator). A deal gathers and
    reshuffles every card, so nothing hidden survives it.
 2. **Known and unknown cards.** A card the seat saw at some point of the epoch (in a zone it may
-   see, the top of a ``top`` zone, the trick, a card-valued variable, a card named in a public
-   action) is *known* and stays where it is. The others are *unknown*: a sample is a
+   see by its ``visibility``, ``public_when`` or ``seen_by``, the top of a ``top`` zone, the
+   trick, a card a ``reveal`` showed it, a card-valued variable it may see, a card named in a
+   public action) is *known* and stays where it is; which seat sees what is read from
+   `trickkit.engine.visibility`, the model every view uses. A variable value the seat may not
+   see is *unknown* too: samples start it at its initial value (the real one never enters a
+   sample), and what reveals showed other seats follows the relabelled cards. The others are *unknown*: a sample is a
    permutation of the unknown cards over the places they occupy (hands of other seats, a
    hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
    seat passed to another stays in that hand.
@@ -166,6 +170,7 @@ class InformationSetSampler:
         # a sample's past is told as the seat saw it: private choices of earlier epochs stay hidden
         priv = r.game._privacy
         self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
+        _blank_hidden(self._start, self.seat)  # values the seat cannot see are unknown in every sample
         self._steps: list[_Step] = []
         self._known = set(_visible_cards(r, self.seat))
         self._forbidden = {}  # unknown card -> places (true cards) it cannot be
@@ -239,7 +244,7 @@ class InformationSetSampler:
         if not moved:
             return
         texts = pre.rules.deck.texts
-        real = _signature(post)
+        real = _signature(post, me)
         for u in moved:
             for c in where_pre:
                 if c == u or c in moved or texts[c] == texts[u]:
@@ -248,7 +253,7 @@ class InformationSetSampler:
                 _swap(trial, u, c)
                 try:
                     trial.apply_action(text)
-                    same = _signature(trial) == real
+                    same = _signature(trial, me) == real
                 except TrickkitError:
                     same = False
                 if not same:
@@ -269,7 +274,7 @@ class InformationSetSampler:
         known = self._known
         target, unknown = self._synced
         if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
-            return self._reseed(self._told(state.clone()))
+            return self._reseed(self._told(_blank_hidden(state.clone(), self.seat)))
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
             perm = self._permutation(unknown, constrained=True)
@@ -285,7 +290,7 @@ class InformationSetSampler:
         world = _relabel(
             state, cast("dict[int, int]", self._permutation(places, constrained=False))
         )  # never None unconstrained
-        return self._reseed(self._told(world))
+        return self._reseed(self._told(_blank_hidden(world, self.seat)))
 
     def _told(self, world: Any) -> Any:
         """``world`` with its history as the seat knows it (a copy of the real state's would tell
@@ -488,16 +493,59 @@ def _visible_cards(s: Any, me: int) -> set[int]:
     out.update(p[1] for p in s.trick)
     if s.last_trick is not None:  # a trick's last card goes straight to its taker: it was seen
         out.update(p[1] for p in s.last_trick[1])
+    vis = s.game.visibility
+    for cards in vis.known_cards(s, me).values():  # shown to it by a reveal, still where it was
+        out.update(cards)
     rules = s.rules
-    for specs, values, per_seat in ((rules.seat_vars, s.seat_vars, True), (rules.table_vars, s.table_vars, False)):
-        for v in specs:
-            if v.type in ("card", "play"):
-                for x in values[v.index] if per_seat else [values[v.index]]:
-                    if isinstance(x, int) and not isinstance(x, bool):
-                        out.add(x)
-                    elif isinstance(x, tuple) and len(x) > 1:
-                        out.add(x[1])
+    for v in rules.seat_vars:
+        if v.type in ("card", "play"):
+            _card_values(out, vis.seat_values(s, v, me, list(s.seat_vars[v.index])))
+    for v in rules.table_vars:
+        if v.type in ("card", "play"):
+            _card_values(out, [vis.table_value(s, v, me, s.table_vars[v.index])])
     return out
+
+
+def _card_values(out: set[int], values: list[Any]) -> None:
+    """Add to ``out`` the cards among ``values`` (card ids, or plays ``(seat, card, ...)``)."""
+    for x in values:
+        if isinstance(x, int) and not isinstance(x, bool):
+            out.add(x)
+        elif isinstance(x, tuple) and len(x) > 1:
+            out.add(x[1])
+
+
+def _seen_variables(s: Any, me: int) -> str:
+    """The variables of ``s`` as ``me`` sees them (a value hidden from it is None), as text."""
+    vis, rules = s.game.visibility, s.rules
+    if not vis.private_vars:
+        return repr((s.seat_vars, s.table_vars))
+    seat = [vis.seat_values(s, v, me, list(s.seat_vars[v.index])) for v in rules.seat_vars]
+    table = [vis.table_value(s, v, me, s.table_vars[v.index]) for v in rules.table_vars]
+    return repr((seat, table))
+
+
+def _blank_hidden(s: Any, me: int) -> Any:
+    """``s`` with every variable value ``me`` may not see put back to its initial value: a sample
+    must not carry the real values of what the seat does not know (they are unknown to it)."""
+    from trickkit.engine.layout import fresh
+
+    vis, rules = s.game.visibility, s.rules
+    if not vis.private_vars:
+        return s
+    for v in rules.seat_vars:
+        values = s.seat_vars[v.index]
+        seen = vis.seat_values(s, v, me, [True] * len(values))
+        s.seat_vars[v.index] = [x if ok else fresh(v.initial) for x, ok in zip(values, seen, strict=True)]
+    for v in rules.table_vars:
+        value = s.table_vars[v.index]
+        if v.per_team:
+            seen = vis.table_value(s, v, me, [True] * len(value))
+            s.table_vars[v.index] = [x if ok else fresh(i) for x, ok, i in zip(value, seen, v.initial, strict=True)]
+        elif vis.table_value(s, v, me, True) is None:
+            s.table_vars[v.index] = fresh(v.initial)
+    s._legal = None
+    return s
 
 
 def _hidden_places(s: Any, me: int) -> list[tuple[Any, ...]]:
@@ -540,6 +588,8 @@ def _relabel(s: Any, perm: dict[int, int]) -> Any:
     # a hand in deck order (as a deal leaves it) stays in deck order, as any real deal would be
     c.seat_zones = [[_in_order([get(x, x) for x in hand], hand) for hand in zone] for zone in c.seat_zones]
     c.table_zones = [[get(x, x) for x in zone] for zone in c.table_zones]
+    if c.known:  # what reveals showed other seats follows the cards (the sample's, not the real ones)
+        c.known = {(v, place, get(x, x)): None for v, place, x in c.known}
     c._legal = None
     return c
 
@@ -571,8 +621,9 @@ def _hidden_locations(s: Any, me: int) -> dict[int, tuple[Any, ...]]:
     return out
 
 
-def _signature(s: Any) -> tuple[Any, ...]:
-    """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
+def _signature(s: Any, me: int) -> tuple[Any, ...]:
+    """What the next decision looks like from outside: who acts, where, the zone sizes and the
+    variables (as ``me`` sees them: a value hidden from it must not tell the cards apart)."""
     return (
         s.current_player(),
         s.round,
@@ -582,8 +633,7 @@ def _signature(s: Any) -> tuple[Any, ...]:
         repr(s.trick),
         tuple(len(h) for zone in s.seat_zones for h in zone),
         tuple(len(z) for z in s.table_zones),
-        repr(s.seat_vars),
-        repr(s.table_vars),
+        _seen_variables(s, me),
     )
 
 
