@@ -111,7 +111,7 @@ def test_reveal_of_a_single_card_and_a_list_of_seats(tmp_path):
 # -- zone seen_by ---------------------------------------------------------------------------
 def test_a_hand_seen_by_the_partner():
     state = load("partner").new_initial_state(seed=1)
-    hands = [h for h in state.observation(0)["zones"]["hand"]]
+    hands = state.observation(0)["zones"]["hand"]
     assert "cards" in hands[0] and "cards" in hands[2]
     assert "cards" not in hands[1] and "cards" not in hands[3]
     assert "cards" in state.observation(3)["zones"]["hand"][1]

@@ -3,6 +3,7 @@ on cards it cannot see (swapped cards, swapped deals, zone visibility)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
@@ -163,7 +164,7 @@ def _zone_views(run: _Run, s: Any) -> None:
             got = sorted((e["card"], _place_of(rules, e)) for e in obs.get("revealed", ()))
             if got != want:
                 run.fail(f"seat {p} is shown revealed cards {got} but was revealed {want}", s)
-        elif "revealed" in obs and obs["revealed"]:
+        elif obs.get("revealed"):
             run.fail(f"seat {p} is shown revealed cards in a game that reveals none: {obs['revealed']}", s)
         variables = obs["variables"]
         for v in rules.seat_vars:
@@ -263,7 +264,9 @@ def _hidden_information(run: _Run) -> None:
         # 1b. nor on the values of variables p may not see
         varied = _varied(s, p)
         if varied is not None:
-            seen = run.guard(lambda: varied.observation(p), s, "observing a state with hidden values changed")
+            seen = run.guard(
+                functools.partial(varied.observation, p), s, "observing a state with hidden values changed"
+            )
             if seen != s.observation(p):
                 diff = _first_difference(s.observation(p), seen)
                 run.fail(f"seat {p}'s observation changes when variables it may not see change ({diff})", s)
