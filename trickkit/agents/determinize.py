@@ -55,9 +55,9 @@ contrast, ignores voids altogether (open_spiel issue #314).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any, cast
 
+from trickkit.agents.seat_view import blank_hidden, hidden_locations, hidden_places, seen_variables, visible_cards
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
 
@@ -67,7 +67,7 @@ __all__ = ["InformationSetSampler"]
 class _Step:
     """One action of the current epoch, as the sampling seat knows it."""
 
-    __slots__ = ("actor", "text", "seen", "hidden", "where", "obs", "face", "choices", "cards")
+    __slots__ = ("actor", "cards", "choices", "face", "hidden", "obs", "seen", "text", "where")
 
     def __init__(
         self,
@@ -170,9 +170,9 @@ class InformationSetSampler:
         # a sample's past is told as the seat saw it: private choices of earlier epochs stay hidden
         priv = r.game._privacy
         self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
-        _blank_hidden(self._start, self.seat)  # values the seat cannot see are unknown in every sample
+        blank_hidden(self._start, self.seat)  # values the seat cannot see are unknown in every sample
         self._steps: list[_Step] = []
-        self._known = set(_visible_cards(r, self.seat))
+        self._known = set(visible_cards(r, self.seat))
         self._forbidden = {}  # unknown card -> places (true cards) it cannot be
 
     def _advance(self, text: str) -> None:
@@ -200,11 +200,11 @@ class InformationSetSampler:
         self._steps.append(
             _Step(actor, text, seen, hidden, where, r.observation(me) if hidden else None, action, cards)
         )
-        self._known.update(_visible_cards(r, me))
+        self._known.update(visible_cards(r, me))
 
     def _constrain(self, r: Any, actor: int, text: str) -> None:
         """Record which hidden cards ``actor`` cannot hold, given that ``text`` was legal for it."""
-        places = _hidden_places(r, self.seat)
+        places = hidden_places(r, self.seat)
         mine = [(zone, i) for owner, zone, i in places if owner == actor]
         if not mine:
             return
@@ -238,8 +238,8 @@ class InformationSetSampler:
         on differently (another seat to act, other counts or variables), as when a drawn card that
         could be played ends the turn in one game and not in another."""
         me = self.seat
-        where_pre = _hidden_locations(pre, me)
-        where_post = _hidden_locations(post, me)
+        where_pre = hidden_locations(pre, me)
+        where_post = hidden_locations(post, me)
         moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
         if not moved:
             return
@@ -274,7 +274,7 @@ class InformationSetSampler:
         known = self._known
         target, unknown = self._synced
         if not unknown and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
-            return self._reseed(self._told(_blank_hidden(state.clone(), self.seat)))
+            return self._reseed(self._told(blank_hidden(state.clone(), self.seat)))
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
             perm = self._permutation(unknown, constrained=True)
@@ -290,7 +290,7 @@ class InformationSetSampler:
         world = _relabel(
             state, cast("dict[int, int]", self._permutation(places, constrained=False))
         )  # never None unconstrained
-        return self._reseed(self._told(_blank_hidden(world, self.seat)))
+        return self._reseed(self._told(blank_hidden(world, self.seat)))
 
     def _told(self, world: Any) -> Any:
         """``world`` with its history as the seat knows it (a copy of the real state's would tell
@@ -452,113 +452,6 @@ def _generator_state(s: Any) -> Any:
     return r.getstate() if r is not None else s._rng_state
 
 
-def _views(s: Any, me: int) -> Iterator[Any]:
-    """``(owner seat or None, cards list, how me sees it, zone key)`` for every zone of ``s``.
-
-    How a zone shows is read from ``s.observation(me)`` itself (``all``: its cards, ``top``: its
-    top card, ``count``: nothing), so any visibility rule the engine has is followed exactly; a
-    zone the observation leaves out counts as hidden.
-    """
-    rules = s.rules
-    zones = s.observation(me)["zones"]
-    for z in rules.seat_zones:
-        views = zones.get(z.name)
-        for seat, cards in enumerate(s.seat_zones[z.index]):
-            view = views[seat] if isinstance(views, list) and seat < len(views) else None
-            yield seat, cards, _how(view, cards), ("seat", z.index, seat)
-    for z in rules.table_zones:
-        views = zones.get(z.name)
-        for i in range(max(z.count, 1)):
-            view = (views[i] if isinstance(views, list) and i < len(views) else None) if z.count else views
-            cards = s.table_zones[z.index + i]
-            yield None, cards, _how(view, cards), ("table", z.index + i)
-
-
-def _how(view: Any, cards: list[Any]) -> str:
-    if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
-        return "all"
-    if isinstance(view, dict) and "top" in view:
-        return "top"
-    return "count"
-
-
-def _visible_cards(s: Any, me: int) -> set[int]:
-    """Card ids ``me`` can see in ``s``: its visible zones, tops, the trick, card-valued variables."""
-    out: set[int] = set()
-    for _, cards, how, _ in _views(s, me):
-        if how == "all":
-            out.update(cards)
-        elif how == "top" and cards:
-            out.add(cards[-1])
-    out.update(p[1] for p in s.trick)
-    if s.last_trick is not None:  # a trick's last card goes straight to its taker: it was seen
-        out.update(p[1] for p in s.last_trick[1])
-    vis = s.game.visibility
-    for cards in vis.known_cards(s, me).values():  # shown to it by a reveal, still where it was
-        out.update(cards)
-    rules = s.rules
-    for v in rules.seat_vars:
-        if v.type in ("card", "play"):
-            _card_values(out, vis.seat_values(s, v, me, list(s.seat_vars[v.index])))
-    for v in rules.table_vars:
-        if v.type in ("card", "play"):
-            _card_values(out, [vis.table_value(s, v, me, s.table_vars[v.index])])
-    return out
-
-
-def _card_values(out: set[int], values: list[Any]) -> None:
-    """Add to ``out`` the cards among ``values`` (card ids, or plays ``(seat, card, ...)``)."""
-    for x in values:
-        if isinstance(x, int) and not isinstance(x, bool):
-            out.add(x)
-        elif isinstance(x, tuple) and len(x) > 1:
-            out.add(x[1])
-
-
-def _seen_variables(s: Any, me: int) -> str:
-    """The variables of ``s`` as ``me`` sees them (a value hidden from it is None), as text."""
-    vis, rules = s.game.visibility, s.rules
-    if not vis.private_vars:
-        return repr((s.seat_vars, s.table_vars))
-    seat = [vis.seat_values(s, v, me, list(s.seat_vars[v.index])) for v in rules.seat_vars]
-    table = [vis.table_value(s, v, me, s.table_vars[v.index]) for v in rules.table_vars]
-    return repr((seat, table))
-
-
-def _blank_hidden(s: Any, me: int) -> Any:
-    """``s`` with every variable value ``me`` may not see put back to its initial value: a sample
-    must not carry the real values of what the seat does not know (they are unknown to it)."""
-    from trickkit.engine.layout import fresh
-
-    vis, rules = s.game.visibility, s.rules
-    if not vis.private_vars:
-        return s
-    for v in rules.seat_vars:
-        values = s.seat_vars[v.index]
-        seen = vis.seat_values(s, v, me, [True] * len(values))
-        s.seat_vars[v.index] = [x if ok else fresh(v.initial) for x, ok in zip(values, seen, strict=True)]
-    for v in rules.table_vars:
-        value = s.table_vars[v.index]
-        if v.per_team:
-            seen = vis.table_value(s, v, me, [True] * len(value))
-            s.table_vars[v.index] = [x if ok else fresh(i) for x, ok, i in zip(value, seen, v.initial, strict=True)]
-        elif vis.table_value(s, v, me, True) is None:
-            s.table_vars[v.index] = fresh(v.initial)
-    s._legal = None
-    return s
-
-
-def _hidden_places(s: Any, me: int) -> list[tuple[Any, ...]]:
-    """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
-    out: list[tuple[Any, ...]] = []
-    for owner, cards, how, _ in _views(s, me):
-        if how == "all":
-            continue
-        last = len(cards) - 1 if how == "top" else len(cards)
-        out.extend((owner, cards, i) for i in range(max(last, 0)))
-    return out
-
-
 def _card_choices(s: Any, action: Any) -> tuple[bool, ...]:
     """For each choice of ``action`` (taken in ``s``), whether it is a card: a card choice of a
     turns action kind, or the one choice of a step whose action names a card by its text."""
@@ -611,16 +504,6 @@ def _cards_in_place_order(s: Any) -> list[int]:
     return out
 
 
-def _hidden_locations(s: Any, me: int) -> dict[int, tuple[Any, ...]]:
-    """Each card ``me`` cannot see -> the zone it lies in."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for _, cards, how, key in _views(s, me):
-        if how != "all":
-            for c in cards[:-1] if how == "top" else cards:
-                out[c] = key
-    return out
-
-
 def _signature(s: Any, me: int) -> tuple[Any, ...]:
     """What the next decision looks like from outside: who acts, where, the zone sizes and the
     variables (as ``me`` sees them: a value hidden from it must not tell the cards apart)."""
@@ -633,7 +516,7 @@ def _signature(s: Any, me: int) -> tuple[Any, ...]:
         repr(s.trick),
         tuple(len(h) for zone in s.seat_zones for h in zone),
         tuple(len(z) for z in s.table_zones),
-        _seen_variables(s, me),
+        seen_variables(s, me),
     )
 
 
