@@ -489,10 +489,15 @@ class Game:
             else:
                 zones[z.name] = _zone_view(state.table_zones[z.index], texts, how)
         variables: dict[str, Any] = {}
+        secret_bid = vis.secret_bid(state)
         for v in rules.seat_vars:  # copies (`fresh`): the caller may change what it gets
-            variables[v.name] = vis.seat_values(state, v, seat, [fresh(x) for x in state.seat_vars[v.index]])
+            values = [fresh(x) for x in state.seat_vars[v.index]]
+            if v.name == secret_bid or not vis.plain(v):  # public values need no filtering
+                values = vis.seat_values(state, v, seat, values)
+            variables[v.name] = values
         for v in rules.table_vars:
-            variables[v.name] = vis.table_value(state, v, seat, fresh(state.table_vars[v.index]))
+            value = fresh(state.table_vars[v.index])
+            variables[v.name] = value if vis.plain(v) else vis.table_value(state, v, seat, value)
         obs: Observation = {
             "game": self.name,
             "seat": seat,

@@ -83,6 +83,8 @@ class Visibility:
         self.n = rules.num_players
         self.zone_names = {(-1, z.index + i): z for z in rules.table_zones for i in range(max(z.count, 1))}
         """Table zone index -> its spec (a family's members share one)."""
+        self._static_views: dict[tuple[int, Seat], list[str]] = {}
+        """(seat zone index, viewer) -> how the viewer sees each seat's zone, for zones without ``seen_by``."""
         self.private_vars = any(v.visibility != "public" or v.seen_by is not None for v in self._variables())
         """True when some variable is not seen by every seat (the tensor then has known-flags)."""
 
@@ -109,6 +111,12 @@ class Visibility:
         if zone.public_when is not None and zone.public_when(state):
             return [ALL] * self.n
         vis, seen_by = zone.visibility, zone.seen_by
+        if seen_by is None:  # visibility alone decides: the same answer every time (cached)
+            key = (zone.index, viewer)
+            fixed = self._static_views.get(key)
+            if fixed is None:
+                fixed = self._static_views[key] = [_static(vis, viewer, owner) for owner in range(self.n)]
+            return [*fixed]
         out = []
         for owner in range(self.n):
             how = _static(vis, viewer, owner)
@@ -187,6 +195,18 @@ class Visibility:
         return out
 
     # -- variables --------------------------------------------------------------------------
+    @staticmethod
+    def plain(var: VariableSpec) -> bool:
+        """Does every seat see ``var``'s values always (``visibility: public``, no ``seen_by``)?"""
+        return var.visibility == "public" and var.seen_by is None
+
+    def secret_bid(self, state: State) -> str | None:
+        """The seat variable a running simultaneous ``bid`` step writes (others' bids are hidden), or None."""
+        if state._terminal:
+            return None
+        step = self.rules.steps[state.step]
+        return step.variable.name if step.kind == "bid" and step.simultaneous else None
+
     def sees_variable(self, state: State, var: VariableSpec, viewer: Seat | None, owner: int) -> bool:
         """Does ``viewer`` see ``var``'s value of ``owner`` (a seat, a team for a team variable,
         -1 for a table variable) now?"""
@@ -204,12 +224,10 @@ class Visibility:
         """``values`` (one per seat, copies the caller may keep) with those ``viewer`` may not see as None."""
         if viewer is not None and (var.visibility != "public" or var.seen_by is not None):
             values = [x if self.sees_variable(state, var, viewer, s) else None for s, x in enumerate(values)]
-        if not state.is_terminal():
-            step = self.rules.steps[state.step]
-            if step.kind == "bid" and step.simultaneous and step.variable.name == var.name:
-                # simultaneous bids: nobody sees another's bid until all have bid
-                done = {(state.current - k - 1) % self.n for k in range(state.acted)}
-                values = [x if (s == viewer or viewer is None) and s in done else None for s, x in enumerate(values)]
+        if var.name == self.secret_bid(state):
+            # simultaneous bids: nobody sees another's bid until all have bid
+            done = {(state.current - k - 1) % self.n for k in range(state.acted)}
+            values = [x if (s == viewer or viewer is None) and s in done else None for s, x in enumerate(values)]
         return values
 
     def table_value(self, state: State, var: VariableSpec, viewer: Seat | None, value: Any) -> Any:
