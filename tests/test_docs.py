@@ -338,8 +338,8 @@ def test_observation_type_matches_real_observations():
     from trickkit.engine.observation import Observation
 
     keys = set(typing.get_type_hints(Observation))
-    required = set(Observation.__required_keys__)  # `auction` and `playing_for` only in some games / moments
-    assert keys - required == set(Observation.__optional_keys__) == {"auction", "playing_for"}
+    required = set(Observation.__required_keys__)  # `auction`, `playing_for`, `revealed`: only in some games / moments
+    assert keys - required == set(Observation.__optional_keys__) == {"auction", "playing_for", "revealed"}
     for name in trickkit.list_games():
         got = set(trickkit.load_game(name).new_initial_state(seed=0).observation(0))
         assert required <= got <= keys, name

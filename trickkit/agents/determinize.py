@@ -10,8 +10,12 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    deal, a shuffle, a random draw; any draw from the state's generator). A deal gathers and
    reshuffles every card, so nothing hidden survives it.
 2. **Known and unknown cards.** A card the seat saw at some point of the epoch (in a zone it may
-   see, the top of a ``top`` zone, the trick, a card-valued variable, a card named in a public
-   action) is *known* and stays where it is. The others are *unknown*: a sample is a
+   see by its ``visibility``, ``public_when`` or ``seen_by``, the top of a ``top`` zone, the
+   trick, a card a ``reveal`` showed it, a card-valued variable it may see, a card named in a
+   public action) is *known* and stays where it is; which seat sees what is read from
+   `trickkit.engine.visibility`, the model every view uses. A variable value the seat may not
+   see is *unknown* too: samples start it at its initial value (the real one never enters a
+   sample), and what reveals showed other seats follows the relabelled cards. The others are *unknown*: a sample is a
    permutation of the unknown cards over the places they occupy (hands of other seats, a
    hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
    seat passed to another stays in that hand. Places are named by what the seat knows, never
@@ -58,6 +62,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
+from trickkit.agents.seat_view import blank_hidden
 from trickkit.agents.worlds import (
     _card_choices,
     _cards_in_place_order,
@@ -187,8 +192,9 @@ class InformationSetSampler:
         # a sample's past is told as the seat saw it: private choices of earlier epochs stay hidden
         priv = r.game._privacy
         self._start._history = [(a, seen_text(priv, t, a, self.seat)) for a, t in r._history]
+        blank_hidden(self._start, self.seat)  # values the seat cannot see are unknown in every sample
         self._steps: list[_Step] = []
-        self._known = set(_visible_cards(r, self.seat))
+        self._known = set(visible_cards(r, self.seat))
         self._forbidden = {}  # unknown card -> places (true cards) it cannot be
         # where every card lies at the epoch's start, and each later move (action index, zone):
         # cards with the same path are interchangeable to the seat (see `_slots`)
@@ -269,13 +275,13 @@ class InformationSetSampler:
         on differently (another seat to act, other counts or variables), as when a drawn card that
         could be played ends the turn in one game and not in another."""
         me = self.seat
-        where_pre = _hidden_locations(pre, me)
-        where_post = _hidden_locations(post, me)
+        where_pre = hidden_locations(pre, me)
+        where_post = hidden_locations(post, me)
         moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
         if not moved:
             return
         texts = pre.rules.deck.texts
-        real = _signature(post)
+        real = _signature(post, me)
         for u in moved:
             for c in where_pre:
                 if c == u or c in moved or texts[c] == texts[u]:
@@ -284,7 +290,7 @@ class InformationSetSampler:
                 _swap(trial, u, c)
                 try:
                     trial.apply_action(text)
-                    same = _signature(trial) == real
+                    same = _signature(trial, me) == real
                 except TrickkitError:
                     same = False
                 if not same:

@@ -298,7 +298,8 @@ class Effect:
     name: str
     """The name used in DSL text."""
     params: tuple[str, ...]
-    """Parameter types: ``card``, ``zone`` (a zone name or a member of a zone family)."""
+    """Parameter types: ``card``, ``zone`` (a zone name or a member of a zone family), ``cards``
+    (a card, a list of cards or a zone), ``seats`` (a seat or a list of seats)."""
     doc: str
     """One line: what it does."""
     example: str
@@ -371,6 +372,14 @@ EFFECTS: dict[str, Effect] = {
             keywords=(("next", "int"),),
         ),
         Effect("end_game", (), "the game ends at once (the rest of the effect is skipped)", "end_game()"),
+        Effect(
+            "reveal",
+            ("cards", "seats"),
+            "show cards (a card, a list of cards, or a zone) to some seats only (a seat or a list of seats): "
+            "each learns the text of each card at the place it lies now, until a card of that text leaves "
+            "that place; shown in their observations (`revealed`) and in no other seat's",
+            "reveal(hand[target], current_player)",
+        ),
     ]
 }
 """Effects, by name: statements that move cards or end a turn or the game."""

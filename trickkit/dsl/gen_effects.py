@@ -171,6 +171,10 @@ class StatementsMixin(AggregatesMixin):
                 )
             if p == "card" and v.type not in ("card", "any", "null"):
                 raise error_at(a, f"{name}() needs a card here, got {v.type}")
+            if p == "cards" and v.type not in ("card", "zone", "list[card]", "list[any]", "any", "null"):
+                raise error_at(a, f"{name}() needs a card, a list of cards or a zone here, got {v.type}")
+            if p == "seats" and v.type not in ("int", "list[int]", "list[any]", "any"):
+                raise error_at(a, f"{name}() needs a seat or a list of seats here, got {v.type}")
             codes.append(self._code(v))  # a helper's arguments are all read before anything moves
         if name in ("move", "move_front"):
             self._emit(f"_move({codes[0]}, {codes[1]}, {codes[2]}, {name == 'move_front'!r}, {name!r})")
@@ -190,6 +194,8 @@ class StatementsMixin(AggregatesMixin):
             self._emit(f"_shuffle(s, {codes[0]})")
         elif name == "insert_random":
             self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
+        elif name == "reveal":
+            self._emit(f"_reveal(s, {codes[0]}, {codes[1]})")
         elif name == "end_turn" and "next" in named:
             self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":

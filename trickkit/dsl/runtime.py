@@ -260,6 +260,62 @@ def _zones(s: State) -> Iterator[list[int]]:
         yield from zones
 
 
+def reveal(s: State, cards: Any, seats: Any) -> None:
+    """``reveal(CARDS, SEATS)``: each seat of ``seats`` (a seat or a list of seats) learns each card
+    of ``cards`` (a card id, a list of them, or a zone's list) at the place it lies now.
+
+    The knowledge is kept in ``s.known``: a new dict (never changed in place, so clones may share
+    it) whose keys are ``(viewer, place, card id)``, a place being ``(seat zone index, seat)`` or
+    ``(-1, table zone index)``; `trickkit.engine.visibility` reads it and forgets what moved. A
+    card on the trick or in no zone is public already or nowhere: nothing is learnt of it.
+
+    Raises:
+        ValueError: a seat that is not one of the game's, or a value that is not a card.
+    """
+    if cards is None:
+        return
+    n = s._n
+    viewers = seats if isinstance(seats, list) else [seats]
+    for v in viewers:
+        if v.__class__ is not int or not 0 <= v < n:
+            raise ValueError(f"reveal(): {v!r} is not a seat (seats are 0..{n - 1})")
+    ids = cards if isinstance(cards, list) else [cards]
+    places = _places(s)
+    at: dict[int, tuple[int, int]] = {}
+    for place, zone in places:
+        if zone is cards:  # a zone itself: every card lies there
+            at = dict.fromkeys(zone, place)
+            break
+    else:
+        wanted = set()
+        for c in ids:
+            if c.__class__ is not int or not 0 <= c < len(s.rules.deck.texts):
+                raise ValueError(f"reveal(): {c!r} is not a card")
+            wanted.add(c)
+        for place, zone in places:
+            s.budget -= len(zone)  # charged like a loop over the cards looked at
+            for c in zone:
+                if c in wanted:
+                    at[c] = place
+        if s.budget < 0:
+            over_budget()
+    if not at or not viewers:
+        return
+    known = dict(s.known) if s.known else {}
+    for v in viewers:
+        for c, place in at.items():
+            known[(v, place, c)] = None
+    s.known = known
+
+
+def _places(s: State) -> list[tuple[tuple[int, int], list[int]]]:
+    """Every zone of ``s`` with its place key (see `reveal`)."""
+    out = [((-1, t), zone) for t, zone in enumerate(s.table_zones)]
+    for z, zones in enumerate(s.seat_zones):
+        out += [((z, seat), zone) for seat, zone in enumerate(zones)]
+    return out
+
+
 def put(to: list[int], c: int) -> None:
     to.append(c)
 
@@ -341,6 +397,7 @@ HELPERS = {
     "_shuffle": shuffle_zone,
     "_insert_random": insert_random,
     "_end_game": end_game,
+    "_reveal": reveal,
     "_can": can,
     "_end_turn": end_turn,
     "_bad_seat": bad_seat,

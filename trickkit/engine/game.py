@@ -24,6 +24,7 @@ from trickkit.engine.privacy import privacy_table, seen_text
 from trickkit.engine.protocols import ApplyFn, CardId, LegalFn, Seat
 from trickkit.engine.state import State
 from trickkit.engine.turns import kind_available as _kind_available
+from trickkit.engine.visibility import Visibility
 from trickkit.errors import DealError, StateError, TrickkitError, did_you_mean
 from trickkit.randomness import check_seed
 from trickkit.rules.ruleset import ActionKind, Rules
@@ -56,6 +57,10 @@ class Game:
         self.first_copy = tables.first_copy
         """For each card id, the id of the first card with the same text (itself if unique)."""
         self._privacy = privacy_table(rules)
+        self.visibility = Visibility(rules)
+        """Who sees what (`trickkit.engine.visibility`): every view of a seat is derived from it."""
+        self.reveals = "_reveal(" in (rules.generated_source or "")
+        """True when the rules can reveal cards (``reveal``): observations then have ``revealed``."""
         self.single_play_action = tables.single_play_action
         """For each card id, its one play action, when no card is played in modes (else None)."""
         self.face_play = tables.face_play
@@ -475,37 +480,30 @@ class Game:
         rules, deck = self.rules, self.rules.deck
         texts = deck.texts
         step = None if state.is_terminal() else self._steps[state.step]
+        vis = self.visibility
         zones: dict[str, Any] = {}
-        # a simultaneous choose step: the zone cards are chosen into shows only counts to other seats
-        secret = step.to.index if step is not None and step.kind == "choose" and step.simultaneous else -1
+        secret = vis.secret_zone(state)
         for z in rules.seat_zones:
-            per_seat = []
-            opened = z.public_when is not None and z.public_when(state)
-            for s, cards in enumerate(state.seat_zones[z.index]):
-                if z.index == secret and seat is not None and s != seat:
-                    how = "count"
-                else:
-                    how = "all" if opened else _visible(z.visibility, seat, s)
-                per_seat.append(_zone_view(cards, texts, how))
-            zones[z.name] = per_seat
+            hows = vis.seat_zone(state, z, seat, secret)
+            zones[z.name] = [
+                _zone_view(cards, texts, how) for cards, how in zip(state.seat_zones[z.index], hows, strict=True)
+            ]
         for z in rules.table_zones:
-            how = "all" if z.public_when is not None and z.public_when(state) else _visible(z.visibility, seat, None)
+            how = vis.table_zone(state, z, seat)
             if z.count:  # a zone family: one view per member
                 zones[z.name] = [_zone_view(state.table_zones[z.index + i], texts, how) for i in range(z.count)]
             else:
                 zones[z.name] = _zone_view(state.table_zones[z.index], texts, how)
-        hidden_var = None
-        if step is not None and step.kind == "bid" and step.simultaneous:
-            hidden_var = step.variable.name
         variables: dict[str, Any] = {}
-        for v in rules.seat_vars:
-            values = [fresh(x) for x in state.seat_vars[v.index]]  # the caller may change what it gets
-            if v.name == hidden_var:  # simultaneous bids: nobody sees another's bid until all have bid
-                done = {(state.current - k - 1) % state._n for k in range(state.acted)}
-                values = [x if (s == seat or seat is None) and s in done else None for s, x in enumerate(values)]
+        secret_bid = vis.secret_bid(state)
+        for v in rules.seat_vars:  # copies (`fresh`): the caller may change what it gets
+            values = [fresh(x) for x in state.seat_vars[v.index]]
+            if v.name == secret_bid or not vis.plain(v):  # public values need no filtering
+                values = vis.seat_values(state, v, seat, values)
             variables[v.name] = values
         for v in rules.table_vars:
-            variables[v.name] = fresh(state.table_vars[v.index])
+            value = fresh(state.table_vars[v.index])
+            variables[v.name] = value if vis.plain(v) else vis.table_value(state, v, seat, value)
         observation: Observation = {
             "game": self.name,
             "seat": seat,
@@ -526,6 +524,8 @@ class Game:
             observation["playing_for"] = whose
         if self._has_auction:  # every call is public (only games with an auction show the key)
             observation["auction"] = auction_view(state)
+        if self.reveals:  # only games whose rules reveal cards have the key (other observations stay as they were)
+            observation["revealed"] = vis.revealed(state, seat)
         return observation
 
 
@@ -537,16 +537,6 @@ def _planned(rules: Rules, tables: PlayTables) -> Rules:
         return rules
     steps = fuse_steps(compiler, rules.steps, tables, rules.num_players, rules.deck)
     return attrs.evolve(rules, steps=steps, generated_source=compiler.source(), compiler=None)
-
-
-def _visible(visibility: str, viewer: Seat | None, owner: Seat | None) -> str:
-    if viewer is None or visibility == "public":
-        return "all"
-    if visibility == "owner":
-        return "all" if viewer == owner else "count"
-    if visibility == "top":
-        return "top"
-    return "count"
 
 
 def _zone_view(cards: list[CardId], texts: tuple[str, ...], how: str) -> ZoneView:

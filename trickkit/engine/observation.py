@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, List, TypedDict, Union
 
-__all__ = ["AuctionCall", "Observation", "PlayView", "ZoneView"]
+__all__ = ["AuctionCall", "Observation", "PlayView", "RevealView", "ZoneView"]
 
 
 class ZoneView(TypedDict, total=False):
@@ -43,6 +43,15 @@ class AuctionCall(TypedDict):
     call: Any
 
 
+class RevealView(TypedDict):
+    """One card a ``reveal`` showed this seat, where it still lies: ``{"card": "Priest", "zone": "hand",
+    "seat": 2}`` (``seat`` None for a table zone; a zone family's member is named ``piles[1]``)."""
+
+    card: str
+    zone: str
+    seat: int | None
+
+
 class _ObservationKeys(TypedDict):
     """The keys every observation has (see `Observation`)."""
 
@@ -75,8 +84,9 @@ class Observation(_ObservationKeys, total=False):
         zones: zone name -> a `ZoneView` for a table zone, or a list of them: one per seat
             for a seat zone (see ``seat_zones``), one per member for a zone family.
         trick: the cards played to the current trick, in play order.
-        variables: variable name -> value; a seat variable holds one value per seat
-            (``None`` for a simultaneous bid this seat may not see yet).
+        variables: variable name -> value; a seat variable holds one value per seat, a team
+            variable one per team (``None`` for a value this seat may not see: a simultaneous bid
+            not revealed yet, a variable whose ``visibility``/``seen_by`` hides it).
         seat_zones: the names of the per-seat zones.
         seat_variables: the names of the per-seat variables.
         scores: each seat's score so far.
@@ -84,6 +94,13 @@ class Observation(_ObservationKeys, total=False):
         auction: only in games whose round has an ``auction`` step: the decisions of the
             round's running (or last) auction, in order, as `AuctionCall` dicts (empty before
             the round's first auction). Every call is public.
+        playing_for: present only while the seat to act chooses another seat's card (a tricks
+            step's ``actor``, e.g. the declarer playing dummy's): whose card is due. Public:
+            every seat's observation has it.
+        revealed: only in games whose rules use ``reveal``: the cards this seat was shown and
+            still knows (`RevealView`; see `trickkit.engine.visibility`).
     """
 
     auction: list[AuctionCall]
+    playing_for: int
+    revealed: list[RevealView]

@@ -156,6 +156,10 @@ class StateGame(GameTables, Protocol[StateT]):
     (``StateGame[State]``); that module imports ``state``, so ``state`` names this Protocol instead."""
 
     _privacy: PrivacyTable
+    visibility: Any
+    """Who sees what (a `trickkit.engine.visibility.Visibility`)."""
+    reveals: bool
+    """True when the rules can reveal cards."""
     _legal_fns: tuple[LegalFn[StateT], ...]
     """Per step: its legal actions, generated (`trickkit.engine.fused`) or general (unused at a
     step that never asks a seat)."""

@@ -24,6 +24,7 @@ from trickkit.engine.protocols import (
     TableZones,
 )
 from trickkit.engine.spaces import check_action_id
+from trickkit.engine.visibility import forget_moved
 from trickkit.errors import DSLRuntimeError, IllegalActionError
 from trickkit.rules.ruleset import Rules
 
@@ -75,6 +76,7 @@ class State:
     queue: list[Seat]
     auction: Any
     _history: list[tuple[Seat, str]]
+    known: dict[tuple[Seat, tuple[int, int], int], None] | None
     _terminal: bool
     _legal: list[Action] | None
     _n: int
@@ -111,6 +113,7 @@ class State:
         self.auction = None  # the round's running (or last) auction: an engine.auction.AuctionState, immutable
         self._depth = 0  # nesting of lookahead checks (see turns.legal_turns)
         self._history = []
+        self.known = None  # what reveal() showed to whom (see trickkit.engine.visibility); None: nothing
         self._terminal = False
         self._legal = None
         self.memo = None  # memo of state-only rule parts, open only while the state holds still
@@ -119,6 +122,8 @@ class State:
             self.dealer = rules.first_dealer(self)
         self._tensors = None  # per seat, its last observation tensor (trickkit.engine.tensor)
         self._enter_step()
+        if self.known:
+            forget_moved(self)
 
     # -- the public API -----------------------------------------------------------------
     def current_player(self) -> Seat:
@@ -202,6 +207,8 @@ class State:
             # reports the error, located (or, if the generated code only computed a part too
             # early, performs the action)
             self._perform(chosen, general)
+        if self.known:  # revealed cards that moved are forgotten (nothing to do in most games)
+            forget_moved(self)
 
     def _chosen(self, action: object) -> Action:
         """The legal action ``action`` names (an Action, its text, or its id), checked.
@@ -285,6 +292,8 @@ class State:
                 backup if backup is not None else self.game.replay(self.seed, self.deals, self.history()[:-1])
             )
             raise
+        if self.known:
+            forget_moved(self)
 
     def legal_action_ids(self) -> list[int]:
         """The ids of `legal_actions` (same order), in the game's fixed action space
@@ -504,6 +513,7 @@ class State:
         c.queue = [*self.queue]
         c.auction = self.auction  # immutable: shared
         c._history = [*self._history] if _history is None else _history
+        c.known = self.known  # never changed in place (reveal and forget_moved make a new one): shared
         c._terminal = self._terminal
         c._legal = self._legal
         c.memo = None

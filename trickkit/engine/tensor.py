@@ -27,7 +27,12 @@ with their offsets; every segment's size is fixed by the ruleset, seat count and
   ``[is_null, one-hot over the game's texts, other]``; list ``[length, is_null]``; any
   ``[number, is_null, one-hot over the game's texts, other, length]``. The game's texts are the text
   values its cards' attributes, its parameters, its variables' initial values and its action
-  choices can take, sorted.
+  choices can take, sorted. A variable some seat may not see (``visibility``/``seen_by``) has one
+  more entry, ``known``: 1 when the viewer sees the value; an unknown value is all zeros, ``known``
+  included (a team variable is known when every team's value is);
+- only in games whose rules ``reveal`` cards: ``revealed NAME +k`` for a seat zone (one per relative
+  seat), ``revealed NAME`` for a table zone (``NAME[i]`` for a family member): the count of each
+  distinct card text the viewer was shown there and still knows (`trickkit.engine.visibility`).
 - ``auction`` (only in games whose round has an ``auction`` step): the round's running (or last)
   auction, every call being public: for each call the game's auctions can offer (in their order)
   ``[called by +0 .. +(n-1), doubled by +0 .., redoubled by +0 ..]`` (relative seat one-hots),
@@ -126,15 +131,24 @@ class ObservationEncoder:
         for k in range(n):
             add(f"trick {k}", 1 + n + F, f"card {k} of the current trick: present, relative seat one-hot, face one-hot")
         self._var_kinds: list[str] = []
+        self._var_private: list[bool] = []
         for v in rules.seat_vars:
             kind, size, desc = _var_block(v.type, T, V)
+            private = _private(v)
             self._var_kinds.append(kind)
+            self._var_private.append(private)
             for k in range(n):
-                add(f"var {v.name} +{k}", size, f"seat variable ({v.type}) of seat +{k}: {desc}")
+                add(
+                    f"var {v.name} +{k}",
+                    size + private,
+                    f"seat variable ({v.type}) of seat +{k}: {desc}" + (", known" if private else ""),
+                )
         for v in rules.table_vars:
             kind, size, desc = _var_block(v.type, T, V)
+            private = _private(v)
             self._var_kinds.append(kind)
-            add(f"var {v.name}", size, f"table variable ({v.type}): {desc}")
+            self._var_private.append(private)
+            add(f"var {v.name}", size + private, f"table variable ({v.type}): {desc}" + (", known" if private else ""))
         self.calls: dict[tuple[str, Any], int] = {}
         """Index of each call of the game's auctions (by type name and value), in the auction segment."""
         if any(step.kind == "auction" for step in rules.steps):
@@ -151,6 +165,18 @@ class ObservationEncoder:
                 "per call: called by, doubled by, redoubled by (relative seat one-hots); "
                 "then decisions so far, passes in a row",
             )
+        self.reveals = bool(getattr(game, "reveals", False))
+        self._reveal_segments: dict[tuple[str, int | None], int] = {}  # (zone name, relative seat) -> segment
+        if self.reveals:
+            for z in rules.seat_zones:
+                for k in range(n):
+                    self._reveal_segments[(z.name, k)] = len(self.segments)
+                    add(f"revealed {z.name} +{k}", T, f"cards of zone {z.name} of seat +{k} revealed to this seat")
+            for z in rules.table_zones:
+                for i in range(z.count) if z.count else [None]:
+                    name = z.name + ("" if i is None else f"[{i}]")
+                    self._reveal_segments[(name, None)] = len(self.segments)
+                    add(f"revealed {name}", T, f"cards of table zone {name} revealed to this seat")
         self.size = sum(s.size for s in self.segments)
         if self.size > MAX_TENSOR_SIZE:
             raise ObservationSpaceError(
@@ -200,7 +226,12 @@ class ObservationEncoder:
         for v in rules.table_vars:
             known.add(f"var {v.name}")
             self._table_var_plan.append((v.index, next(kinds), at.get(f"var {v.name}", -1)))
-        self._fast = all(seg.name in known for seg in self.segments)
+        # per-seat visibility (zone seen_by, private variables) is the visibility model's to decide:
+        # such games take the reference path, which asks it (`trickkit.engine.visibility`)
+        per_seat = any(z.seen_by is not None for z in (*rules.seat_zones, *rules.table_zones)) or any(
+            _private(v) for v in (*rules.seat_vars, *rules.table_vars)
+        )
+        self._fast = not per_seat and all(seg.name in known for seg in self.segments)
         self._at = at
         self._header_end = at["scores"] if self._fast else 0
         self._trick_span = (at.get("trick 0", 0), at.get("trick 0", 0) + n * (1 + n + len(self.face_index)))
@@ -505,12 +536,20 @@ class ObservationEncoder:
                 out[start + 1 + n + faces[trick[k]["card"]]] = 1.0
         variables = obs["variables"]
         kinds = iter(self._var_kinds)
+        private = iter(self._var_private)
         var = self._var
+        vis = state.game.visibility
         for v in rules.seat_vars:
             kind = next(kinds)
             values = variables[v.name]
+            known = vis.variable_known(state, v, seat, True) if next(private) else None
             for k in range(n):
-                start = next(at).start
+                seg = next(at)
+                start = seg.start
+                if known is not None:
+                    if not known[(seat + k) % n]:
+                        continue  # unknown: all zeros, its known-flag too
+                    out[start + seg.size - 1] = 1.0
                 value = values[(seat + k) % n]
                 if kind == "number":  # most variables: write the two entries directly
                     if value is None:
@@ -521,11 +560,26 @@ class ObservationEncoder:
                 block = var(kind, value)
                 out[start : start + len(block)] = block
         for v in rules.table_vars:
-            start = next(at).start
-            block = var(next(kinds), variables[v.name])
+            seg = next(at)
+            start = seg.start
+            kind = next(kinds)
+            if next(private):
+                known = vis.variable_known(state, v, seat, False)
+                if not all(known):  # a team variable: known only when every team's value is
+                    continue
+                out[start + seg.size - 1] = 1.0
+            block = var(kind, variables[v.name])
             out[start : start + len(block)] = block
         if "auction" in obs:
             self._auction(out, next(at).start, obs["auction"], seat)
+        if self.reveals:
+            segments = self.segments
+            for entry in obs.get("revealed", ()):
+                owner = entry["seat"]
+                start = segments[
+                    self._reveal_segments[(entry["zone"], None if owner is None else (owner - seat) % n)]
+                ].start
+                out[start + index[entry["card"]]] += 1.0
         return out
 
     def _auction(self, out: list[float], start: int, calls: list[AuctionCall], seat: Seat) -> None:
@@ -581,6 +635,11 @@ class ObservationEncoder:
         if kind == "text":
             return [null] + texts
         return [_number(value), null] + texts + [float(len(value)) if isinstance(value, (list, tuple)) else 0.0]
+
+
+def _private(v: Any) -> bool:
+    """Is variable ``v`` hidden from some seat (its tensor block then ends with a known-flag)?"""
+    return bool(v.visibility != "public" or v.seen_by is not None)
 
 
 def _number(value: Any) -> float:

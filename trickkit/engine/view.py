@@ -12,10 +12,11 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Narrator", "card_label", "clean", "columns", "fit", "render", "transcript"]
+__all__ = ["Narrator", "card_label", "clean", "columns", "fit", "render", "revealed_lines", "transcript"]
 
-Snapshot = tuple[int, int, Any, list[int], bool, int]
-"""What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats acted."""
+Snapshot = tuple[int, int, Any, list[int], bool, int, Any]
+"""What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats
+acted, and what reveals showed the viewing seat."""
 
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
 
@@ -147,12 +148,31 @@ def render(
         lines += table
     if table_vars:
         lines.append("  " + " · ".join(f"{k} {_value(v)}" for k, v in table_vars.items()))
+    lines += revealed_lines(obs.get("revealed", ()), me, titles)
     lines.append("seats:")
     for seat in range(n):
         parts = per_seat.get(seat, []) + [f"{k} {_value(v[seat])}" for k, v in seat_vars.items()]
         parts.append(f"score {obs['scores'][seat]} {unit}")
         you = " (you)" if seat == me else ""
         lines.append(f"  seat {seat}{you}: " + " · ".join(parts))
+    return lines
+
+
+def revealed_lines(revealed: Any, me: int | None, titles: dict[str, str] | None = None) -> list[str]:
+    """``you see seat 2's hand: Priest``: one line per place among ``revealed`` (the observation's
+    ``revealed`` entries: the cards a reveal showed the viewing seat ``me``)."""
+    titles = titles or {}
+    places: dict[tuple[str, Any], list[str]] = {}
+    for entry in revealed:
+        places.setdefault((entry["zone"], entry["seat"]), []).append(card_label(entry["card"], titles))
+    lines = []
+    for (zone, seat), cards in places.items():
+        whose = (
+            f"the {clean(zone)}"
+            if seat is None
+            else (f"your {clean(zone)}" if seat == me else f"seat {seat}'s {clean(zone)}")
+        )
+        lines.append(f"you see {whose}: {' '.join(cards)}")
     return lines
 
 
@@ -196,7 +216,21 @@ class Narrator:
 
     def snapshot(self, state: Any) -> Snapshot:
         """What `tell` compares against: call it just before applying an action."""
-        return (state.round, state.step, state.last_trick, state.scores(), state.is_terminal(), state.acted)
+        return (
+            state.round,
+            state.step,
+            state.last_trick,
+            state.scores(),
+            state.is_terminal(),
+            state.acted,
+            self._revealed(state),
+        )
+
+    def _revealed(self, state: Any) -> list[Any]:
+        """The cards reveals showed the viewing seat and it still knows (empty in games without reveals)."""
+        if not getattr(self.game, "reveals", False):
+            return []
+        return list(self.game.visibility.revealed(state, self.me))
 
     def _step(self, index: int) -> Any:
         steps = self.rules.steps
@@ -208,8 +242,16 @@ class Narrator:
 
     def tell(self, before: Snapshot, state: Any) -> list[str]:
         """The events between snapshot ``before`` and ``state`` (after one action), besides the action itself."""
-        rnd, step, last, scores, _, acted = before
+        rnd, step, last, scores, _, acted, known = before
         lines = []
+        if getattr(self.game, "reveals", False):
+            left, new = list(known), []
+            for e in self._revealed(state):  # what it did not know before (copies counted)
+                if e in left:
+                    left.remove(e)
+                else:
+                    new.append(e)
+            lines += revealed_lines(new, self.me, self.titles)
         if state.last_trick is not last and state.last_trick is not None:
             self.tricks_in_round += 1
             lines.append(self._trick_line(state))

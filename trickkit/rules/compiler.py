@@ -21,7 +21,7 @@ from trickkit.errors import RulesetError, short_repr
 from trickkit.rules.cards import build_deck
 from trickkit.rules.checks import bounded_score, seat_result
 from trickkit.rules.compile_base import Context, Located, dsl_message, expr_where, required, rule_text
-from trickkit.rules.model import RuleHook, Rules
+from trickkit.rules.model import RuleHook, Rules, VariableSpec, ZoneSpec
 from trickkit.rules.steps import StepCompiler
 from trickkit.rules.yaml_build import Path
 
@@ -104,13 +104,12 @@ class RulesetCompiler(StepCompiler):
         self.compiler = Compiler(self.ns)
         for key in doc.get("definitions") or {}:
             self.compiler.definition_where[_definition_head(key)[0]] = expr_where(self.loc, ("definitions", key))
-        zones = [
-            attrs.evolve(z, public_when=self.expr(("zones", z.name, "public_when"), (), "bool"))
-            if "public_when" in doc["zones"][z.name]
-            else z
-            for z in zones
-        ]
+        zones = [self._zone_hooks(z) for z in zones]
         self.zones = zones
+        seat_vars = tuple(self._variable_hooks("seat_variables", v) for v in seat_vars)
+        table_vars = tuple(
+            self._variable_hooks("team_variables" if v.per_team else "table_variables", v) for v in table_vars
+        )
         for key in doc.get("definitions") or {}:  # report errors inside definitions once, where they are written
             name, head_params = _definition_head(key)
             if name in definitions:
@@ -169,6 +168,23 @@ class RulesetCompiler(StepCompiler):
             self.add(("first_dealer",), f"the first dealer must be a seat 0..{n - 1}, got {fixed} (with {n} players)")
         return seat_result(hook, n, "the first dealer") if hook is not None else None
 
+    def _zone_hooks(self, z: ZoneSpec) -> ZoneSpec:
+        """``z`` with its ``public_when`` and ``seen_by`` rules compiled (context of ``seen_by``:
+        ``seat``, the viewer, and ``owner``, the zone's seat or -1)."""
+        spec = self.doc["zones"][z.name]
+        if "public_when" in spec:
+            z = attrs.evolve(z, public_when=self.expr(("zones", z.name, "public_when"), (), "bool"))
+        if "seen_by" in spec:
+            z = attrs.evolve(z, seen_by=self.expr(("zones", z.name, "seen_by"), VIEW_CONTEXT, "bool"))
+        return z
+
+    def _variable_hooks(self, key: str, v: VariableSpec) -> VariableSpec:
+        """``v`` with its ``seen_by`` rule compiled (context ``seat``, the viewer, and ``owner``)."""
+        spec = (self.doc.get(key) or {}).get(v.name)
+        if isinstance(spec, dict) and "seen_by" in spec:
+            return attrs.evolve(v, seen_by=self.expr((key, v.name, "seen_by"), VIEW_CONTEXT, "bool"))
+        return v
+
     def definition_check(self, path: Path, name: str, params: tuple[str, ...], context: Context) -> None:
         """Compile a definition once where it is written, so its errors point there."""
         text = name if not params else f"{name}({', '.join(params)})"
@@ -186,6 +202,9 @@ class RulesetCompiler(StepCompiler):
 ANY_CONTEXT: Context = (("card", "card"), ("winner", "play"), ("seat", "int"))
 """Every context name some hook provides: a definition may use any of them (checked again where it is used)."""
 
+
+VIEW_CONTEXT: Context = (("seat", "int"), ("owner", "int"))
+"""The context of a ``seen_by`` rule: the viewing seat, and the owner (a seat, a team, or -1 for the table)."""
 
 _HEAD = re.compile(
     r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)?\s*\))?\s*$"

@@ -188,6 +188,14 @@ class DeclarationCompiler(CompilerBase):
                 spec = {"initial": spec}
             reset = spec.get("reset", "game")
             initial = spec.get("initial", 0)
+            visibility = spec.get("visibility", "public")
+            if visibility == "owner" and key == "table_variables":
+                self.add(
+                    (key, name, "visibility"),
+                    "visibility 'owner' needs a seat or team variable (a table variable has no owner: "
+                    "use visibility: hidden with seen_by)",
+                )
+                visibility = "hidden"
             typ = VARIABLE_TYPES.get(spec["type"], _vtype(initial)) if "type" in spec else _vtype(initial)
             if "type" in spec and initial is not None and not _assignable_initial(initial, typ):
                 self.add(
@@ -204,12 +212,20 @@ class DeclarationCompiler(CompilerBase):
                         "list[any]" if typ.startswith("list") else f"list[{typ}]",
                         internal=spec.get("internal") is True,
                         per_team=True,
+                        visibility=visibility,
                     )
                 )
                 continue
             out.append(
                 VariableSpec(
-                    name, i, initial, reset == "round", reset == "turn", typ, internal=spec.get("internal") is True
+                    name,
+                    i,
+                    initial,
+                    reset == "round",
+                    reset == "turn",
+                    typ,
+                    internal=spec.get("internal") is True,
+                    visibility=visibility,
                 )
             )
         return tuple(out)

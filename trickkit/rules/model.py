@@ -65,6 +65,9 @@ class ZoneSpec:
     A family occupies ``count`` consecutive table zones starting at ``index``."""
     public_when: RuleHook | None = None
     """Hook: while it holds, the zone is public whatever its visibility (e.g. open hands)."""
+    seen_by: RuleHook | None = None
+    """Hook ``(state, seat, owner) -> bool``: the viewing ``seat`` also sees the cards of the zone of
+    ``owner`` (-1 for a table zone) while it holds (``seen_by:``; see `trickkit.engine.visibility`)."""
 
 
 @attrs.frozen
@@ -88,6 +91,12 @@ class VariableSpec:
     per_team: bool = False
     """True for a team variable (``team_variables:``): a table variable holding a list with one
     value per team, read and written as ``name[team_of(seat)]``. ``initial`` is then that list."""
+    visibility: str = "public"
+    """Who sees its value: ``public``, ``owner`` (the owning seat; a team variable: that team's
+    seats) or ``hidden`` (see `trickkit.engine.visibility`)."""
+    seen_by: RuleHook | None = None
+    """Hook ``(state, seat, owner) -> bool``: the viewing ``seat`` also sees the value of ``owner``
+    (a seat, a team for a team variable, -1 for a table variable) while it holds (``seen_by:``)."""
 
 
 @attrs.frozen

@@ -19,9 +19,12 @@ every ruleset must keep (`CHECKS`):
 - ``determinism``: the same seed and the same actions give the same game;
 - ``clone``: a clone plays on without changing the original, and like it;
 - ``json_round_trip``: ``game.state_from_json(state.to_json())`` is the same state;
-- ``hidden_information``: swapping cards a seat cannot see leaves its observation, its
-  observation tensor (if the state has one), and its view of the actions unchanged; a zone
-  shows its cards exactly as its ``visibility`` says.
+- ``hidden_information``: swapping cards a seat cannot see (in every zone it may not see,
+  respecting ``seen_by`` and what reveals showed it), or changing the values of variables it may
+  not see, leaves its observation, its observation tensor (if the state has one), and its view
+  of the actions and history unchanged; a zone shows its cards exactly as its ``visibility``,
+  ``public_when`` and ``seen_by`` say, each seat is shown exactly the cards reveals showed it,
+  and no variable value it may not see.
 
 A failure is made smaller by `shrink` (a counted number of replays) and reported as an `InvariantError`
 naming the check, the seat count, parameters, seed and the actions up to the failure,

@@ -3,6 +3,7 @@ on cards it cannot see (swapped cards, swapped deals, zone visibility)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
@@ -15,7 +16,7 @@ Slot: TypeAlias = tuple[list[int], int]
 
 
 def visible_cards(state: Any, seat: int) -> set[str]:
-    """Texts of the cards ``seat`` sees now: in zones, on top of stacks, in the trick."""
+    """Texts of the cards ``seat`` sees now: in zones, on top of stacks, in the trick, revealed to it."""
     obs = state.observation(seat)
     seen = {p["card"].split(":")[0] for p in obs["trick"]}
     for view in obs["zones"].values():
@@ -23,40 +24,79 @@ def visible_cards(state: Any, seat: int) -> set[str]:
             seen.update(v.get("cards", ()))
             if v.get("top"):
                 seen.add(v["top"])
+    seen.update(e["card"] for e in obs.get("revealed", ()))
     return seen
 
 
-def hidden_places(state: Any, seat: int) -> list[Slot]:
-    """``(cards, stop)`` for every place whose cards ``seat`` cannot see: the first ``stop`` cards of
-    ``cards`` (a zone's list in ``state``) are hidden from it. These are other seats' ``owner`` zones,
-    every ``hidden`` zone, and every card under the top of a ``top`` zone, unless ``public_when``
-    lays the zone open."""
-    rules = state.rules
-    places = []
-    secret = secret_zone(state)
-    for z in rules.seat_zones:
-        if z.index == secret:  # cards other seats chose in secret, not revealed yet
-            places += [(cards, len(cards)) for q, cards in enumerate(state.seat_zones[z.index]) if q != seat]
-            continue
-        if z.visibility == "public" or (z.public_when is not None and z.public_when(state)):
-            continue
-        for q, cards in enumerate(state.seat_zones[z.index]):
-            if z.visibility == "top":
-                places.append((cards, len(cards) - 1))
-            elif q != seat or z.visibility == "hidden":
-                places.append((cards, len(cards)))
-    for z in rules.table_zones:
-        if z.visibility in ("public", "owner") or (z.public_when is not None and z.public_when(state)):
-            continue
-        for i in range(max(z.count, 1)):
-            cards = state.table_zones[z.index + i]
-            places.append((cards, len(cards) - 1 if z.visibility == "top" else len(cards)))
-    return [(cards, stop) for cards, stop in places if stop > 0]
+# -- the referee: what each seat may see, computed here from the ruleset's declarations alone (not
+# through trickkit.engine.visibility, whose answers the checks below judge) ----------------------
+
+
+def zone_shows(state: Any, zone: Any, viewer: int, owner: int | None) -> str:
+    """How ``viewer`` may see ``zone`` of ``owner`` (None: a table zone) by the declarations:
+    ``all``, ``top`` or ``count`` (``visibility``, ``public_when``, ``seen_by``, and a running
+    simultaneous ``choose`` step's secret zone)."""
+    if owner is not None and zone.index == secret_zone(state):
+        return "all" if owner == viewer else "count"
+    if zone.public_when is not None and zone.public_when(state):
+        return "all"
+    vis = zone.visibility
+    if vis == "public" or (vis == "owner" and owner == viewer):
+        return "all"
+    if zone.seen_by is not None and zone.seen_by(state, viewer, -1 if owner is None else owner):
+        return "all"
+    return "top" if vis == "top" else "count"
+
+
+def known_by(state: Any, viewer: int) -> dict[tuple[int, int], set[int]]:
+    """The cards ``reveal`` showed ``viewer`` that it still knows, by place (``state.known``)."""
+    out: dict[tuple[int, int], set[int]] = {}
+    for v, place, card in state.known or ():
+        if v == viewer:
+            out.setdefault(place, set()).add(card)
+    return out
+
+
+def variable_shown(state: Any, var: Any, viewer: int, owner: int) -> bool:
+    """May ``viewer`` see ``var``'s value of ``owner`` (a seat, a team, -1 for the table)?"""
+    if var.visibility == "public":
+        return True
+    if var.visibility == "owner" and (state.rules.team_of[viewer] == owner if var.per_team else owner == viewer):
+        return True
+    return var.seen_by is not None and bool(var.seen_by(state, viewer, owner))
 
 
 def _hidden_slots(state: Any, seat: int) -> list[Slot]:
-    """``(cards, position)`` of every card ``seat`` cannot see."""
-    return [(cards, i) for cards, stop in hidden_places(state, seat) for i in range(stop)]
+    """``(cards, position)`` of every card ``seat`` cannot see: in zones it may not see (or under
+    the top of a ``top`` zone), unless a reveal showed it that card where it lies."""
+    rules = state.rules
+    known = known_by(state, seat)
+    out: list[Slot] = []
+
+    def add(place: tuple[int, int], cards: list[int], how: str) -> None:
+        if how == "all":
+            return
+        mine = known.get(place, set())
+        stop = len(cards) - 1 if how == "top" else len(cards)
+        out.extend((cards, i) for i in range(stop) if cards[i] not in mine)
+
+    for z in rules.seat_zones:
+        for q, cards in enumerate(state.seat_zones[z.index]):
+            add((z.index, q), cards, zone_shows(state, z, seat, q))
+    for z in rules.table_zones:
+        how = zone_shows(state, z, seat, None)
+        for i in range(max(z.count, 1)):
+            add((-1, z.index + i), state.table_zones[z.index + i], how)
+    return out
+
+
+def hidden_places(state: Any, seat: int) -> list[Slot]:
+    """``(cards, stop)`` for every zone with cards ``seat`` cannot see, ``stop`` being how many
+    (see `_hidden_slots` for the positions themselves)."""
+    counts: dict[int, tuple[list[int], int]] = {}
+    for cards, _ in _hidden_slots(state, seat):
+        counts[id(cards)] = (cards, counts.get(id(cards), (cards, 0))[1] + 1)
+    return list(counts.values())
 
 
 def _zone_lists(state: Any) -> list[list[int]]:
@@ -95,9 +135,11 @@ def secret_zone(state: Any) -> int:
 
 
 def _zone_views(run: _Run, s: Any) -> None:
-    """Each zone shows exactly what its visibility says, to every seat."""
+    """Each zone shows exactly what the declarations say, to every seat; each seat is shown the
+    cards reveals showed it (and no other seat's), and no variable value it may not see."""
     game, n, texts = run.game, run.game.num_players, run.game.cards
-    secret = secret_zone(s)
+    rules = game.rules
+    reveals = bool(getattr(game, "reveals", False))
     for p in range(n):
         obs = s.observation(p)
         if (
@@ -106,36 +148,60 @@ def _zone_views(run: _Run, s: Any) -> None:
             or obs.get("current_player") != s.current_player()
         ):
             run.fail(f"observation({p}) misreports its seat, the current player or the end of the game", s)
-        for z in game.rules.seat_zones:
+        for z in rules.seat_zones:
             view = obs["zones"][z.name]
-            opened = z.public_when is not None and z.public_when(s)
             for q in range(n):
                 cards = [texts[c] for c in s.seat_zones[z.index][q]]
-                if view[q].get("count") != len(cards):
-                    run.fail(f"seat {p} is shown a wrong count of {z.name} of seat {q}", s)
-                if z.index == secret and q != p:  # chosen in secret, not revealed yet
-                    if set(view[q]) != {"count"}:
-                        run.fail(f"seat {p} sees seat {q}'s {z.name} before the reveal", s)
-                elif z.visibility == "public" or opened or (z.visibility == "owner" and q == p):
-                    if view[q].get("cards") != cards:
-                        run.fail(f"seat {p} is not shown {z.name} of seat {q} as it is", s)
-                elif z.visibility in ("owner", "hidden") and set(view[q]) != {"count"}:
-                    run.fail(f"seat {p} sees {z.name} of seat {q} ({z.visibility}): {view[q]}", s)
-        for z in game.rules.table_zones:
-            opened = z.public_when is not None and z.public_when(s)
+                _check_zone_view(run, s, p, f"{z.name} of seat {q}", view[q], cards, zone_shows(s, z, p, q))
+        for z in rules.table_zones:
+            how = zone_shows(s, z, p, None)
             for i in range(z.count) if z.count else [None]:
                 view = obs["zones"][z.name] if i is None else obs["zones"][z.name][i]
                 cards = [texts[c] for c in s.table_zones[z.index + (i or 0)]]
-                if view.get("count") != len(cards):
-                    run.fail(f"seat {p} is shown a wrong count of table zone {z.name}", s)
-                if opened:
-                    continue
-                if z.visibility == "hidden" and set(view) != {"count"}:
-                    run.fail(f"seat {p} sees the hidden table zone {z.name}: {view}", s)
-                if z.visibility == "top" and (
-                    set(view) != {"count", "top"} or view["top"] != (cards[-1] if cards else None)
-                ):
-                    run.fail(f"seat {p} is shown more (or less) than the top card of {z.name}: {view}", s)
+                _check_zone_view(run, s, p, f"table zone {z.name}", view, cards, how)
+        if reveals:
+            want = sorted((texts[c], place) for place, cards in known_by(s, p).items() for c in cards)
+            got = sorted((e["card"], _place_of(rules, e)) for e in obs.get("revealed", ()))
+            if got != want:
+                run.fail(f"seat {p} is shown revealed cards {got} but was revealed {want}", s)
+        elif obs.get("revealed"):
+            run.fail(f"seat {p} is shown revealed cards in a game that reveals none: {obs['revealed']}", s)
+        variables = obs["variables"]
+        for v in rules.seat_vars:
+            for q in range(n):
+                if not variable_shown(s, v, p, q) and variables[v.name][q] is not None:
+                    run.fail(f"seat {p} sees {v.name} of seat {q} ({v.visibility}): {variables[v.name][q]!r}", s)
+        for v in rules.table_vars:
+            if v.per_team:
+                for t, x in enumerate(variables[v.name]):
+                    if not variable_shown(s, v, p, t) and x is not None:
+                        run.fail(f"seat {p} sees {v.name} of team {t} ({v.visibility}): {x!r}", s)
+            elif not variable_shown(s, v, p, -1) and variables[v.name] is not None:
+                run.fail(f"seat {p} sees the {v.visibility} variable {v.name}: {variables[v.name]!r}", s)
+
+
+def _place_of(rules: Any, entry: dict[str, Any]) -> tuple[int, int] | None:
+    """The place (see `known_by`) an observation's ``revealed`` entry names, or None if none."""
+    name, seat = entry.get("zone"), entry.get("seat")
+    for z in rules.seat_zones:
+        if z.name == name and seat is not None:
+            return (z.index, seat)
+    for z in rules.table_zones:
+        for i in range(max(z.count, 1)):
+            if (z.name if not z.count else f"{z.name}[{i}]") == name and seat is None:
+                return (-1, z.index + i)
+    return None
+
+
+def _check_zone_view(run: _Run, s: Any, p: int, what: str, view: Any, cards: list[str], how: str) -> None:
+    if view.get("count") != len(cards):
+        run.fail(f"seat {p} is shown a wrong count of {what}", s)
+    if how == "all" and view.get("cards") != cards:
+        run.fail(f"seat {p} is not shown {what} as it is", s)
+    elif how == "count" and set(view) != {"count"}:
+        run.fail(f"seat {p} sees {what}, which it may not see: {view}", s)
+    elif how == "top" and (set(view) != {"count", "top"} or view["top"] != (cards[-1] if cards else None)):
+        run.fail(f"seat {p} is shown more (or less) than the top card of {what}: {view}", s)
 
 
 class CardText(str):
@@ -203,6 +269,19 @@ def _hidden_information(run: _Run) -> None:
             )
         if _tensor(other, p) != _tensor(s, p):
             run.fail(f"seat {p}'s observation tensor changes when cards it cannot see are swapped", s)
+        _same_action_views(run, s, other, p, action, "cards it cannot see are swapped")
+        # 1b. nor on the values of variables p may not see
+        varied = _varied(s, p)
+        if varied is not None:
+            seen = run.guard(
+                functools.partial(varied.observation, p), s, "observing a state with hidden values changed"
+            )
+            if seen != s.observation(p):
+                diff = _first_difference(s.observation(p), seen)
+                run.fail(f"seat {p}'s observation changes when variables it may not see change ({diff})", s)
+            elif _tensor(varied, p) != _tensor(s, p):
+                run.fail(f"seat {p}'s observation tensor changes when variables it may not see change", s)
+            _same_action_views(run, s, varied, p, action, "variables it may not see change")
         # 2. what other seats are shown of an action does not name a card they never saw
         actor = s.current_player()
         for a in s.legal_actions() if len(s._history) % 25 == 0 else [action]:
@@ -218,6 +297,55 @@ def _hidden_information(run: _Run) -> None:
             x for (a, _), x in zip(state._history, seen) if a == v
         ]:
             run.fail(f"history_seen_by({v}) changes seat {v}'s own actions", state)
+
+
+def _same_action_views(run: _Run, s: Any, other: Any, p: int, action: Any, why: str) -> None:
+    """``p`` is shown the history and the coming ``action`` alike in ``s`` and its twin ``other``."""
+    if s.history_seen_by(p) != other.history_seen_by(p):
+        run.fail(f"seat {p}'s view of the history changes when {why}", s)
+    if action is not None and s.action_seen_by(action, p) != other.action_seen_by(action, p):
+        run.fail(f"seat {p} is shown {action.text!r} differently when {why}", s, action)
+
+
+def _varied(s: Any, p: int) -> Any:
+    """A clone of ``s`` with every variable value ``p`` may not see changed (a number plus one, a
+    truth value negated, a text extended, a card replaced by another), or None if there is none."""
+    rules = s.rules
+    other = s.clone()
+    changed = False
+    deck = len(s.rules.deck.texts)
+
+    def vary(value: Any, typ: str) -> Any:
+        nonlocal changed
+        if isinstance(value, bool):
+            changed = True
+            return not value
+        if isinstance(value, int) and typ == "card":
+            changed = True
+            return (value + 1) % deck
+        if isinstance(value, int):
+            changed = True
+            return value + 1
+        if isinstance(value, str):
+            changed = True
+            return value + "'"
+        return value  # null, lists, plays: kept (their type would be a guess)
+
+    for v in rules.seat_vars:
+        values = other.seat_vars[v.index] = list(other.seat_vars[v.index])
+        for q in range(len(values)):
+            if not variable_shown(s, v, p, q):
+                values[q] = vary(values[q], v.type)
+    for v in rules.table_vars:
+        if v.per_team:
+            values = other.table_vars[v.index] = list(other.table_vars[v.index])
+            for t in range(len(values)):
+                if not variable_shown(s, v, p, t):
+                    values[t] = vary(values[t], v.type[5:-1] if v.type.startswith("list[") else "any")
+        elif not variable_shown(s, v, p, -1):
+            other.table_vars[v.index] = vary(other.table_vars[v.index], v.type)
+    other._legal = None
+    return other if changed else None
 
 
 def _first_deal(game: Any) -> Any:
