@@ -57,6 +57,15 @@ from typing import Any, cast
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
 
+MAX_CONSTRAINT_TRIALS = 500
+"""Most trial positions the sampler may test to learn from one observed action which hidden cards
+the actor could not hold (`InformationSetSampler._constrain`: one per hidden place) or which card
+a hidden move could not have been (`InformationSetSampler._constrain_moves`: one clone per moved
+card and hidden card). An action that would need more is not used to constrain the samples (they
+are still checked by replaying the game): a 10,000-card deck costs a bounded amount of work per
+action, not one clone per hidden card. The test looks at counts of hidden places only, which the
+seat sees, so whether it applies never depends on where the hidden cards lie."""
+
 __all__ = ["InformationSetSampler"]
 
 
@@ -201,7 +210,7 @@ class InformationSetSampler:
         """Record which hidden cards ``actor`` cannot hold, given that ``text`` was legal for it."""
         places = _hidden_places(r, self.seat)
         mine = [(zone, i) for owner, zone, i in places if owner == actor]
-        if not mine:
+        if not mine or len(places) > MAX_CONSTRAINT_TRIALS:
             return
         texts = r.rules.deck.texts
         words = set(text.replace(":", " ").split())
@@ -236,7 +245,7 @@ class InformationSetSampler:
         where_pre = _hidden_locations(pre, me)
         where_post = _hidden_locations(post, me)
         moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
-        if not moved:
+        if not moved or len(moved) * len(where_pre) > MAX_CONSTRAINT_TRIALS:
             return
         texts = pre.rules.deck.texts
         real = _signature(post)

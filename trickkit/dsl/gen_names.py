@@ -44,6 +44,13 @@ _INLINE_ALWAYS_NODES = 6
 """A definition this small (``lead: trick[0]``) is inlined everywhere: a call would cost more."""
 
 
+_CHARGE_CALL = ["    s.budget -= 1", "    if s.budget < 0:", "        _over_budget()"]
+"""The first lines of a generated definition function (after a memo hit, for a state-only one):
+each call costs one item of the evaluation budget, so definitions that call each other twice
+(``dN(x): dN-1(x) + dN-1(x + 1)``) stop at the budget instead of running for ever. An inlined
+definition is charged as the rest of its rule is: its text is bounded (`_INLINE_MAX_NODES`)."""
+
+
 class NamesMixin(GenBase):
     """Name resolution and definitions (see the module docstring)."""
 
@@ -228,6 +235,7 @@ class NamesMixin(GenBase):
             key = next(self._memo_keys)
             m, r = body.temp("m"), body.temp()
             lines += [f"    {m} = s.memo", f"    if {m} is not None and {key} in {m}:", f"        return {m}[{key}]"]
+            lines += _CHARGE_CALL
             lines += flatten(body.lines)
             lines += [
                 f"    {r} = {val.code}",
@@ -236,6 +244,7 @@ class NamesMixin(GenBase):
                 f"    return {r}",
             ]
         else:
+            lines += _CHARGE_CALL
             lines += flatten(body.lines)
             lines.append(f"    return {val.code}")
         self._define(fname, lines)
