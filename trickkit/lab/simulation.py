@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from trickkit.errors import TrickkitError
-from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks
+from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks, worker_count
 
 __all__ = [
     "RandomAgent",
@@ -412,7 +412,7 @@ def _ray_records(
         if address:
             options["address"] = address
         else:
-            options["num_cpus"] = jobs
+            options["num_cpus"] = worker_count(jobs, games)
         ray.init(**options)
     task = ray.remote(_ray_chunk)
     spec = _game_spec(game)
