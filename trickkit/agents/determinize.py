@@ -58,13 +58,9 @@ from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
 
 MAX_CONSTRAINT_TRIALS = 500
-"""Most trial positions the sampler may test to learn from one observed action which hidden cards
-the actor could not hold (`InformationSetSampler._constrain`: one per hidden place) or which card
-a hidden move could not have been (`InformationSetSampler._constrain_moves`: one clone per moved
-card and hidden card). An action that would need more is not used to constrain the samples (they
-are still checked by replaying the game): a 10,000-card deck costs a bounded amount of work per
-action, not one clone per hidden card. The test looks at counts of hidden places only, which the
-seat sees, so whether it applies never depends on where the hidden cards lie."""
+"""Most trial positions tried to learn from one observed action what the actor cannot hold (one per
+hidden place; one clone per moved and hidden card for a hidden move); an action needing more is not
+used (samples are still checked by replay). Decided on counts the seat sees, never on where cards lie."""
 
 __all__ = ["InformationSetSampler"]
 
