@@ -24,7 +24,7 @@ from trickkit import DSLRuntimeError, RulesetError
 from trickkit.dsl.runtime import EVALUATION_BUDGET, MAX_STORED_DEPTH, MAX_STORED_SIZE
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suites)
+import backstop  # (the hang backstop shared with the other fuzz suites)
 
 HANG_SECONDS = 300  # a backstop against a real hang, never a speed assertion (the limits are counted)
 PROPERTY = settings(
