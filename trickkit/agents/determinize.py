@@ -78,6 +78,11 @@ from trickkit.agents.worlds import (
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
 
+MAX_CONSTRAINT_TRIALS = 500
+"""Most trial positions tried to learn from one observed action what the actor cannot hold (one per
+hidden place; one clone per moved and hidden card for a hidden move); an action needing more is not
+used (samples are still checked by replay). Decided on counts the seat sees, never on where cards lie."""
+
 __all__ = ["InformationSetSampler"]
 
 
@@ -278,7 +283,7 @@ class InformationSetSampler:
         where_pre = hidden_locations(pre, me)
         where_post = hidden_locations(post, me)
         moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
-        if not moved:
+        if not moved or len(moved) * len(where_pre) > MAX_CONSTRAINT_TRIALS:
             return
         texts = pre.rules.deck.texts
         real = _signature(post, me)

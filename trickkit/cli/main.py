@@ -194,7 +194,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-actions",
         type=int,
         default=None,
-        help="a game longer than this fails (default: the ruleset's max_actions)",
+        help="a game longer than this fails (default: 10000, or the ruleset's max_actions if lower)",
     )
     p.add_argument(
         "--replay",
