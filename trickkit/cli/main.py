@@ -1,4 +1,4 @@
-"""The ``trickkit`` command line: list, validate, simulate, compare, check, play, diff, replay, test and lint games.
+"""The ``trickkit`` command line: list, validate, simulate, compare, check, play, diff, replay, test, lint, serve.
 
 Exit codes: 0 success; 1 a validation or scenario check failed, a replayed record
 diverged or was refused, an invariant failed (``test``) or lint found something; 2 usage
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from trickkit.cli.checks import cmd_check, cmd_lint, cmd_test, testing_checks
 from trickkit.cli.common import UsageError, api, parse_params
 from trickkit.cli.games import cmd_compile, cmd_diff, cmd_list, cmd_replay, cmd_show, cmd_validate
 from trickkit.cli.play import cmd_play
 from trickkit.cli.runs import cmd_compare, cmd_simulate
+from trickkit.cli.serve import add_serve_parser
 from trickkit.errors import TrickkitError
 
 __all__ = ["build_parser", "main", "parse_params"]
@@ -221,6 +222,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
     p.set_defaults(func=cmd_lint)
+
+    add_serve_parser(sub)
     return parser
 
 
