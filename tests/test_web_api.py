@@ -282,3 +282,28 @@ def test_every_shipped_game_plays_with_bots_and_a_human(tmp_path, game):
     play_out(client, registry, data["table"], {0: data["seats"][0]["link"].split("#")[1]})
     table = registry.get(data["table"])
     assert replay_record(table.record()).status == "confirmed"
+
+
+def test_a_ruleset_file_from_the_command_line(tmp_path):
+    """The tutorial's variant, given as a file: offered in the lobby, played, downloaded with its path."""
+    import pathlib
+
+    variant = pathlib.Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "sarkophag_open_leads.yaml"
+    catalogue = Catalogue.from_sources([str(variant)])
+    entry = next(e for e in catalogue.entries.values() if not e.shipped)
+    registry = Registry(catalogue, Store(tmp_path / "tables"))
+    client = TestClient(create_app(registry))
+    with client:
+        games = client.get("/api/games").json()
+        assert any(g["key"] == entry.key and not g["shipped"] for g in games)
+        assert str(variant) not in json.dumps(games)  # the server's paths stay on the server
+        n = entry.players_default
+        r = client.post(
+            "/api/tables", json={"game": entry.key, "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (n - 1)}
+        )
+        assert r.status_code == 200, r.text
+        data = r.json()
+        play_out(client, registry, data["table"], {0: data["seats"][0]["link"].split("#")[1]})
+        record = registry.get(data["table"]).record()
+        assert record["ruleset"] == str(variant)
+        assert replay_record(record).status == "confirmed"
