@@ -244,6 +244,8 @@ class InformationSetSampler:
         never on which hidden card the actor really holds where.
         """
         places = hidden_places(r, self.seat)
+        if len(places) > MAX_CONSTRAINT_TRIALS:  # a count the seat sees: learning from this action costs too much
+            return
         known = self._known
         words = set(text.replace(":", " ").split())
         texts = r.rules.deck.texts
