@@ -13,8 +13,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 import numpy as np  # noqa: E402
 from open_spiel.python import observation as spiel_observation  # noqa: E402
-from open_spiel.python.algorithms import cfr, evaluate_bots, exploitability, mcts  # noqa: E402
-from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
+from open_spiel.python.algorithms import (  # noqa: E402
+    cfr,
+    evaluate_bots,
+    exploitability,
+    mcts,
+    outcome_sampling_mccfr,
+)
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
 import trickkit  # noqa: E402
