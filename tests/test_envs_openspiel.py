@@ -117,7 +117,7 @@ def test_the_docs_example_runs():
     sys.path.insert(0, str(Path(__file__).parent))
     import docblocks
 
-    assert docblocks.run_blocks("agents.md", "OpenSpiel") == 1
+    assert docblocks.run_blocks("agents.md", "OpenSpiel") == 2
 
 
 def test_outcome_sampling_mccfr_learns_from_information_states():

@@ -134,7 +134,7 @@ def test_the_docs_examples_run():
     sys.path.insert(0, str(Path(__file__).parent))
     import docblocks
 
-    assert docblocks.run_blocks("agents.md", "PettingZoo") == 2
+    assert docblocks.run_blocks("agents.md", "PettingZoo") == 3
 
 
 def test_stepping_before_reset_is_a_clear_error():
