@@ -120,7 +120,9 @@ class State:
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         if rules.first_dealer is not None:  # (a rule checked to give a seat, see `trickkit.rules.checks.seat_result`)
             self.dealer = rules.first_dealer(self)
-        self._tensors = None  # per seat, its last observation tensor (trickkit.engine.tensor)
+        self._tensors = (
+            None  # per seat its last observation tensor (engine.tensor), then per seat its information state's
+        )
         self._enter_step()
         if self.known:
             forget_moved(self)
@@ -330,6 +332,32 @@ class State:
         """
         seat = self._seat_of(seat, "observation_tensor")
         return self.game._observation_encoder.encode(self, seat, out)
+
+    def information_state_tensor(self, seat: Seat, out: Any = None) -> Any:
+        """``seat``'s perfect-recall information state as a flat numpy ``float32`` vector of
+        `trickkit.Game.information_state_tensor_shape`: its observation tensor now, then the actions so
+        far as it saw them (`history_seen_by`), within the game's history window (layout:
+        `trickkit.Game.information_state_tensor_layout`, `trickkit.engine.infostate`). A new array, or
+        written into ``out`` (a writable float32 array of that shape), which is returned. Never encodes
+        a card hidden from ``seat`` nor another seat's private choice.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
+        """
+        seat = self._seat_of(seat, "information_state_tensor")
+        return self.game._information_state_encoder.encode(self, seat, out)
+
+    def information_state_string(self, seat: Seat) -> str:
+        """``seat``'s perfect-recall information state as text: the seat, its observation dict as
+        JSON, then one line per action so far as it saw it (``ACTOR: SEEN TEXT``, `history_seen_by`),
+        the whole history. Two states ``seat`` cannot tell apart give the same text; two different
+        histories as ``seat`` saw them give different texts (see `trickkit.engine.infostate`).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        seat = self._seat_of(seat, "information_state_string")
+        return self.game._information_state_encoder.string(self, seat)
 
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""

@@ -262,7 +262,7 @@ class ObservationEncoder:
         else:
             views = state._tensors
             if views is None:
-                views = state._tensors = [None] * self.n
+                views = state._tensors = [None] * (2 * self.n)  # then the information states' (engine.infostate)
             view = views[seat]
             if view is None:
                 view = views[seat] = _View(np.zeros(self.size, np.float32), self._fresh_keys())
