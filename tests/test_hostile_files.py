@@ -3,15 +3,23 @@ and ``--param`` refuses the names of ``load_game``'s own arguments in every comm
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import trickkit
 from trickkit.cli.common import RESERVED_PARAMS, UsageError, parse_params
 from trickkit.cli.main import main
+from trickkit.engine.records import replay_record
+from trickkit.errors import ScenarioError
+from trickkit.lab.scenario_files import load_scenario_file
+from trickkit.rules.inherit import confined_ruleset
 
 SARKOPHAG = Path(__file__).parent.parent / "rulesets" / "sarkophag.yaml"
 
@@ -93,3 +101,155 @@ def test_every_command_gives_a_usage_error_for_reserved_params(command, key, cap
     assert main([*command, "--param", f"{key}=x"]) == 2
     err = capsys.readouterr().err
     assert f"--param {key}" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ a record's ruleset, a scenario's game
+
+_EXAMPLES = settings(
+    max_examples=int(os.environ.get("TRICKKIT_HOSTILE_EXAMPLES", "25")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+_SEGMENTS = ["..", ".", "sub", "linkdir", "root", "in.yaml", "in2.yaml", "outside.yaml", "link_out.yaml", "x.yml"]
+
+
+@pytest.fixture(scope="module")
+def layout(tmp_path_factory):
+    """``top/root`` holds rulesets (``in.yaml``, ``sub/in2.yaml``), a link to a file outside it
+    (``link_out.yaml``) and a link to its parent folder (``linkdir``); ``top/outside.yaml`` is
+    a good ruleset that no file in ``root`` may make trickkit read."""
+    top = tmp_path_factory.mktemp("confine")
+    root = top / "root"
+    (root / "sub").mkdir(parents=True)
+    for path in (root / "in.yaml", root / "sub" / "in2.yaml", top / "outside.yaml"):
+        shutil.copy(SARKOPHAG, path)
+    os.symlink(top / "outside.yaml", root / "link_out.yaml")
+    os.symlink(top, root / "linkdir")
+    return root
+
+
+def _opened_paths(monkeypatch_target):
+    """Patch `trickkit.rules.source.open_regular` to record the real path of every file opened."""
+    from trickkit.rules import source
+
+    opened: list[str] = []
+    real = source.open_regular
+
+    def spy(path):
+        opened.append(os.path.realpath(path))
+        return real(path)
+
+    return opened, mock.patch.object(source, "open_regular", spy)
+
+
+def _record(ref: str) -> dict:
+    return {
+        "game": "sarkophag",
+        "ruleset": ref,
+        "params": {},
+        "players": 3,
+        "seed": 1,
+        "actions": [],
+        "scores": [0, 0, 0],
+        "winners": [0],
+        "ruleset_sha256": "0" * 64,
+    }
+
+
+@_EXAMPLES
+@given(
+    parts=st.lists(st.sampled_from(_SEGMENTS), min_size=1, max_size=5),
+    absolute=st.booleans(),
+    entry=st.sampled_from(["record", "scenario"]),
+)
+def test_a_record_or_scenario_reads_only_files_of_its_folder(layout, parts, absolute, entry):
+    """Whatever path a record's ``ruleset`` or a scenario's ``game`` writes (``..``, links out,
+    absolute), trickkit opens no file outside the folder of the file that wrote it; a refusal
+    names the value, and a path that stays inside still loads."""
+    ref = ("/" if absolute else "") + "/".join(parts)
+    if absolute:
+        ref = str(layout.parent) + ref
+    opened, patch = _opened_paths(None)
+    top = os.path.realpath(layout)
+    with patch:
+        if entry == "record":
+            result = replay_record(_record(ref), base=str(layout))
+            refused = result.status == "refused" and "record 'ruleset'" in result.message
+            message = result.message
+        else:
+            scenario = layout / "s.scenario.yaml"
+            scenario.write_text(json.dumps({"game": ref, "params": {"players": 3}, "actions": []}), "utf-8")
+            try:
+                load_scenario_file(scenario)
+                refused, message = False, ""
+            except ScenarioError as e:
+                refused, message = "$.game" in str(e), str(e)
+    for path in opened:
+        assert os.path.commonpath([path, top]) == top, (ref, path)
+    real = os.path.realpath(os.path.join(layout, ref))
+    inside = not absolute and os.path.commonpath([real, top]) == top and ref.endswith((".yaml", ".yml"))
+    if refused:
+        assert repr(ref)[:40] in message or ref[:30] in message
+        assert not inside, ref
+    elif inside and os.path.isfile(real):
+        assert entry == "scenario" or result.status != "refused" or "record 'ruleset'" not in result.message
+
+
+@pytest.mark.parametrize(
+    "ref,why",
+    [
+        ("/etc/passwd.yaml", "absolute path"),
+        ("../outside.yaml", "outside the folder"),
+        ("sub/../../outside.yaml", "outside the folder"),
+        ("link_out.yaml", "outside the folder"),
+        ("linkdir/outside.yaml", "outside the folder"),
+        ("in.txt/x", "not a ruleset file"),
+    ],
+)
+def test_replay_and_check_name_the_file_and_the_value_they_refuse(layout, ref, why, capsys):
+    records = layout / "games.jsonl"
+    records.write_text(json.dumps(_record(ref)) + "\n", "utf-8")
+    assert main(["replay", str(records)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{records}:1: refused: record 'ruleset': ")
+    assert why in out and repr(ref) in out and "--ruleset" in out
+    scenario = layout / "s.scenario.yaml"
+    scenario.write_text(f"game: {ref}\nparams: {{players: 3}}\nactions: []\n", "utf-8")
+    assert main(["check", str(scenario)]) == 1
+    out = capsys.readouterr().out
+    assert f"{scenario}:1:7: $.game: game: " in out and repr(ref) in out and why in out
+
+
+def test_shipped_names_and_paths_inside_still_work(layout, capsys):
+    for ref in ("in.yaml", "sub/in2.yaml", "./sub/../in.yaml", "sarkophag"):
+        game = trickkit.load_game(confined_ruleset(ref, layout) if ref != "sarkophag" else ref, players=3)
+        record = dict(_record(ref), ruleset_sha256=game.content_hash)
+        if ref == "sarkophag":
+            record.pop("ruleset")
+        assert replay_record(record, base=str(layout)).status != "refused"
+        scenarios = load_scenario_file(_scenario(layout, ref))
+        assert scenarios[0].game == ref
+
+
+def _scenario(folder, ref):
+    path = folder / "ok.scenario.yaml"
+    path.write_text(f"game: {ref}\nparams: {{players: 3}}\nactions: []\n", "utf-8")
+    return path
+
+
+def test_simulate_writes_the_ruleset_relative_to_the_records_file(layout, tmp_path, capsys):
+    out = layout / "sub" / "games.jsonl"
+    assert main(["simulate", str(layout / "in.yaml"), "--games", "2", "--players", "3", "--out", str(out)]) == 0
+    assert {json.loads(line)["ruleset"] for line in out.read_text().splitlines()} == {"../in.yaml"}
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 1  # the ruleset is outside the records' folder: refused, says how
+    assert "--ruleset" in capsys.readouterr().out
+    assert main(["replay", str(out), "--ruleset", str(layout / "in.yaml")]) == 0
+    out2 = layout / "games.jsonl"
+    assert (
+        main(["simulate", str(layout / "sub" / "in2.yaml"), "--games", "2", "--players", "3", "--out", str(out2)]) == 0
+    )
+    assert {json.loads(line)["ruleset"] for line in out2.read_text().splitlines()} == {"sub/in2.yaml"}
+    assert main(["replay", str(out2)]) == 0
