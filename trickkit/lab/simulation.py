@@ -350,10 +350,8 @@ def _jsonl_line(record: dict[str, Any], folder: str | None = None) -> str:
     may name: a ruleset elsewhere is replayed with ``--ruleset``)."""
     source = record.get("ruleset")
     if folder is not None and isinstance(source, str) and os.path.isabs(source):
-        try:
+        with contextlib.suppress(ValueError):  # another drive (Windows): the path is kept as it is
             record = dict(record, ruleset=os.path.relpath(os.path.realpath(source), os.path.realpath(folder)))
-        except ValueError:  # another drive (Windows): keep the path as it is
-            pass
     keys = (
         "game",
         "params",
@@ -487,8 +485,9 @@ def simulate(
         jobs: number of worker processes; ``1`` plays in this process.
             Results are identical for any ``jobs``.
         out: path of a JSONL file to write, one line per game in game order:
-            ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version"}``,
-            and ``ruleset``, the ruleset file relative to ``out``'s folder, for a game loaded from a file.
+            ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256",
+            "trickkit_version"}``, and ``ruleset``, the ruleset file relative to ``out``'s folder, for a
+            game loaded from a file.
         progress: called as ``progress(done, total)`` as games complete.
         backend: ``"process"`` (worker processes here, when ``jobs > 1``) or ``"ray"``
             (Ray tasks: a local Ray instance with ``jobs`` CPUs, or the cluster at

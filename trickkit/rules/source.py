@@ -58,9 +58,9 @@ __all__ = [
     "MAX_TEXT_SIZE",
     "Locator",
     "format_path",
-    "open_regular",
     "load_yaml",
     "load_yaml_file",
+    "open_regular",
     "read_header",
     "read_limited",
 ]
