@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trickkit
+import trickkit.lab.conformance
 from trickkit.cli.common import RESERVED_PARAMS, UsageError, parse_params
 from trickkit.cli.main import main
 from trickkit.engine.records import replay_record
@@ -253,3 +254,103 @@ def test_simulate_writes_the_ruleset_relative_to_the_records_file(layout, tmp_pa
     )
     assert {json.loads(line)["ruleset"] for line in out2.read_text().splitlines()} == {"sub/in2.yaml"}
     assert main(["replay", str(out2)]) == 0
+
+
+# ------------------------------------------------------------------ test --replay and replay read what they should
+
+_GOOD_CASE = {
+    "format": "trickkit-test-case",
+    "ruleset": "sarkophag",
+    "players": 3,
+    "params": {"hand_size": 3},
+    "seed": 1,
+    "check": "clone",
+    "actions": [],
+}
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+_FIELD_VALUES = {
+    "check": st.sampled_from(["nope", "", "CLONE", "clone ", *trickkit.lab.conformance.CHECKS]) | _JSON,
+    "params": st.dictionaries(
+        st.sampled_from(["players", "name_or_path", "coverage", "hand_size", "limit", "nope"]), _JSON, max_size=3
+    )
+    | _JSON,
+    "players": st.integers(-3, 10) | _JSON,
+    "seed": st.sampled_from([-1, 10**100, 10**100 - 1, 2**64]) | _JSON,
+    "actions": st.lists(st.text(max_size=10) | _JSON, max_size=3) | _JSON,
+    "ruleset": _JSON,
+    "format": _JSON,
+}
+
+
+@settings(_EXAMPLES, max_examples=max(_EXAMPLES.max_examples, 60))
+@given(data=st.data(), extra=st.sampled_from(["", "deep", "key"]))
+def test_test_replay_refuses_bad_cases_with_a_usage_error(data, extra, capsys):
+    """Any field of a failure report set to anything: ``test --replay`` ends with 0, 1 or a usage
+    error (2), never a traceback."""
+    fields = data.draw(st.lists(st.sampled_from(sorted(_FIELD_VALUES)), min_size=1, max_size=2, unique=True))
+    changes = {f: data.draw(_FIELD_VALUES[f], label=f) for f in fields}
+    case = dict(_GOOD_CASE, **changes)
+    if extra == "deep":
+        case["params"] = {"hand_size": [[[[]]]]}
+        text = json.dumps(case).replace("[[[[]]]]", "[" * 500 + "]" * 500)
+    else:
+        if extra == "key":
+            case["surprise"] = 1
+        try:
+            text = json.dumps(case)
+        except ValueError:  # nan is JSON to Python: keep it
+            return
+    code = main(["test", "sarkophag", "--players", "3", "--replay", text])
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('{"format": "trickkit-test-case", "players": 3, "check": "nope"}', "unknown check 'nope'"),
+        ('{"format": "trickkit-test-case", "players": 3, "check": "clone", "params": {"players": 4}}', "'players'"),
+        ('{"format": "trickkit-test-case", "players": 3, "check": "clone", "params": {"name_or_path": 1}}', "name_or"),
+        ('{"format": "trickkit-test-case", "players": 3, "check": "clone", "params": []}', "'params' is a mapping"),
+        ('{"format": "trickkit-test-case", "players": true, "check": "clone"}', "'players' is an integer"),
+        ('{"format": "trickkit-test-case", "players": 3, "check": "clone", "seed": -1}', "'seed' must be"),
+        ('{"format": "trickkit-test-case", "players": 3, "check": "clone", "actions": [1]}', "list of action texts"),
+        (
+            '{"format": "trickkit-test-case", "players": 3, "check": "clone", "x": ' + "[" * 300 + "]" * 300 + "}",
+            "deeper",
+        ),
+    ],
+)
+def test_test_replay_says_what_is_wrong(text, message, capsys):
+    assert main(["test", "sarkophag", "--replay", text]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "directory"])
+@pytest.mark.parametrize("command", ["replay", "test --replay"])
+def test_replay_files_must_be_regular(tmp_path, kind, command, capsys):
+    """A FIFO, /dev/zero or a folder is refused at once (nothing is read; a FIFO would block)."""
+    target = {"fifo": tmp_path / "p", "dev_zero": Path("/dev/zero"), "directory": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(target)
+    args = ["replay", str(target)] if command == "replay" else ["test", "sarkophag", "--replay", str(target)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "not a regular file" in err and "Traceback" not in err
+
+
+def test_replay_refuses_a_records_file_over_the_cap(tmp_path, monkeypatch, capsys):
+    from trickkit.engine import records
+
+    path = tmp_path / "games.jsonl"
+    path.write_text("{}\n" * 10, "utf-8")
+    monkeypatch.setattr(records, "MAX_RECORDS_FILE", 20)
+    assert main(["replay", str(path)]) == 2
+    assert "too large" in capsys.readouterr().err
