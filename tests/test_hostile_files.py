@@ -354,3 +354,65 @@ def test_replay_refuses_a_records_file_over_the_cap(tmp_path, monkeypatch, capsy
     monkeypatch.setattr(records, "MAX_RECORDS_FILE", 20)
     assert main(["replay", str(path)]) == 2
     assert "too large" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the play screen
+
+_ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30)
+
+
+@_EXAMPLES
+@given(text=_ANY_TEXT | st.sampled_from(["\u202e\u2066x\u200b\u2028\u2029\u00ad\ufeff\U000e0001", "\ud800\x1b[2J"]))
+def test_clean_escapes_every_control_format_and_separator_character(text):
+    """Nothing of categories Cc, Cf, Cs, Zl, Zp reaches the terminal; everything else is kept as it is."""
+    import unicodedata
+
+    from trickkit.engine.view import ESCAPED_CATEGORIES, clean
+
+    shown = clean(text)
+    assert not [ch for ch in shown if unicodedata.category(ch) in ESCAPED_CATEGORIES], repr(shown)
+    shown.encode("utf-8")  # no lone surrogate left
+    if not any(unicodedata.category(ch) in ESCAPED_CATEGORIES for ch in text):
+        assert shown == text
+    assert clean(shown) == shown  # escapes are plain ASCII: cleaning twice changes nothing
+
+
+@_EXAMPLES
+@given(answer=st.text(max_size=12) | st.sampled_from(["²", "٣", "1²", "9" * 5000, "0" * 50 + "1", "-1"]))
+def test_any_answer_at_the_play_prompt_is_a_number_in_range_or_a_text(answer):
+    from trickkit.cli.play import pick
+
+    got = pick(answer, 12)
+    assert got == answer or (isinstance(got, int) and 0 <= got <= 12)
+    if isinstance(got, int) and got:
+        assert answer.isascii() and int(answer) == got
+
+
+def test_play_survives_unicode_digits_and_huge_numbers(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("²\n٣\n" + "9" * 5000 + "\n1\n" * 200))
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["play", "sarkophag", "--seed", "1", "--players", "3", "--param", "hand_size=3"]) == 0
+    out = capsys.readouterr().out
+    assert "not allowed: " in out and "pick 1.." in out
+
+
+def test_the_play_screen_escapes_invisible_and_bidi_characters(capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    from trickkit.engine.loader import ruleset_text
+
+    evil = "\u202eE\u2066v\u200bi\u2028l\u2029\u00ad\ufeff"
+    text = ruleset_text("sarkophag").replace('text: "{rank}"', 'text: "\\u2028{rank}\\u200b"')
+    path = tmp_path / "evil.yaml"
+    path.write_text(text.replace("title: ", f"title: {json.dumps(evil)} #", 1), "utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 60))
+    assert main(["play", str(path), "--seed", "1", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    for ch in "\u202e\u2066\u200b\u2028\u2029\u00ad\ufeff":
+        assert ch not in out, hex(ord(ch))
+    assert "\\u202eE\\u2066v\\u200bi\\u2028l\\u2029\\xad\\ufeff" in out
+    assert "\\u2028" in out.split("you are seat", 1)[1]  # card texts, escaped
