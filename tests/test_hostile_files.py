@@ -416,3 +416,53 @@ def test_the_play_screen_escapes_invisible_and_bidi_characters(capsys, monkeypat
         assert ch not in out, hex(ord(ch))
     assert "\\u202eE\\u2066v\\u200bi\\u2028l\\u2029\\xad\\ufeff" in out
     assert "\\u2028" in out.split("you are seat", 1)[1]  # card texts, escaped
+
+
+# ------------------------------------------------------------------ plots of user text
+
+_PLOT_TEXT = st.text(st.sampled_from("$\\^_{}%#&~ab1.é\u202e"), min_size=1, max_size=12) | st.sampled_from(
+    ["a$b^c_$x.yaml", "$\\frac{$", "$x$", "costs $5 and $6", "\\", "a_b^c"]
+)
+
+
+@settings(_EXAMPLES, max_examples=min(_EXAMPLES.max_examples, 6))
+@given(labels=st.lists(_PLOT_TEXT, min_size=1, max_size=2, unique=True), unit=_PLOT_TEXT)
+def test_plots_show_any_label_as_written(labels, unit):
+    """File names and game titles are no mathtext: ``$`` and ``\\`` in them draw, they do not crash."""
+    pytest.importorskip("matplotlib")
+    from trickkit.lab import report, stats
+
+    plt = report._pyplot()
+    scores = [[[1, 2], [3, 0]] for _ in labels]
+    assert report._score_plot(plt, labels, scores, [2] * len(labels))
+    ivs = [[stats.Interval(0.5, 0.2, 0.8, 10)] * 2 for _ in labels]
+    assert report._seat_plot(plt, labels, ivs)
+    assert report._length_plot(plt, labels, [[3, 4] for _ in labels], unit)
+
+
+def test_compare_report_with_a_dollar_in_a_file_name(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SARKOPHAG, "a$b^c_$x.yaml")
+    assert main(["compare", "sarkophag", "a$b^c_$x.yaml", "--games", "2", "--players", "3", "--report", "r.html"]) == 0
+    assert "a$b^c_$x" in Path("r.html").read_text("utf-8")
+
+
+def test_written_files_get_the_usual_permissions(tmp_path):
+    """The temporary file of an atomic write is private; the file it becomes is not."""
+    from trickkit.lab.files import atomic_writer
+
+    new = tmp_path / "new.txt"
+    mask = os.umask(0o022)
+    try:
+        with atomic_writer(new) as f:
+            f.write("x")
+        assert new.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        with atomic_writer(kept) as f:
+            f.write("new")
+        assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "new"
+    finally:
+        os.umask(mask)
