@@ -18,7 +18,12 @@ from trickkit.errors import ScenarioError
 from trickkit.lab.scenarios import ScenarioResult, load_scenario_file, run_scenario_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
-SCENARIO_FILES = sorted(p for pattern in ("*.yaml", "*.yml") for p in SCENARIO_DIR.rglob(pattern) if p.is_file())
+SCENARIO_FILES = sorted(
+    p
+    for pattern in ("*.yaml", "*.yml")
+    for p in SCENARIO_DIR.rglob(pattern)
+    if p.is_file() and "rulesets" not in p.relative_to(SCENARIO_DIR).parts  # rulesets/: games the scenarios name
+)
 
 
 def _rel(path: Path) -> str:

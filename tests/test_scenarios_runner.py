@@ -178,12 +178,12 @@ def test_relative_game_paths_resolve_against_the_scenario_file(tmp_path, monkeyp
     sub.mkdir()
     path = write(
         sub,
-        "- {game: ../games/pile.yaml, params: {players: 3}, actions: [take 1]}\n"
+        "- {game: games/../games/pile.yaml, params: {players: 3}, actions: [take 1]}\n"
         "- {game: skull_king, actions: [take 1]}\n",
     )
     results = run_scenario_file(path)
     assert [r.passed for r in results] == [True, True]
-    assert seen == [(str(sub / "../games/pile.yaml"), {"players": 3}), ("skull_king", {})]
+    assert seen == [(str(sub / "games/../games/pile.yaml"), {"players": 3}), ("skull_king", {})]
 
 
 # ---------------------------------------------------------------- malformed files

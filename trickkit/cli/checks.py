@@ -128,12 +128,19 @@ def cmd_test(args: argparse.Namespace) -> int:
     out = console()
     if args.replay is not None:
         text = args.replay
-        if not text.lstrip().startswith("{"):
+        if not text.lstrip().startswith("{"):  # a file holding the case: a regular file, of at most 5 MB
+            from trickkit.rules.source import MAX_TEXT_SIZE, read_limited
+
             try:
-                with open(text, encoding="utf-8") as f:
-                    text = f.read()
+                raw = read_limited(text, MAX_TEXT_SIZE)
             except OSError as exc:
                 raise UsageError(f"--replay {args.replay}: {exc.strerror or exc}") from None
+            if len(raw) > MAX_TEXT_SIZE:
+                raise UsageError(f"--replay {args.replay}: too large (over {MAX_TEXT_SIZE:,} bytes)")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"--replay {args.replay}: not UTF-8 text ({exc.reason})") from None
         try:
             case = testing.GameCase.from_json(text)
         except ValueError as exc:

@@ -74,14 +74,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 return 0
             if not answer:
                 continue
-            if answer.isdigit():
-                index = int(answer)
-                if not 1 <= index <= len(actions):
-                    say(f"pick 1..{len(actions)} or type an action")
-                    continue
-                choice: Any = actions[index - 1]
-            else:
-                choice = answer
+            picked = pick(answer, len(actions))
+            if picked == 0:
+                say(f"pick 1..{len(actions)} or type an action")
+                continue
+            choice: Any = actions[picked - 1] if isinstance(picked, int) else picked
             try:
                 perform(me, choice, None)
             except IllegalActionError as exc:
@@ -98,3 +95,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         say(f"  seat {seat}{mark}: {score} {unit}{won}")
     say(f"seed {seed}: play this deal again with --seed {seed}")
     return 0
+
+
+def pick(answer: str, count: int) -> int | str:
+    """What an answer at the prompt means: the number (1..``count``) of a listed action, ``0``
+    for a number out of that range, or else the text itself, an action to apply.
+
+    Only ASCII digits make a number: ``²`` or ``٣`` (which `str.isdigit` accepts, and `int`
+    partly too) are texts, refused as actions like any other, and a number of thousands of
+    digits is out of range, not an error.
+    """
+    if answer.isascii() and answer.isdigit():
+        digits = answer.lstrip("0")
+        if len(digits) > len(str(count)):  # more digits than any listed number: never converted
+            return 0
+        index = int(digits or "0")
+        return index if 1 <= index <= count else 0
+    return answer

@@ -126,7 +126,8 @@ class FiltersMixin(StatementsMixin):
         Each of ``kinds`` names the functions already generated for that kind: ``guard``
         (or None), ``domains`` (one per choice), ``cards`` (per choice: is it a card choice),
         ``filter`` (the generated combination filter, or ``"all"``: every combination),
-        ``allowed`` (for a kind without choices) and ``where`` (for a comment).
+        ``allowed`` (for a kind without choices), ``where`` (for a comment) and ``repeats``
+        (optional, per choice: may its values repeat; then only the first of equal ones is kept).
 
         Returns ``fn(state, frame)``: a list with each kind's combinations (a list of tuples,
         in ``itertools.product`` order), or with ``first_only`` True when some kind has one.
@@ -184,10 +185,13 @@ class FiltersMixin(StatementsMixin):
                         body += ["else:", ["out.append(())"]]
             else:
                 inner: list[Line] = []
+                repeats = kind.get("repeats") or ()
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
                     inner += call(fn, f"v{i} = {{}}")
                     if card and texts_code is not None:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
+                    elif i < len(repeats) and repeats[i]:
+                        inner.append(f"v{i} = _distinct_values(v{i})")
                 inner += charge
                 listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
                 flt = kind["filter"]

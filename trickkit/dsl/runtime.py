@@ -212,6 +212,13 @@ def distinct_cards(values: Sequence[int | None], texts: Sequence[str]) -> list[i
     return [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]  # type: ignore[func-returns-value]
 
 
+def distinct_values(values: Sequence[Any]) -> list[Any]:
+    """A choice's values with repeats dropped, the first of equal values kept: two equal
+    values would be two legal actions with one text. Raises TypeError on a value that is a
+    list (a choice takes single values), which the engine reports, located."""
+    return list(dict.fromkeys(values))
+
+
 def product(domains: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     """Every combination of one value per domain, in ``itertools.product`` order."""
     return list(_itertools.product(*domains))
@@ -441,6 +448,7 @@ HELPERS = {
     "_bad_seat": bad_seat,
     "_bad_item": bad_item,
     "_distinct_cards": distinct_cards,
+    "_distinct_values": distinct_values,
     "_product": product,
     "_attr_any": attr_of_any,
     "_mul": multiply,

@@ -19,6 +19,8 @@ import attrs
 
 from trickkit import jsonsafe
 from trickkit.errors import RulesetError, TrickkitError, short_repr
+from trickkit.rules.inherit import confined_ruleset
+from trickkit.rules.source import open_regular
 
 if TYPE_CHECKING:
     from trickkit.engine.game import Game
@@ -27,6 +29,10 @@ __all__ = ["ReplayResult", "read_records", "replay_record", "replay_records"]
 
 MAX_RECORD_LINE = 50_000_000
 """Longest accepted record line, in characters (a record of 100,000 actions is about 1 MB)."""
+
+MAX_RECORDS_FILE = 2_000_000_000
+"""Largest records file `read_records` reads, in bytes (refused before reading: about 2,000
+games of 100,000 actions, or millions of short ones)."""
 
 _REQUIRED = ("game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256")
 
@@ -63,11 +69,19 @@ class ReplayResult:
 def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line number, parsed JSON or the ValueError)`` for each non-blank line of a JSONL file.
 
+    Only a regular file of at most `MAX_RECORDS_FILE` bytes is read (see
+    `trickkit.rules.source.open_regular`); else OSError, before anything is read.
+
     The error is a `json.JSONDecodeError` (not JSON), a `trickkit.jsonsafe.JSONLimitError`
     (nested too deep, an integer too large) or a ValueError for a line longer than
     `MAX_RECORD_LINE`, which is skipped without being read whole.
     """
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    fd = open_regular(path)  # a FIFO, /dev/zero or a folder is refused before it is read
+    size = os.fstat(fd).st_size
+    if size > MAX_RECORDS_FILE:
+        os.close(fd)
+        raise OSError(0, f"file too large ({size:,} bytes; records files are read up to {MAX_RECORDS_FILE:,})")
+    with open(fd, encoding="utf-8", errors="replace") as fh:
         number = 0
         while True:
             text = fh.readline(MAX_RECORD_LINE + 1)
@@ -88,16 +102,20 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
 
 
 def _source(record: dict[str, Any], base: str | None, ruleset: str | None) -> str:
-    """What to load: the ``--ruleset`` override, the record's ruleset file, or the game name."""
+    """What to load: the ``--ruleset`` override, the record's ruleset file, or the game name.
+
+    The record's ``ruleset`` is confined as ``extends`` is (`trickkit.rules.inherit.confined_ruleset`):
+    a shipped name, or a relative path that stays in the records file's folder (``base``; the
+    current folder for a record given without its file).
+
+    Raises:
+        ValueError: the record's ``ruleset`` may not be loaded (absolute, outside the folder).
+    """
     if ruleset is not None:
         return ruleset
     path = record.get("ruleset")
     if isinstance(path, str) and path:
-        if not os.path.isabs(path) and not os.path.exists(path) and base is not None:
-            candidate = os.path.join(base, path)
-            if os.path.exists(candidate):
-                return candidate
-        return path
+        return confined_ruleset(path, base if base is not None else os.curdir)
     game: str = record["game"]  # (not checked here: a name that is no str fails to load)
     return game
 
@@ -117,7 +135,8 @@ def replay_record(
         record: the parsed JSON record.
         line: its line number (for messages).
         force: replay even when the ruleset's content hash differs from the recorded one.
-        base: folder of the records file (a relative ``ruleset`` path is also looked up there).
+        base: folder of the records file: the record's ``ruleset`` path is relative to it and
+            may not leave it (default: the current folder).
         ruleset: load this ruleset (name or path) instead of the one the record names.
 
     Returns:
@@ -138,7 +157,10 @@ def replay_record(
         return result("refused", "record has no list of action texts (was it written with --out?)")
     if not isinstance(record["params"], dict):
         return result("refused", f"record 'params' must be an object, got {short_repr(record['params'])}")
-    source = _source(record, base, ruleset)
+    try:
+        source = _source(record, base, ruleset)
+    except ValueError as e:
+        return result("refused", f"record 'ruleset': {e} (replay it with --ruleset FILE)")
     try:
         key = (source, short_repr(record["players"], 200), json.dumps(record["params"], sort_keys=True))
     except (TypeError, ValueError, RecursionError):  # from Python callers: keys of mixed types, huge ints

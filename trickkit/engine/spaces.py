@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET
+from trickkit.dsl.runtime import dsl_str
 from trickkit.engine.actions import Action, quote_action
 from trickkit.errors import IllegalActionError, TrickkitError, did_you_mean
 from trickkit.rules.ruleset import Rules
@@ -185,8 +186,8 @@ def build_action_space(game: Any) -> ActionSpace:
                 for d in domains:
                     size *= len(d)
                 _check_size(rules, len(texts) + size, f"action {kind.name!r} alone has {size} combinations of choices")
-                for combo in itertools.product(*domains):
-                    texts.setdefault(kind.template.format(**dict(zip(kind.choice_names, combo))), None)
+                for combo in itertools.product(*domains):  # values as the engine writes them (null, true)
+                    texts.setdefault(kind.template.format(**dict(zip(kind.choice_names, map(dsl_str, combo)))), None)
             if step.windows:
                 texts.setdefault("pass", None)
     return ActionSpace(list(texts), rules.name)
@@ -293,7 +294,8 @@ class _Prober:
                 values = ()
             self._spent(s, "a list of values")
             for v in values or ():
-                found.setdefault((type(v).__name__, v), v)
+                if v.__class__ in (int, str, bool) or v is None:  # a list is no choice (legal_actions says so)
+                    found.setdefault((type(v).__name__, v), v)
         values = sorted(found.values(), key=_order)
         if values and all(type(v) is int for v in values) and values[-1] - values[0] <= MAX_FILLED_SPAN:
             # numbers seen at the probes: the ones between them may be offered at other moments

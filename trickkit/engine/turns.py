@@ -10,15 +10,16 @@ possible response are skipped, so a window costs no decisions when nobody can re
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
-from trickkit.dsl.runtime import dsl_str
+from trickkit.dsl.runtime import distinct_values, dsl_str
 from trickkit.engine.actions import Action
 from trickkit.engine.protocols import Frame, GameTables, Seat, located
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
-from trickkit.errors import DSLRuntimeError, did_you_mean
+from trickkit.errors import DSLRuntimeError, did_you_mean, short_repr
 from trickkit.rules.ruleset import ALL_COMBINATIONS, ActionKind, TurnStep
 
 Combo = tuple[Any, ...]
@@ -99,24 +100,46 @@ def enter_turns(game: GameTables, s: State, step: TurnStep) -> bool:
 
 # -- legal actions ----------------------------------------------------------------------
 def _domains(s: State, kind: ActionKind) -> list[list[Any]]:
-    """The values of each choice; copies of a card (same text) are offered once."""
-    if not s.game._has_copies:  # every card's text is its own: nothing to merge
+    """The values of each choice; copies of a card (same text) are offered once, and so is a
+    value a choice's rule gives twice (`trickkit.rules.model.ActionKind.repeats`)."""
+    copies, repeats = s.game._has_copies, kind.repeats
+    if not copies and not repeats:  # every card's text is its own, no value comes twice: nothing to merge
         return [list(hook(s)) for hook in kind.domains]
     texts = s.rules.deck.texts
     out = []
-    for hook, typ in zip(kind.domains, kind.choice_types):
+    for i, (hook, typ) in enumerate(zip(kind.domains, kind.choice_types)):
         values = list(hook(s))
-        if typ == "card":
+        if typ == "card" and copies:
             seen: set[str] = set()
             values = [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]  # type: ignore[func-returns-value]  # add() is None: the test goes on
+        elif repeats and repeats[i]:
+            values = _distinct(kind, i, hook, values)
         out.append(values)
     return out
+
+
+def _distinct(kind: ActionKind, i: int, hook: Any, values: list[Any]) -> list[Any]:
+    """``values`` of choice ``i`` with repeats dropped; a list among them is a located error."""
+    try:
+        return distinct_values(values)
+    except TypeError:
+        bad = next((v for v in values if isinstance(v, (list, dict, set))), values)
+        try:
+            shown = json.dumps(bad)  # [null], as the DSL writes it
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        except (TypeError, ValueError, RecursionError):
+            shown = short_repr(bad)
+        raise DSLRuntimeError(
+            f"{located(hook)}: choice {kind.choice_names[i]!r} of action {kind.name!r} offers "
+            f"{shown}: a choice takes single values (numbers, texts, cards, true/false, "
+            f"null), not lists"
+        ) from None
 
 
 def _text(s: State, kind: ActionKind, combo: Combo) -> str:
     texts = s.rules.deck.texts
     shown = {
-        name: texts[v] if typ == "card" and v is not None else v
+        name: texts[v] if typ == "card" and v is not None else dsl_str(v)  # null, true: as the DSL writes them
         for name, typ, v in zip(kind.choice_names, kind.choice_types, combo)
     }
     return kind.template.format(**shown)

@@ -18,21 +18,26 @@ Snapshot = tuple[int, int, Any, list[int], bool, int, Any]
 """What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats
 acted, and what reveals showed the viewing seat."""
 
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""The Unicode categories `clean` shows as escapes: controls (``Cc``), format characters
+(``Cf``: bidirectional controls, zero-width and other invisible characters), lone surrogates
+(``Cs``) and the line and paragraph separators (``Zl``, ``Zp``)."""
 
 
 def clean(text: Any) -> str:
-    """``text`` safe for a terminal: control characters (ESC, BEL, carriage return, C1
-    codes), bidirectional overrides and lone surrogates become visible escapes such as
-    ``\\x1b``, so a card or action text can neither move the cursor nor crash the output."""
+    """``text`` safe for a terminal: every character of `ESCAPED_CATEGORIES` (ESC, BEL,
+    carriage return, C1 codes, bidirectional controls, invisible characters, line and
+    paragraph separators, lone surrogates) becomes a visible escape such as ``\\x1b`` or
+    ``\\u2028``, so a card or action text can neither move the cursor, reorder or hide what
+    follows, nor crash the output."""
     shown = str(text)
-    if shown.isprintable() and shown.isascii():
+    if shown.isascii() and shown.isprintable():
         return shown
     out = []
     for ch in shown:
-        code = ord(ch)
-        if ch in _BIDI or 0xD800 <= code <= 0xDFFF or unicodedata.category(ch) == "Cc":
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        if unicodedata.category(ch) in ESCAPED_CATEGORIES:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
         else:
             out.append(ch)
     return "".join(out)

@@ -490,7 +490,7 @@ def _parallel(
     counters; their counts are added up here, in game order (the same totals as one process)."""
     import time
 
-    from trickkit.lab.simulation import _Totals, fold_records, summarise
+    from trickkit.lab.simulation import _folder, _Totals, fold_records, summarise
     from trickkit.lab.workers import pooled_chunks
 
     kwargs = dict(game.params)
@@ -518,5 +518,5 @@ def _parallel(
     # error half-way leaves an earlier file there untouched
     with atomic_writer(out) if out is not None else contextlib.nullcontext(None) as sink:
         started = time.perf_counter()
-        fold_records(records(), totals, games, on_record, sink, progress)
+        fold_records(records(), totals, games, on_record, sink, progress, _folder(out))
     return summarise(game, totals, time.perf_counter() - started)

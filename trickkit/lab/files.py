@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from typing import IO
@@ -38,6 +39,7 @@ def atomic_writer(path: str | os.PathLike[str], newline: str | None = None) -> I
     folder = os.path.dirname(os.path.abspath(target))
     fd, tmp = tempfile.mkstemp(prefix=".trickkit-", suffix=".tmp", dir=folder)
     try:
+        os.chmod(tmp, _mode_for(target))  # mkstemp makes it private (0600): give it the mode open() would
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
             yield f
         os.replace(tmp, target)
@@ -45,3 +47,14 @@ def atomic_writer(path: str | os.PathLike[str], newline: str | None = None) -> I
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(target: str) -> int:
+    """The permissions the written file gets: the replaced file's, else what ``open(target, "w")``
+    would give a new file (``0o666`` less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask

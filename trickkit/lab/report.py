@@ -210,6 +210,22 @@ def _pyplot() -> Any:
     return plt
 
 
+_PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
+"""Every text of a plot is shown as written: a ``$`` in a file name or game title is no
+mathtext (whose parser fails on ``a$b.yaml``), and no LaTeX is run."""
+
+
+def _plain(draw: Any) -> Any:
+    """``draw(plt, ...)`` with `_PLAIN_TEXT` in force while its figure is made and saved."""
+
+    def plain(plt: Any, *args: Any) -> str:
+        with plt.rc_context(_PLAIN_TEXT):
+            return str(draw(plt, *args))
+
+    plain.__doc__ = draw.__doc__
+    return plain
+
+
 def _png(fig: Any) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
@@ -219,6 +235,7 @@ def _png(fig: Any) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+@_plain
 def _score_plot(plt: Any, labels: Any, scores_by_variant: Any, players: Any) -> str:
     """One panel per variant: each seat's final score distribution."""
     fig, axes = plt.subplots(1, len(labels), figsize=(4.2 * len(labels), 3.2), squeeze=False)
@@ -232,6 +249,7 @@ def _score_plot(plt: Any, labels: Any, scores_by_variant: Any, players: Any) -> 
     return _png(fig)
 
 
+@_plain
 def _seat_plot(plt: Any, labels: Any, intervals: Any) -> str:
     """Win rate per seat with its 95% interval, variants side by side."""
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
@@ -251,6 +269,7 @@ def _seat_plot(plt: Any, labels: Any, intervals: Any) -> str:
     return _png(fig)
 
 
+@_plain
 def _length_plot(plt: Any, labels: Any, lengths: Any, unit: str) -> str:
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
     every = [v for values in lengths for v in values] or [0]

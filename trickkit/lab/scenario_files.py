@@ -45,6 +45,7 @@ from trickkit.errors import (
     did_you_mean,
     short_repr,
 )
+from trickkit.rules.inherit import confined_ruleset
 from trickkit.rules.source import MAX_TEXT_SIZE, format_path, load_yaml, read_limited
 
 Path_: TypeAlias = tuple[str | int, ...]
@@ -275,6 +276,11 @@ def _parse_scenario(chk: _Checker, raw: Any, path: Path_, default_name: str, bas
         chk.add(path, "missing key 'game' (a shipped game name or a ruleset path)")
     elif not isinstance(game, str) or not game:
         chk.add(path + ("game",), f"game must be a game name or path, got {short_repr(game)}")
+    else:
+        try:  # confined as `extends` is: a shipped name, or a file in this file's folder (or below)
+            confined_ruleset(game, base_dir)
+        except ValueError as e:
+            chk.add(path + ("game",), f"game: {e}")
     params = raw.get("params", {})
     if params is None:
         params = {}

@@ -14,11 +14,14 @@ import attrs
 
 from trickkit.errors import (
     IllegalActionError,
+    Problem,
+    RulesetError,
     TrickkitError,
     did_you_mean,
     short_repr,
 )
 from trickkit.lab.scenario_files import Scenario, load_scenario_file
+from trickkit.rules.inherit import confined_ruleset
 
 __all__ = [
     "Scenario",
@@ -57,8 +60,9 @@ def load_game_for_scenario(game: str, base_dir: str, params: dict[str, Any]) -> 
     """Load the game a scenario names (the single place scenarios load games).
 
     ``game`` is a ruleset path when it ends in ``.yaml``/``.yml`` or contains a
-    path separator (then resolved relative to ``base_dir``), else a shipped
-    game name.
+    path separator, else a shipped game name. A path is relative to ``base_dir`` and
+    confined to it as ``extends`` is (`trickkit.rules.inherit.confined_ruleset`): no
+    absolute path, no ``..`` out of the folder, symbolic links resolved.
 
     Args:
         game: the scenario's ``game`` value.
@@ -69,13 +73,15 @@ def load_game_for_scenario(game: str, base_dir: str, params: dict[str, Any]) -> 
         The loaded Game.
 
     Raises:
-        RulesetError: the game cannot be loaded with those parameters.
+        RulesetError: the game cannot be loaded with those parameters, or ``game`` is a path
+            the scenario may not name.
     """
     from trickkit.engine.loader import load_game
 
-    ref = game
-    if game.endswith((".yaml", ".yml")) or "/" in game or os.sep in game:
-        ref = os.path.join(base_dir, game)
+    try:
+        ref = confined_ruleset(game, base_dir)
+    except ValueError as e:
+        raise RulesetError([Problem(base_dir, 0, 0, "$.game", f"game: {e}")]) from None
     return load_game(ref, **params)
 
 

@@ -170,7 +170,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         record["team_scores"] = list(state.team_scores())
     source = _ruleset_file(game)
     if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
-        record["ruleset"] = os.path.abspath(source)  # replayable from any directory
+        record["ruleset"] = os.path.abspath(source)  # written relative to the records file (`_jsonl_line`)
     return record
 
 
@@ -344,7 +344,14 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
     return record
 
 
-def _jsonl_line(record: dict[str, Any]) -> str:
+def _jsonl_line(record: dict[str, Any], folder: str | None = None) -> str:
+    """The record as a JSON line; its ``ruleset`` path made relative to ``folder``, the records
+    file's folder, which is where `trickkit.engine.records` looks for it (and the only folder it
+    may name: a ruleset elsewhere is replayed with ``--ruleset``)."""
+    source = record.get("ruleset")
+    if folder is not None and isinstance(source, str) and os.path.isabs(source):
+        with contextlib.suppress(ValueError):  # another drive (Windows): the path is kept as it is
+            record = dict(record, ruleset=os.path.relpath(os.path.realpath(source), os.path.realpath(folder)))
     keys = (
         "game",
         "params",
@@ -478,7 +485,9 @@ def simulate(
         jobs: number of worker processes; ``1`` plays in this process.
             Results are identical for any ``jobs``.
         out: path of a JSONL file to write, one line per game in game order:
-            ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256", "trickkit_version"}``.
+            ``{"game", "params", "players", "seed", "actions", "scores", "winners", "ruleset_sha256",
+            "trickkit_version"}``, and ``ruleset``, the ruleset file relative to ``out``'s folder, for a
+            game loaded from a file.
         progress: called as ``progress(done, total)`` as games complete.
         backend: ``"process"`` (worker processes here, when ``jobs > 1``) or ``"ray"``
             (Ray tasks: a local Ray instance with ``jobs`` CPUs, or the cluster at
@@ -525,8 +534,13 @@ def simulate(
             records = (_compact(play_game(game, seed, i, agents), keep_actions) for i in range(games))
         else:
             records = _parallel_records(game, games, seed, agents, jobs, keep_actions)
-        fold_records(records, totals, games, on_record, sink, progress)
+        fold_records(records, totals, games, on_record, sink, progress, _folder(out))
     return summarise(game, totals, time.perf_counter() - started)
+
+
+def _folder(out: str | os.PathLike[str] | None) -> str | None:
+    """The folder of the records file ``out`` (None: no file)."""
+    return None if out is None else os.path.dirname(os.path.abspath(os.fspath(out)))
 
 
 def fold_records(
@@ -536,15 +550,18 @@ def fold_records(
     on_record: Callable[[dict[str, Any]], None] | None,
     sink: Any,
     progress: Callable[[int, int], None] | None,
+    folder: str | None = None,
 ) -> None:
     """Fold game records, in game order, into ``totals``; pass each to ``on_record``, write it as a
-    JSONL line to ``sink`` (an open text file, or None) and report ``progress(done, games)``."""
+    JSONL line to ``sink`` (an open text file, or None) and report ``progress(done, games)``.
+    ``folder``: the folder of the file ``sink`` writes (record ``ruleset`` paths are written
+    relative to it)."""
     for record in records:
         totals.add(record)
         if on_record is not None:
             on_record(record)
         if sink is not None:
-            sink.write(_jsonl_line(record))
+            sink.write(_jsonl_line(record, folder))
         if progress is not None:
             progress(totals.games, games)
 

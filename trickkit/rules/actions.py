@@ -16,6 +16,7 @@ import lark
 from trickkit.dsl.compiler import DSLCompileError
 from trickkit.dsl.hooks import Hook, make_hook
 from trickkit.dsl.parser import DSLSyntaxError, parse
+from trickkit.dsl.types import text_value
 from trickkit.errors import did_you_mean
 from trickkit.rules.checks import always_true, no_effect
 from trickkit.rules.compile_base import CompilerBase, Context, expr_where, required, rule_text
@@ -97,16 +98,25 @@ class ActionKindCompiler(CompilerBase):
             shapes.setdefault(shape, name)
             domains: list[RuleHook] = []
             types: list[str] = []
+            repeats: list[bool] = []
             for c in names:
                 hook = self.expr(ap + ("choices", c), (), "list", memoise=True)
-                if getattr(hook, "elem_type", None) == "zone":  # actions are values: a zone would be shared state
+                elem = getattr(hook, "elem_type", None)
+                if elem == "zone":  # actions are values: a zone would be shared state
                     self.add(
                         ap + ("choices", c),
                         f"a choice cannot be a zone; offer its number instead, "
                         f"e.g. range(1, len({rule_text(a['choices'][c])}) + 1)",
                     )
+                elif isinstance(elem, str) and elem.startswith("list"):  # a list is no action text, nor a dict key
+                    self.add(
+                        ap + ("choices", c),
+                        f"the values of choice {c!r} are lists ({elem}); a choice takes single values "
+                        f"(numbers, texts, cards, true/false): offer an index into the list instead",
+                    )
                 domains.append(required(hook))
                 types.append(getattr(hook, "elem_type", "any"))
+                repeats.append(hook is not None and _may_repeat(hook))
             context = tuple(zip(names, types))
             kinds.append(
                 ActionKind(
@@ -128,6 +138,7 @@ class ActionKindCompiler(CompilerBase):
                     private=self._private(ap + ("private",), a.get("private", False), names, template),
                     verb=verb,
                     private_kind=a.get("private") is True,
+                    repeats=tuple(repeats) if any(repeats) else (),
                 )
             )
         return tuple(kinds)
@@ -160,6 +171,7 @@ class ActionKindCompiler(CompilerBase):
                     "guard": k.guard and k.guard.fn,
                     "domains": tuple(h.fn for h in k.domains),
                     "cards": tuple(t == "card" for t in k.choice_types),
+                    "repeats": k.repeats,
                     "allowed": k.allowed.fn,
                     "where": k.allowed.where,
                     "filter": flt,
@@ -348,3 +360,28 @@ def _all_steps(items: list[Any]) -> Iterator[dict[str, Any]]:
 def _placeholders(template: str) -> list[str]:
     """The ``{field}`` names of an action text, in order."""
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def _may_repeat(hook: Any) -> bool:
+    """May the values of a choice's rule repeat (then the engine keeps the first of equal ones)?
+    Not when it is a zone (a card lies in one place), a ``range(...)`` or a list of distinct
+    numbers and texts written out: those games pay nothing for the check."""
+    if getattr(hook, "type", None) == "zone":
+        return False
+    try:
+        tree = parse(hook.text, "expr")
+    except DSLSyntaxError:
+        return True
+    if tree.data == "call" and tree.children and tree.children[0] == "range":
+        return False
+    if tree.data == "list_lit":
+        items = []
+        for item in tree.children:
+            if not isinstance(item, lark.Tree) or item.data not in ("int_lit", "str_lit"):
+                return True
+            token = str(item.children[0])
+            if item.data == "int_lit" and not (token.isascii() and token.isdigit() and token[:1] != "0"):
+                return True  # 0x10, 007: leave the comparison to the engine
+            items.append(token if item.data == "int_lit" else repr(text_value(token)))
+        return len(set(items)) < len(items)
+    return True

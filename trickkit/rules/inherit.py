@@ -30,7 +30,7 @@ import attrs
 from trickkit.errors import Problem, RulesetError, did_you_mean
 from trickkit.rules.source import MAX_TEXT_SIZE, Locator, format_path, load_yaml, read_limited
 
-__all__ = ["LIST_OPERATIONS", "MAX_CHAIN", "MergedLocator", "resolve_extends"]
+__all__ = ["LIST_OPERATIONS", "MAX_CHAIN", "MergedLocator", "confined_ruleset", "resolve_extends"]
 
 #: The list operations a child may write (as the keys of a mapping) where the parent has a list.
 LIST_OPERATIONS = ("$remove", "$change", "$insert_before", "$insert_after", "$prepend", "$append")
@@ -403,6 +403,48 @@ def _outside(full: str, root) -> bool:
         return False
     real, top = os.path.realpath(full), os.path.realpath(os.fspath(root))
     return os.path.commonpath([real, top]) != top
+
+
+def confined_ruleset(ref: str, folder: str | os.PathLike[str]) -> str:
+    """What a ruleset reference written in a file of ``folder`` may load, confined as ``extends`` is.
+
+    A record's ``ruleset`` and a scenario's ``game`` name a shipped game, or a ``.yaml``/
+    ``.yml`` file by a path relative to ``folder`` (the folder of the file that says it) that
+    stays in that folder or below it once symbolic links are resolved. Absolute paths are
+    refused, and so is ``..`` out of the folder: a file downloaded into a folder can make
+    trickkit read only that folder's rulesets and the shipped games (docs/robustness.md).
+    The check comes before any file is opened.
+
+    Args:
+        ref: the reference as written.
+        folder: the folder of the file that wrote it.
+
+    Returns:
+        ``ref`` itself when it names a shipped game (no path), else the path to load.
+
+    Raises:
+        ValueError: the reference may not be loaded; the message says why and quotes it.
+    """
+    if not _is_path(ref):
+        return ref
+    if os.path.isabs(ref):
+        raise ValueError(
+            f"the absolute path {_short(ref)} is refused: name a shipped game or a ruleset file by a "
+            f"path relative to this file's folder"
+        )
+    if not ref.endswith((".yaml", ".yml")):
+        raise ValueError(f"{_short(ref)} is not a ruleset file (a path must end in .yaml or .yml)")
+    full = os.path.join(os.fspath(folder), ref)
+    try:
+        outside = _outside(full, folder)
+    except ValueError as e:  # a NUL byte in the name
+        raise ValueError(f"{_short(ref)} is not a file name ({e})") from None
+    if outside:
+        raise ValueError(
+            f"{_short(ref)} is outside the folder of this file; only rulesets in that folder (and "
+            f"below it) and shipped games may be named"
+        )
+    return full
 
 
 def _load_parent(ref: str, child_filename: str, child_dir, where: Problem, root=None):

@@ -261,6 +261,10 @@ class ActionKind:
     private_kind: bool = False
     """The whole action is private (``private: true``): every other seat sees only its verb
     (``pass ?``)."""
+    repeats: tuple[bool, ...] = ()
+    """Per choice: may its rule give a value twice (then the engine keeps the first of equal
+    values, so no two legal actions are alike)? ``()`` when no choice may (a zone, a
+    ``range``, distinct values written out)."""
 
 
 @attrs.frozen
@@ -392,7 +396,16 @@ class EffectStep:
 
 
 Step = (
-    DealStep | BidStep | AuctionStep | TrickStep | TurnStep | ChooseStep | RepeatStep | RepeatEnd | WhenStep | EffectStep
+    DealStep
+    | BidStep
+    | AuctionStep
+    | TrickStep
+    | TurnStep
+    | ChooseStep
+    | RepeatStep
+    | RepeatEnd
+    | WhenStep
+    | EffectStep
 )
 """One compiled step of a round (a ``repeat:`` block is a `RepeatStep`, its steps and a `RepeatEnd`)."""
 

@@ -60,6 +60,7 @@ __all__ = [
     "format_path",
     "load_yaml",
     "load_yaml_file",
+    "open_regular",
     "read_header",
     "read_limited",
 ]
@@ -445,6 +446,33 @@ def _not_regular(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """Open a regular file for reading, without ever blocking: its file descriptor.
+
+    A FIFO, a device such as ``/dev/zero``, a socket or a directory is refused before it is
+    opened (and the file is opened non-blocking and checked again once open, so a file swapped
+    for a FIFO in between cannot block either). `read_limited` and the game records reader
+    (`trickkit.engine.records.read_records`) open files through here.
+
+    Raises:
+        OSError: the file cannot be opened, or is not a regular file; ``strerror`` says why
+            (``"not a regular file (a named pipe)"``).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except ValueError as exc:  # a NUL byte in the name
+        raise OSError(0, f"invalid file name ({exc})") from None
+    kind = _not_regular(mode)
+    if kind is not None:
+        raise OSError(0, f"not a regular file ({kind})")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    kind = _not_regular(os.fstat(fd).st_mode)
+    if kind is not None:  # replaced between stat and open
+        os.close(fd)
+        raise OSError(0, f"not a regular file ({kind})")
+    return fd
+
+
 def read_limited(path: str | os.PathLike[str], limit: int = MAX_TEXT_SIZE) -> bytes:
     """Read a regular file's bytes, at most ``limit + 1`` of them, without ever blocking.
 
@@ -464,19 +492,9 @@ def read_limited(path: str | os.PathLike[str], limit: int = MAX_TEXT_SIZE) -> by
         OSError: the file cannot be read, or is not a regular file; ``strerror`` says why
             (``"not a regular file (a named pipe)"``).
     """
-    try:
-        mode = os.stat(path).st_mode
-    except ValueError as exc:  # a NUL byte in the name
-        raise OSError(0, f"invalid file name ({exc})") from None
-    kind = _not_regular(mode)
-    if kind is not None:
-        raise OSError(0, f"not a regular file ({kind})")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    fd = open_regular(path)
     try:
         info = os.fstat(fd)
-        kind = _not_regular(info.st_mode)
-        if kind is not None:  # replaced between stat and open
-            raise OSError(0, f"not a regular file ({kind})")
         if info.st_size > limit:  # too large: not worth reading; the caller only looks at the length
             return bytes(limit + 1)
         chunks, size = [], 0

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from trickkit.errors import TrickkitError
+from trickkit.errors import TrickkitError, did_you_mean, short_repr
 
 CHECKS = (
     "termination",
@@ -67,31 +67,67 @@ class GameCase:
     def from_json(cls, text: str) -> GameCase:
         """Read a case written by `to_json`.
 
+        Everything is checked before anything is loaded or played: JSON within the limits of
+        `trickkit.jsonsafe` (nesting, integer size), ``check`` one of `CHECKS`, ``players`` an
+        int, ``seed`` a game seed (`trickkit.randomness.check_seed`), ``params`` a mapping of
+        parameter values whose keys are not ``load_game``'s own arguments (`RESERVED_PARAMS`),
+        ``actions`` a list of texts.
+
         Raises:
-            ValueError: the text is not such a case.
+            ValueError: the text is not such a case; the message says what is wrong.
         """
+        from trickkit import jsonsafe
+        from trickkit.randomness import check_seed
+
+        if not isinstance(text, str):
+            raise ValueError(f"a test case is JSON text, got {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text)
         except ValueError as e:
             raise ValueError(f"a test case is JSON: {e}") from None
         if not isinstance(data, dict) or data.get("format") != "trickkit-test-case":
             raise ValueError("not a trickkit test case (missing 'format': 'trickkit-test-case')")
+        unknown = sorted(k for k in data if k not in _CASE_KEYS)
+        if unknown:
+            raise ValueError(
+                f"a test case has no key {short_repr(unknown[0])}{did_you_mean(unknown[0], _CASE_KEYS)} "
+                f"(keys: {', '.join(_CASE_KEYS)})"
+            )
+        check = data.get("check", "")
+        if check not in CHECKS:
+            raise ValueError(
+                f"unknown check {short_repr(check)}"
+                f"{did_you_mean(check, CHECKS) if isinstance(check, str) else ''} (checks: {', '.join(CHECKS)})"
+            )
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise ValueError("a test case's 'actions' is a list of action texts")
-        seed, players = data.get("seed", 0), data.get("players")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(players, int):
-            raise ValueError("a test case needs an integer 'seed' and 'players'")
-        if not isinstance(data.get("params", {}), dict) or not isinstance(data.get("ruleset", ""), str):
-            raise ValueError("a test case's 'params' is a mapping and its 'ruleset' a text")
-        return cls(
-            data.get("ruleset", ""),
-            players,
-            dict(data.get("params", {})),
-            seed,
-            tuple(actions),
-            str(data.get("check", "")),
-        )
+            raise ValueError(f"a test case's 'actions' is a list of action texts, got {short_repr(actions)}")
+        players = data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"a test case's 'players' is an integer, got {short_repr(players)}")
+        try:
+            seed = check_seed(data.get("seed", 0), "a test case's 'seed'")
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        ruleset, params = data.get("ruleset", ""), data.get("params", {})
+        if not isinstance(ruleset, str):
+            raise ValueError(f"a test case's 'ruleset' is a text, got {short_repr(ruleset)}")
+        if not isinstance(params, dict):
+            raise ValueError(f"a test case's 'params' is a mapping of parameter values, got {short_repr(params)}")
+        for key in params:
+            if key in RESERVED_PARAMS:
+                raise ValueError(f"a test case's 'params' may not set {key!r}: {RESERVED_PARAMS[key]}")
+        return cls(ruleset, players, dict(params), seed, tuple(actions), check)
+
+
+_CASE_KEYS = ("format", "ruleset", "players", "params", "seed", "check", "actions")
+
+RESERVED_PARAMS = {
+    "players": "the seat count is the case's 'players'",
+    "name_or_path": "the game is the case's 'ruleset'",
+    "coverage": "it is an option of load_game, not a parameter of the game",
+}
+"""The keyword arguments of `trickkit.load_game` a case's ``params`` may not set, and why."""
 
 
 class InvariantError(AssertionError):
