@@ -77,3 +77,18 @@ def test_no_module_is_too_big_to_hold_in_one_head():
         and str(p.relative_to(CHECKOUT)) not in GENERATED_MODULES
     }
     assert big == {}
+
+
+def test_the_wheel_lists_every_package():
+    """pyproject.toml names the packages explicitly: a subpackage missing there would be missing from
+    every installed copy (and only a fresh install would show it)."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    listed = set(tomllib.loads((CHECKOUT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"])
+    on_disk = {".".join(p.parent.relative_to(CHECKOUT).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert on_disk <= listed, f"packages missing from pyproject.toml: {sorted(on_disk - listed)}"

@@ -13,25 +13,26 @@ state, hidden cards included, that the deciding seat cannot tell apart from the 
    see by its ``visibility``, ``public_when`` or ``seen_by``, the top of a ``top`` zone, the
    trick, a card a ``reveal`` showed it, a card-valued variable it may see, a card named in a
    public action) is *known* and stays where it is; which seat sees what is read from
-   `trickkit.engine.visibility`, the model every view uses. A variable value the seat may not
-   see is *unknown* too: samples start it at its initial value (the real one never enters a
-   sample), and what reveals showed other seats follows the relabelled cards. The others are *unknown*: a sample is a
-   permutation of the unknown cards over the places they occupy (hands of other seats, a
-   hidden stock, face-down piles). Counts of every zone are therefore kept, and a card the
-   seat passed to another stays in that hand. Places are named by what the seat knows, never
-   by the card really there: the zone a card lay in at the start of the epoch and the zones
-   it moved through since (cards with the same path are interchangeable), and a hand a deal
-   just filled is put in deck order. A sample is thus a function of the seat's information
-   set and the generator only.
+   `trickkit.engine.visibility`, the model every view uses (through `trickkit.agents.seat_view`).
+   A variable value the seat may not see is *unknown* too: samples start it at its initial
+   value (the real one never enters a sample), moves are compared by the variables only as the
+   seat sees them, and what reveals showed other seats follows the relabelled cards. The other
+   cards are *unknown*: a sample is a permutation of the unknown cards over the places they
+   occupy (hands of other seats, a hidden stock, face-down piles). Counts of every zone are
+   therefore kept, and a card the seat passed to another stays in that hand. Places are named
+   by what the seat knows, never by the card really there: the zone a card lay in at the start
+   of the epoch and the zones it moved through since (cards with the same path are
+   interchangeable), and a hand a deal just filled is put in deck order. A sample is thus a
+   function of the seat's information set and the generator only.
 3. **Constraints from the history.** For each public action of another seat, the sampler asks
    the rules which unknown cards that seat cannot have held: it exchanges the card with each
    unknown card of the seat's hidden zones in turn and checks whether the action it took would
-   still be legal after any of them. A seat that did not
-   follow suit is thereby void in that suit, a seat that played under the lead card where it
-   had to play over it if able had no card over it, and so on, with no per-game code. When a public action moves a hidden
-   card out of sight (a draw into a hidden hand), each unknown card is tried in its place, and
-   the ones after which the game would have gone on differently (another seat to act, other
-   counts or variables) are excluded there. The permutation is drawn avoiding these
+   still be legal after any of them. A seat that did not follow suit is thereby void in that
+   suit, a seat that played under the lead card where it had to play over it if able had no
+   card over it, and so on, with no per-game code. When a public action moves a hidden card out
+   of sight (a draw into a hidden hand), each unknown card is tried in its place, and the ones
+   after which the game would have gone on differently (another seat to act, other counts or
+   variables as the seat sees them) are excluded there. The permutation is drawn avoiding these
    (card, place) pairs: constrained places first, and an augmenting path (Kuhn's matching) when
    a place is left without a card, so a deal is found whenever one exists.
 4. **Verification.** The sampled state is rebuilt at the start of the epoch and the epoch's
@@ -62,21 +63,23 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from trickkit.agents.seat_view import blank_hidden
+from trickkit.agents.seat_view import blank_hidden, hidden_locations, hidden_places, visible_cards
 from trickkit.agents.worlds import (
     _card_choices,
     _cards_in_place_order,
     _generator_state,
-    _hidden_locations,
-    _hidden_places,
     _locations,
     _relabel,
     _signature,
     _swap,
-    _visible_cards,
 )
 from trickkit.engine.privacy import seen_text
 from trickkit.errors import TrickkitError
+
+MAX_CONSTRAINT_TRIALS = 500
+"""Most trial positions tried to learn from one observed action what the actor cannot hold (one per
+hidden place; one clone per moved and hidden card for a hidden move); an action needing more is not
+used (samples are still checked by replay). Decided on counts the seat sees, never on where cards lie."""
 
 __all__ = ["InformationSetSampler"]
 
@@ -229,7 +232,7 @@ class InformationSetSampler:
                 self._paths.setdefault(c, []).append((len(self._steps), key))
         self._where = where
         self._steps.append(_Step(actor, text, seen, hidden, at, r.observation(me) if hidden else None, action, cards))
-        self._known.update(_visible_cards(r, me))
+        self._known.update(visible_cards(r, me))
 
     def _constrain(self, r: Any, actor: int, text: str) -> None:
         """Record which unknown cards ``actor`` cannot hold, given that ``text`` was legal for it.
@@ -240,7 +243,9 @@ class InformationSetSampler:
         against every one of them, so what is recorded depends on the seat's information set,
         never on which hidden card the actor really holds where.
         """
-        places = _hidden_places(r, self.seat)
+        places = hidden_places(r, self.seat)
+        if len(places) > MAX_CONSTRAINT_TRIALS:  # a count the seat sees: learning from this action costs too much
+            return
         known = self._known
         words = set(text.replace(":", " ").split())
         texts = r.rules.deck.texts
@@ -278,7 +283,7 @@ class InformationSetSampler:
         where_pre = hidden_locations(pre, me)
         where_post = hidden_locations(post, me)
         moved = [u for u, z in where_post.items() if where_pre.get(u, z) != z]
-        if not moved:
+        if not moved or len(moved) * len(where_pre) > MAX_CONSTRAINT_TRIALS:
             return
         texts = pre.rules.deck.texts
         real = _signature(post, me)
@@ -310,7 +315,7 @@ class InformationSetSampler:
         self.stats["samples"] += 1
         target, (slot_members, cards, excluded) = self._synced
         if not cards and not any(st.hidden for st in self._steps):  # nothing to sample: the seat sees it all
-            return self._reseed(self._told(state.clone()))
+            return self._reseed(self._told(blank_hidden(state.clone(), self.seat)))
         for _ in range(self.max_tries):
             self.stats["tries"] += 1
             chosen = self._permutation(list(range(len(cards))), cards, excluded)
@@ -331,7 +336,7 @@ class InformationSetSampler:
         members.sort(key=lambda c: order[repr(now[c])])  # stable: place order within a zone
         chosen = cast("dict[int, int]", self._permutation(list(range(len(members))), sorted(members), {}))
         world = _relabel(state, {members[slot]: c for slot, c in chosen.items()}, self._sorted_zones)
-        return self._reseed(self._told(world))
+        return self._reseed(self._told(blank_hidden(world, self.seat)))
 
     def _slots(self) -> tuple[list[int], list[int], dict[int, set[int]]]:
         """The places of the unknown cards at the epoch's start, named by what the seat knows.
@@ -481,13 +486,12 @@ class InformationSetSampler:
                 for a in options:
                     if revealed and st.face < 0 and not any(st.cards) and a.text != st.text:
                         continue  # no card in it (a bid): once revealed, it is what it was
-                    if st.face >= 0:
-                        if (
-                            a.face < 0
-                            or face_mode[a.face] != face_mode[st.face]
-                            or texts[face_card[a.face]] != texts[get(face_card[st.face], face_card[st.face])]
-                        ):
-                            continue
+                    if st.face >= 0 and (
+                        a.face < 0
+                        or face_mode[a.face] != face_mode[st.face]
+                        or texts[face_card[a.face]] != texts[get(face_card[st.face], face_card[st.face])]
+                    ):
+                        continue
                     if len(a.choices) != len(st.choices):
                         continue
                     # cards as a multiset (the relabelled cards need not come in the legal order)

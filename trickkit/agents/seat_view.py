@@ -34,6 +34,7 @@ def views(s: Any, me: int) -> Iterator[Any]:
 
 
 def how(view: Any, cards: list[Any]) -> str:
+    """How a zone's observation ``view`` shows its ``cards``: ``all``, ``top`` or ``count``."""
     if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
         return "all"
     if isinstance(view, dict) and "top" in view:

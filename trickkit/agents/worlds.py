@@ -1,80 +1,18 @@
-"""Helpers of the information-set sampler on engine states: where cards lie, what a seat sees
-of each zone, which places it cannot see, and relabelling cards (see
-`trickkit.agents.determinize`)."""
+"""Helpers of the information-set sampler on engine states: where cards lie, which choices are
+cards, relabelling and swapping cards, what the next decision looks like (see
+`trickkit.agents.determinize`). What a seat sees (zones, cards, variables) is
+`trickkit.agents.seat_view`'s job."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
+
+from trickkit.agents.seat_view import seen_variables
 
 
 def _generator_state(s: Any) -> Any:
     r = s._rng
     return r.getstate() if r is not None else s._rng_state
-
-
-def _views(s: Any, me: int) -> Iterator[Any]:
-    """``(owner seat or None, cards list, how me sees it, zone key)`` for every zone of ``s``.
-
-    How a zone shows is read from ``s.observation(me)`` itself (``all``: its cards, ``top``: its
-    top card, ``count``: nothing), so any visibility rule the engine has is followed exactly; a
-    zone the observation leaves out counts as hidden.
-    """
-    rules = s.rules
-    zones = s.observation(me)["zones"]
-    for z in rules.seat_zones:
-        views = zones.get(z.name)
-        for seat, cards in enumerate(s.seat_zones[z.index]):
-            view = views[seat] if isinstance(views, list) and seat < len(views) else None
-            yield seat, cards, _how(view, cards), ("seat", z.index, seat)
-    for z in rules.table_zones:
-        views = zones.get(z.name)
-        for i in range(max(z.count, 1)):
-            view = (views[i] if isinstance(views, list) and i < len(views) else None) if z.count else views
-            cards = s.table_zones[z.index + i]
-            yield None, cards, _how(view, cards), ("table", z.index + i)
-
-
-def _how(view: Any, cards: list[Any]) -> str:
-    if isinstance(view, dict) and "cards" in view and len(view["cards"]) == len(cards):
-        return "all"
-    if isinstance(view, dict) and "top" in view:
-        return "top"
-    return "count"
-
-
-def _visible_cards(s: Any, me: int) -> set[int]:
-    """Card ids ``me`` can see in ``s``: its visible zones, tops, the trick, card-valued variables."""
-    out: set[int] = set()
-    for _, cards, how, _ in _views(s, me):
-        if how == "all":
-            out.update(cards)
-        elif how == "top" and cards:
-            out.add(cards[-1])
-    out.update(p[1] for p in s.trick)
-    if s.last_trick is not None:  # a trick's last card goes straight to its taker: it was seen
-        out.update(p[1] for p in s.last_trick[1])
-    rules = s.rules
-    for specs, values, per_seat in ((rules.seat_vars, s.seat_vars, True), (rules.table_vars, s.table_vars, False)):
-        for v in specs:
-            if v.type in ("card", "play"):
-                for x in values[v.index] if per_seat else [values[v.index]]:
-                    if isinstance(x, int) and not isinstance(x, bool):
-                        out.add(x)
-                    elif isinstance(x, tuple) and len(x) > 1:
-                        out.add(x[1])
-    return out
-
-
-def _hidden_places(s: Any, me: int) -> list[tuple[Any, ...]]:
-    """``(owner, zone list, index)`` of every card position ``me`` cannot see."""
-    out: list[tuple[Any, ...]] = []
-    for owner, cards, how, _ in _views(s, me):
-        if how == "all":
-            continue
-        last = len(cards) - 1 if how == "top" else len(cards)
-        out.extend((owner, cards, i) for i in range(max(last, 0)))
-    return out
 
 
 def _card_choices(s: Any, action: Any) -> tuple[bool, ...]:
@@ -116,6 +54,8 @@ def _relabel(s: Any, perm: dict[int, int], dealt: set[int] | frozenset[int] = fr
         for z, zone in enumerate(c.seat_zones)
     ]
     c.table_zones = [[get(x, x) for x in zone] for zone in c.table_zones]
+    if c.known:  # what reveals showed other seats follows the cards (the sample's, not the real ones)
+        c.known = {(v, place, get(x, x)): None for v, place, x in c.known}
     c._legal = None
     return c
 
@@ -146,18 +86,9 @@ def _cards_in_place_order(s: Any) -> list[int]:
     return out
 
 
-def _hidden_locations(s: Any, me: int) -> dict[int, tuple[Any, ...]]:
-    """Each card ``me`` cannot see -> the zone it lies in."""
-    out: dict[int, tuple[Any, ...]] = {}
-    for _, cards, how, key in _views(s, me):
-        if how != "all":
-            for c in cards[:-1] if how == "top" else cards:
-                out[c] = key
-    return out
-
-
-def _signature(s: Any) -> tuple[Any, ...]:
-    """What the next decision looks like from outside: who acts, where, the zone sizes and the variables."""
+def _signature(s: Any, me: int) -> tuple[Any, ...]:
+    """What the next decision looks like from outside: who acts, where, the zone sizes and the
+    variables (as ``me`` sees them: a value hidden from it must not tell the cards apart)."""
     return (
         s.current_player(),
         s.round,
@@ -167,8 +98,7 @@ def _signature(s: Any) -> tuple[Any, ...]:
         repr(s.trick),
         tuple(len(h) for zone in s.seat_zones for h in zone),
         tuple(len(z) for z in s.table_zones),
-        repr(s.seat_vars),
-        repr(s.table_vars),
+        seen_variables(s, me),
     )
 
 

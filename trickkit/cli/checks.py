@@ -12,6 +12,12 @@ import yaml
 from trickkit.cli.common import UsageError, console, load_ruleset, parse_params
 from trickkit.errors import ScenarioError
 
+TEST_MAX_ACTIONS = 10_000
+"""Actions after which ``trickkit test`` stops a random game and reports that it did not end
+(``--max-actions`` sets another cap; the ruleset's own ``max_actions`` applies when lower): a
+game that never ends fails ``termination`` within seconds, not after the ruleset's
+``max_actions`` (100,000 by default) for each of its games and each replay that shrinks it."""
+
 
 def _scenario_files(paths: Sequence[str]) -> list[tuple[str, bool]]:
     """``(file, found in a directory)`` for every scenario file to run, in order."""
@@ -30,14 +36,24 @@ def _scenario_files(paths: Sequence[str]) -> list[tuple[str, bool]]:
     return files
 
 
+PEEK_SIZE = 1_000_000
+"""Largest file `looks_like_ruleset` and `looks_like_scenarios` parse to tell what a file is (after
+the scenario loader refused it, say): a larger one is neither, and is never read past this many
+bytes (rulesets and scenario files are a few kilobytes)."""
+
+
 def _yaml_file(file: Any) -> Any:
-    """The YAML document in ``file``, or None when it cannot be read (the caller's error says why)."""
+    """The YAML document in ``file``, or None when it cannot be read, is larger than `PEEK_SIZE`
+    or is not YAML (the caller's error says why). Read as every user file is (regular files
+    only, never blocking) and parsed by libyaml when it is there; aliases are not expanded."""
+    from trickkit.rules.source import read_limited
+
     try:
-        if os.path.getsize(file) > 5 * 1024 * 1024 or not os.path.isfile(file):
+        data = read_limited(file, PEEK_SIZE)
+        if len(data) > PEEK_SIZE:
             return None
-        with open(file, encoding="utf-8") as f:
-            return yaml.safe_load(f)
-    except Exception:  # unreadable or not YAML
+        return yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # unreadable, not UTF-8, not YAML, nested too deeply
         return None
 
 
@@ -140,12 +156,17 @@ def cmd_test(args: argparse.Namespace) -> int:
                 params,
                 examples=args.examples,
                 seed=args.seed,
-                max_actions=args.max_actions,
+                max_actions=TEST_MAX_ACTIONS if args.max_actions is None else args.max_actions,
             )
         except testing.InvariantError as exc:
             failed += 1
             out.print(f"FAIL {exc}", markup=False)
             if check == "termination":  # every other check plays games to their end
+                if args.max_actions is None and "did not end within" in exc.message:
+                    out.print(
+                        f"(games are stopped at {TEST_MAX_ACTIONS} actions unless --max-actions says otherwise)",
+                        markup=False,
+                    )
                 out.print("the other checks need games that end: skipped", markup=False)
                 checks = checks[: checks.index(check) + 1]
                 break

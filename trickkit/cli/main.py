@@ -1,4 +1,5 @@
-"""The ``trickkit`` entry point: the argument parser of every command, and the dispatch to its module.
+"""The ``trickkit`` entry point: the argument parser of every command (list, validate, simulate, compare,
+check, play, diff, replay, test, lint, rulebook, serve ...), and the dispatch to its module.
 
 Exit codes: 0 success; 1 a validation or scenario check failed, a replayed record
 diverged or was refused, an invariant failed (``test``) or lint found something; 2 usage
@@ -17,6 +18,7 @@ from trickkit.cli.games import cmd_compile, cmd_diff, cmd_list, cmd_replay, cmd_
 from trickkit.cli.play import cmd_play
 from trickkit.cli.rulebook import register as register_rulebook
 from trickkit.cli.runs import cmd_compare, cmd_simulate
+from trickkit.cli.serve import add_serve_parser
 from trickkit.errors import TrickkitError
 
 __all__ = ["build_parser", "main", "parse_params"]
@@ -194,7 +196,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-actions",
         type=int,
         default=None,
-        help="a game longer than this fails (default: the ruleset's max_actions)",
+        help="a game longer than this fails (default: 10000, or the ruleset's max_actions if lower)",
     )
     p.add_argument(
         "--replay",
@@ -223,6 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
     p.set_defaults(func=cmd_lint)
     register_rulebook(sub)
+    add_serve_parser(sub)
     return parser
 
 

@@ -27,6 +27,7 @@ from trickkit.dsl.types import (
     elem_type,
     error_at,
     is_list,
+    may_nest,
     need_number,
     node_pos,
 )
@@ -246,6 +247,8 @@ class StatementsMixin(AggregatesMixin):
                 v = attrs.evolve(v, code=f"_kept({self._code(v)}, {sym.type!r}, {nullable!r})", const=NOT_CONST)
             if op == "=" and v.type in ("zone", "list[zone]"):
                 v = attrs.evolve(v, code=self._cards_now(v), const=NOT_CONST)
+            elif op == "=" and may_nest(v.type):  # measured as it is stored (size and depth)
+                v = attrs.evolve(v, code=f"_stored(s, {self._code(v)})", const=NOT_CONST)
         if target.data == "target_index":
             if sym is None or sym.kind not in ("seat_var", "team_var"):
                 raise error_at(name_tok, f"{name!r} is not a seat variable{_suggest(name, self.ns, 'seat_var')}")

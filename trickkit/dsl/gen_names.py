@@ -45,6 +45,15 @@ _INLINE_ALWAYS_NODES = 6
 """A definition this small (``lead: trick[0]``) is inlined everywhere: a call would cost more."""
 
 
+_CHARGE_CALL = ["    s.budget -= 1", "    if s.budget < 0:", "        _over_budget()"]
+"""The first lines of a generated definition function too large to be inlined (after a memo hit,
+for a state-only one): each call costs one item of the evaluation budget, so definitions that call
+each other twice (``dN(x): dN-1(x) + dN-1(x + 1)``) stop at the budget instead of running for ever.
+A smaller definition is not charged: with every definition it uses inlined it is at most
+`_INLINE_MAX_NODES` tree nodes, so a call of it costs a bounded amount (its loops are charged), and
+it is charged the same in the generated step functions, which inline it, and on the general path."""
+
+
 class NamesMixin(GenBase):
     """Name resolution and definitions (see the module docstring)."""
 
@@ -221,6 +230,8 @@ class NamesMixin(GenBase):
         read = [n for i, (n, _) in enumerate(context) if f"q{i}" in val.free]
         arg_names = [names[n].name for n in read] + [f"p{k}" for k in range(len(params))]
         fname = f"_d{next(self._ids)}"
+        # a definition too large to inline anywhere is a call wherever it is used: charged
+        charge = _CHARGE_CALL if self._expanded_size(name) > _INLINE_MAX_NODES else []
         lines = [
             f"def {fname}({', '.join(['s', *arg_names])}):",
             "    " + location_comment(self.definition_where.get(name, "definition")),
@@ -229,6 +240,7 @@ class NamesMixin(GenBase):
             key = next(self._memo_keys)
             m, r = body.temp("m"), body.temp()
             lines += [f"    {m} = s.memo", f"    if {m} is not None and {key} in {m}:", f"        return {m}[{key}]"]
+            lines += charge
             lines += flatten(body.lines)
             lines += [
                 f"    {r} = {val.code}",
@@ -237,6 +249,7 @@ class NamesMixin(GenBase):
                 f"    return {r}",
             ]
         else:
+            lines += charge
             lines += flatten(body.lines)
             lines.append(f"    return {val.code}")
         self._define(fname, lines)

@@ -41,6 +41,16 @@ MAX_INT_BITS = 4096
 MAX_VALUE_LENGTH = 100_000
 """Longest text or list a rule may build by joining two (``+``)."""
 
+MAX_STORED_SIZE = 100_000
+"""Largest value a variable may hold, in list items counted through every nested list (a list
+held twice counts twice, as copying, showing or saving the value walks it twice): ``l = [l, l]``
+repeated stops here instead of building a value of 2^40 items that a clone, an observation, a
+tensor or a transcript would never finish walking."""
+
+MAX_STORED_DEPTH = 32
+"""Deepest nesting of lists a variable may hold (``[[[1]]]`` is 3 deep): ``l = [l]`` repeated
+stops here instead of building a value that copying, showing or saving would fail to walk."""
+
 MISSING = object()
 """Marks a hoisted or memoised value not computed yet (``_MISS`` in generated code)."""
 
@@ -124,6 +134,34 @@ def charged_call(s: State, function: Callable[..., Any], *args: Any) -> Any:
         if a.__class__ is list:
             charge_items(s, a)
     return function(*args)
+
+
+def stored(s: State, v: Any) -> Any:
+    """``v``, about to be stored in a variable, measured first: its items, the items of the
+    lists within it counted too (through shared lists), are charged to the evaluation budget,
+    and a value past `MAX_STORED_SIZE` items or `MAX_STORED_DEPTH` levels is refused. The walk
+    uses an explicit stack and stops at the first limit passed, so measuring costs at most about
+    `MAX_STORED_SIZE` steps whatever the value."""
+    if v.__class__ is not list:
+        return v
+    total = len(v)
+    if list in map(type, v):
+        stack = [(x, 2) for x in v if x.__class__ is list]
+        while stack:
+            x, depth = stack.pop()
+            if depth > MAX_STORED_DEPTH:
+                raise EvaluationLimit(f"a value nested more than {MAX_STORED_DEPTH} lists deep cannot be stored")
+            total += len(x)
+            if total > MAX_STORED_SIZE:
+                break
+            if list in map(type, x):
+                stack.extend((y, depth + 1) for y in x if y.__class__ is list)
+    if total > MAX_STORED_SIZE:
+        raise EvaluationLimit(f"a value of more than {MAX_STORED_SIZE} items (nested lists counted) cannot be stored")
+    s.budget -= total
+    if s.budget < 0:
+        over_budget()
+    return v
 
 
 _KEPT = {"int": int, "bool": bool, "str": str, "card": int, "play": tuple}
@@ -413,6 +451,7 @@ HELPERS = {
     "_eq": equal,
     "_charged": charged_call,
     "_kept": kept_as,
+    "_stored": stored,
 }
 """The engine's helpers generated code may call, by name. The DSL's functions (``abs``,
 ``range`` ...) are added as ``_fn_<name>`` from `trickkit.dsl.builtins.FUNCTIONS`."""

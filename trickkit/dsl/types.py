@@ -126,6 +126,16 @@ def is_list(t: str) -> bool:
     return t.startswith("list[") or t in ("zone", "any")
 
 
+FLAT_ITEMS = frozenset({"int", "str", "bool", "card", "play", "null"})
+"""Item types that hold no list: a list of these is as large as its length."""
+
+
+def may_nest(t: str) -> bool:
+    """Could a value of type ``t`` hold lists within lists (so that its size is more than its
+    length)? True for ``any`` and lists of ``any`` or of lists; zones hold cards only."""
+    return t == "any" or (t.startswith("list[") and elem_type(t) not in FLAT_ITEMS)
+
+
 def node_pos(node: object) -> tuple[int, int]:
     """``(line, column)`` of a parse tree node in its DSL text (``(0, 0)`` when unknown)."""
     meta = getattr(node, "meta", None)

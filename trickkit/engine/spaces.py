@@ -45,6 +45,13 @@ from trickkit.rules.ruleset import Rules
 MAX_PROBED_ROUNDS = 100
 """Most rounds probed for value lists that depend on the round (see the module docstring)."""
 
+PROBE_BUDGET = EVALUATION_BUDGET
+"""Items all the probing for one action space may iterate over, together (the rounds' deals and
+steps, ``game_over`` and every value-list rule on every probe state): one engine call's worth of
+evaluation budget, shared, not one per probe. Probing that runs over it stops with an
+`ActionSpaceError` saying so; a rule that fails on a probe state for any other reason offers
+nothing there."""
+
 MAX_DISTINCT_ACTIONS = 200_000
 """Most ids an action space may hold; a ruleset whose choices multiply to more is refused."""
 
@@ -225,6 +232,21 @@ class _Prober:
     def __init__(self, game: Any):
         self.game = game
         self._states: list[Any] | None = None
+        self.left = PROBE_BUDGET  # what is left of the budget all the probes share
+
+    def _charge(self, s: Any) -> None:
+        """Give ``s`` what is left of the shared budget (before running a rule on it)."""
+        s.budget = self.left
+        s.memo = None
+
+    def _spent(self, s: Any, what: str) -> None:
+        """Take back what the rule run on ``s`` left; stop probing once it is all spent."""
+        self.left = min(self.left, s.budget)
+        if self.left < 0:
+            raise ActionSpaceError(
+                f"{self.game.rules.name}: probing the rules for the action space ({what}) ran over its "
+                f"evaluation budget of {PROBE_BUDGET} items (trickkit.engine.spaces.PROBE_BUDGET)"
+            )
 
     def states(self) -> list[Any]:
         if self._states is None:
@@ -241,21 +263,22 @@ class _Prober:
         out = []
         n = game.num_players
         for r in range(1, MAX_PROBED_ROUNDS + 1):
-            start = base if r == 1 else _round_start(base, r)
+            start = base if r == 1 else _round_start(base, r, self)
             if start is None:  # this round's steps fail (e.g. too many cards to deal): no game gets further
                 break
             for seat in range(n):
                 s = start.clone()
                 s.current = s.turn_player = seat
                 s._terminal = False
-                s.budget = EVALUATION_BUDGET
                 out.append(s)
+            self._charge(start)
             try:
-                start.budget = EVALUATION_BUDGET
-                if game.rules.game_over(start):
-                    break
+                over = game.rules.game_over(start)
             except Exception:  # a game_over that cannot be read here: keep probing to the cap
-                pass
+                over = False
+            self._spent(start, f"game_over in round {r}")
+            if over:
+                break
         return out
 
     def values(self, hook: Any) -> list[Any]:
@@ -263,12 +286,12 @@ class _Prober:
 
         found: dict[tuple[str, Any], Any] = {}
         for s in self.states():
-            s.budget = EVALUATION_BUDGET
-            s.memo = None
+            self._charge(s)
             try:
                 values = hook(s)
             except Exception:  # a rule that fails on a probe state offers nothing there
-                continue
+                values = ()
+            self._spent(s, "a list of values")
             for v in values or ():
                 found.setdefault((type(v).__name__, v), v)
         values = sorted(found.values(), key=_order)
@@ -278,18 +301,22 @@ class _Prober:
         return values
 
 
-def _round_start(base: Any, r: int) -> Any:
+def _round_start(base: Any, r: int, prober: _Prober) -> Any:
     """The first decision of round ``r`` as the engine would reach it from ``base``'s first round
-    (variables kept per game stay at their first values), or None if its steps fail there."""
+    (variables kept per game stay at their first values), or None if its steps fail there. Its
+    steps are charged to the prober's shared budget."""
     s = base.clone()
     s.round, s.dealer, s.step, s.trick = r, (r - 1) % s._n, 0, []
     s._legal = None
+    prober._charge(s)
     try:
         s._reset_variables("per_round")
         s._enter_step()
+        reached = True
     except Exception:
-        return None
-    return s
+        reached = False
+    prober._spent(s, f"the steps of round {r}")
+    return s if reached else None
 
 
 def _order(v: Any) -> tuple[int, int, str]:

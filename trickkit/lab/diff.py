@@ -12,11 +12,18 @@ import collections
 import difflib
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from trickkit.rules.ruleset import step_parts
 
 __all__ = ["Change", "diff_documents", "diff_rulesets", "readable"]
+
+DIFF_CELLS = 40_000
+"""Largest comparison `diff` aligns (lines of an old and a new rule text, or old and new steps of
+the round, multiplied): longer ones are not aligned, but shown whole (every old line ``-``, every
+new line ``+``; steps paired by position), so a diff of two long rules costs linear time, not the
+quadratic time of a longest common subsequence."""
 
 _METADATA = ("name", "title", "description", "source", "score_unit", "winners", "max_actions", "format")
 _STEP_TEXT_KEYS = {  # the settings of each step kind that are DSL texts
@@ -104,7 +111,12 @@ def readable(lines: list[str], width: int = 100) -> list[str]:
         elif isinstance(line, Change):
             out.append(f"{line.head} changed:")
             inner = max(width - 6, 20)
-            for row in difflib.ndiff(_lines(line.old, inner), _lines(line.new, inner)):
+            old, new = _lines(line.old, inner), _lines(line.new, inner)
+            if len(old) * len(new) > DIFF_CELLS:  # too long to align: both shown whole
+                rows = [f"- {x}" for x in old] + [f"+ {x}" for x in new]
+            else:
+                rows = list(difflib.ndiff(old, new))
+            for row in rows:
                 if row[:1] in ("-", "+", " "):
                     out.append(f"    {row}")
         else:
@@ -303,8 +315,14 @@ def _diff_steps(ra: list[Any], rb: list[Any]) -> list[str]:
     """Steps are aligned by kind (a longest common subsequence), then compared setting by setting."""
     out = []
     kinds_a, kinds_b = [_kind(s) for s in ra], [_kind(s) for s in rb]
-    matcher = difflib.SequenceMatcher(a=kinds_a, b=kinds_b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    if len(kinds_a) * len(kinds_b) > DIFF_CELLS:  # too long to align: paired by position
+        k = min(len(kinds_a), len(kinds_b))
+        opcodes: Sequence[tuple[str, int, int, int, int]] = [
+            ("equal" if kinds_a[i] == kinds_b[i] else "replace", i, i + 1, i, i + 1) for i in range(k)
+        ] + [("replace", k, len(kinds_a), k, len(kinds_b))]
+    else:
+        opcodes = difflib.SequenceMatcher(a=kinds_a, b=kinds_b, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             for i, j in zip(range(i1, i2), range(j1, j2)):
                 out += _diff_step(i, j, ra[i], rb[j])

@@ -42,6 +42,17 @@ __all__ = ["TRICK_LIMIT", "lint"]
 TRICK_LIMIT = 20_000
 """Most tricks evaluated per ``tricks`` step when looking for tricks without a single winner."""
 
+PLAY_ACTIONS = 50_000
+"""Most actions lint's random games play in all (a counted limit): once they are spent, lint
+plays no more games and counts what the finished ones reached."""
+
+GAME_ACTIONS = 20_000
+"""Most actions one of lint's random games may take (or the ruleset's ``max_actions``, if lower).
+A game that has not ended then is a finding at ``game_over`` ("did not end") and lint plays no
+more games: a ruleset that never ends is linted in seconds, not after ``max_actions`` actions for
+each of its games."""
+
+
 _NOT_DSL = {
     "name",
     "title",
@@ -108,8 +119,18 @@ def lint(
     findings += _unused(doc, loc)
     findings += _duplicate_texts(doc, loc, game)
     findings += _unknown_literals(doc, loc, game)
-    snapshots, legal_counts = _play(game, games, seed)
-    findings += _never_legal(doc, loc, game, legal_counts, games)
+    snapshots, legal_counts, played, unfinished = _play(game, games, seed)
+    if unfinished:
+        findings.append(
+            loc.problem(
+                ("game_over",) if "game_over" in doc else (),
+                f"a random game did not end within {unfinished} actions (game_over never held: a ruleset "
+                f"that never ends?); lint stopped playing after {played} finished game"
+                f"{'s' if played != 1 else ''} (trickkit.lab.lint.GAME_ACTIONS)",
+            )
+        )
+    else:
+        findings += _never_legal(doc, loc, game, legal_counts, played)
     findings += _tricks(doc, loc, game, snapshots, trick_limit)
     return sorted(findings, key=lambda p: (p.file, p.line, p.column, p.path))
 
@@ -335,14 +356,24 @@ def _calls_never_legal(
 
 # ---------------------------------------------------------------- random games
 def _play(game: Any, games: int, seed: int) -> Any:
-    """Random games: ``({tricks step index: [states at a trick's start]}, {(step, window, verb): times legal})``."""
+    """Random games: ``({tricks step index: [states at a trick's start]}, {(step, window, verb): times
+    legal}, games played to their end or to an error, the action count a game did not end within or 0)``,
+    at most `PLAY_ACTIONS` actions in all and `GAME_ACTIONS` per game."""
     snapshots: dict[int, list[Any]] = {}
     counts: dict[tuple[Any, ...], int] = {}
     rng = random.Random(f"trickkit-lint:{seed}")
+    left = PLAY_ACTIONS
+    played = 0
+    limit = min(game.rules.max_actions, GAME_ACTIONS)
     for g in range(games):
         try:
             state = game.new_initial_state(seed=rng.randrange(2**32))
-            while not state.is_terminal() and len(state._history) < game.rules.max_actions:
+            while not state.is_terminal():
+                if len(state._history) >= limit:
+                    return snapshots, counts, played, limit
+                if left <= 0:  # out of actions: this game is left unfinished and uncounted
+                    return snapshots, counts, played, 0
+                left -= 1
                 legal = state.legal_actions()
                 step = game.rules.steps[state.step]
                 if step.kind == "tricks" and not state.trick and len(snapshots.setdefault(state.step, [])) < 3:
@@ -356,8 +387,9 @@ def _play(game: Any, games: int, seed: int) -> Any:
                         counts[key] = counts.get(key, 0) + 1
                 state.apply_action(rng.choice(legal))
         except TrickkitError:
-            continue  # `trickkit test` reports games that fail; lint looks at what the others reach
-    return snapshots, counts
+            pass  # `trickkit test` reports games that fail; lint looks at what the others reach
+        played += 1
+    return snapshots, counts, played, 0
 
 
 def _never_legal(

@@ -33,7 +33,7 @@ import attrs
 
 from trickkit.errors import TrickkitError
 from trickkit.lab.files import atomic_writer
-from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks
+from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks, worker_count
 
 __all__ = [
     "RandomAgent",
@@ -422,7 +422,7 @@ def _ray_records(
         if address:
             options["address"] = address
         else:
-            options["num_cpus"] = jobs
+            options["num_cpus"] = worker_count(jobs, games)
         ray.init(**options)
     task = ray.remote(_ray_chunk)
     spec = _game_spec(game)

@@ -18,6 +18,17 @@ from typing import Any
 #: Games per work unit sent to a worker process when ``jobs > 1``.
 CHUNK_SIZE = 64
 
+MAX_JOBS = 64
+"""Most worker processes (or Ray CPUs) one run starts, whatever ``jobs`` asks: ``simulate --jobs
+400`` starts at most this many, and never more than there are games (`worker_count`). The
+results are the same for any number of workers."""
+
+
+def worker_count(jobs: int, games: int) -> int:
+    """The workers to start for ``games`` games when ``jobs`` are asked for: at most one per
+    game and at most `MAX_JOBS` (at least 1)."""
+    return max(1, min(jobs, games, MAX_JOBS))
+
 
 def _game_spec(game: Any) -> tuple[Any, ...]:
     """How a worker process gets the game: pickled if possible, else reloaded."""
@@ -139,6 +150,7 @@ def pooled_chunks(
     worker outlives us); ``work(start, stop)`` gives ``(function, *args)``, the picklable call
     that plays a chunk in a worker. A SIGTERM to this process ends the workers first.
     """
+    jobs = worker_count(jobs, count)
     with (
         ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs) as pool,
         _workers_end_with_us(pool),

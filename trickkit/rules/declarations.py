@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from trickkit.dsl.builtins import STATE_NAMES
-from trickkit.dsl.compiler import Budget, Compiler, DSLCompileError, Namespace, Symbol, elem_type
+from trickkit.dsl.compiler import Budget, Compiler, DSLCompileError, EvaluationLimit, Namespace, Symbol, elem_type
 from trickkit.dsl.hooks import _RUNTIME
 from trickkit.dsl.parser import DSLSyntaxError
+from trickkit.dsl.runtime import stored
 from trickkit.errors import did_you_mean, short_repr
 from trickkit.rules.compile_base import CompilerBase, dsl_message, rule_text
 from trickkit.rules.model import MAX_ZONE_FAMILY, VariableSpec, ZoneSpec
@@ -201,6 +202,10 @@ class DeclarationCompiler(CompilerBase):
                 self.add(
                     (key, name, "initial"), f"initial value {initial!r} is not of the declared type {spec['type']!r}"
                 )
+            try:  # the limits every value stored in a variable keeps (a team variable: one per team)
+                stored(Budget(), [initial] * teams if teams else initial)
+            except EvaluationLimit as e:
+                self.add((key, name, "initial"), f"initial value too large: {e}")
             if teams:
                 out.append(
                     VariableSpec(

@@ -94,6 +94,10 @@ def replay_case(case: GameCase | str, game: Any = None) -> None:
 SHRINK_BUDGET = 60
 """Most games `shrink` replays to make a failing game smaller (a counted limit)."""
 
+SHRINK_ACTIONS = 50_000
+"""Most actions `shrink` replays in all, over its games (a counted limit): a game that never ends
+is replayed to its action cap once or twice, not `SHRINK_BUDGET` times."""
+
 
 def shrink(
     error: InvariantError,
@@ -118,10 +122,12 @@ def shrink(
     """
     best, best_taken = error, list(taken)
     tries = [0]
+    replayed = [0]  # actions replayed so far (SHRINK_ACTIONS)
 
     def attempt(players: int, game_seed: int, indices: Sequence[int]) -> bool:
         nonlocal best, best_taken
-        if tries[0] >= budget:
+        if tries[0] >= budget or replayed[0] >= SHRINK_ACTIONS:
+            tries[0] = budget  # out of either budget: stop shrinking
             return False
         tries[0] += 1
         chooser = IndexChooser(indices)  # after the indices: the first legal action
@@ -130,12 +136,15 @@ def shrink(
                 check, game_for(players), game_seed, chooser, ruleset=ruleset, params=params, max_actions=max_actions
             )
         except InvariantError as e:
+            replayed[0] += len(chooser.taken)
             smaller = (len(e.case.actions), players) < (len(best.case.actions), best.case.players)
             if smaller:
                 best, best_taken = e, chooser.taken
             return smaller
         except TrickkitError:
+            replayed[0] += len(chooser.taken)
             return False
+        replayed[0] += len(chooser.taken)
         return False
 
     for players in range(lo, n + 1):
