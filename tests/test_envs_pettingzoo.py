@@ -5,18 +5,18 @@ Runs where the ``pettingzoo`` extra is installed (.ci/run installs it and runs t
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 import warnings
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pettingzoo")
-import numpy as np  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
-from pettingzoo.test.seed_test import check_environment_deterministic  # noqa: E402
+import numpy as np
+from pettingzoo.test import api_test
+from pettingzoo.test.seed_test import check_environment_deterministic
 
-import trickkit  # noqa: E402
-from trickkit.envs.pettingzoo import env as make_env  # noqa: E402
+import trickkit
+from trickkit.envs.pettingzoo import env as make_env
 
 GAMES = trickkit.list_games()
 
@@ -134,7 +134,7 @@ def test_the_docs_examples_run():
     sys.path.insert(0, str(Path(__file__).parent))
     import docblocks
 
-    assert docblocks.run_blocks("agents.md", "PettingZoo") == 2
+    assert docblocks.run_blocks("agents.md", "PettingZoo") == 3
 
 
 def test_stepping_before_reset_is_a_clear_error():
@@ -143,3 +143,72 @@ def test_stepping_before_reset_is_a_clear_error():
         e.step(0)
     with pytest.raises(trickkit.StateError, match="call reset"):
         e.observe("player_0")
+
+
+# -- the Parallel environment ----------------------------------------------------------------------
+from pettingzoo.test import parallel_api_test  # noqa: E402
+
+from trickkit.envs.pettingzoo import parallel_env  # noqa: E402
+from trickkit.errors import IllegalActionError  # noqa: E402
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_parallel_api_test_passes(name):
+    parallel_api_test(parallel_env(name), num_cycles=5000)
+
+
+def _acting(obs):
+    return sorted(a for a, o in obs.items() if o["action_mask"].any())
+
+
+def test_simultaneous_picks_are_one_call_and_play_the_game_the_engine_plays():
+    """6 nimmt!: every seat picks in one call; the game is the one the engine plays with those picks
+    taken in seat order. Taking a row is a sequential step: one agent per call."""
+    e = parallel_env("six_nimmt", players=4)
+    obs, infos = e.reset(seed=4)
+    twin = trickkit.load_game("six_nimmt", players=4).new_initial_state(seed=4)
+    rng = np.random.default_rng(0)
+    sizes = []
+    while e.agents:
+        acting = _acting(obs)
+        assert acting == sorted(a for a in e.agents if infos[a]["acting"])
+        sizes.append(len(acting))
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in acting}
+        before = len(e.state.history())
+        obs, rewards, terms, _, infos = e.step(actions)
+        applied = e.state.history()[before:]
+        assert sorted(applied) == sorted(e.game.action_to_string(a) for a in actions.values())
+        for text in applied:
+            twin.apply_action(text)
+    assert twin.is_terminal() and twin.scores() == e.state.scores()
+    assert 4 in sizes and 1 in sizes  # picks together; a row taken alone
+    assert set(rewards.values()) <= {1.0, -1.0} and all(terms.values())
+
+
+def test_a_turns_step_is_sequential_even_with_private_choices():
+    """Hearts' passes are a turns step (private, not simultaneous): one agent per call, in turn."""
+    e = parallel_env("hearts")
+    obs, _ = e.reset(seed=1)
+    for _ in range(12):
+        acting = _acting(obs)
+        assert acting == [f"player_{e.state.current_player()}"]
+        obs, *_ = e.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting})
+    assert len(e.state.history()) == 12
+
+
+def test_a_bad_or_missing_action_leaves_the_game_unchanged():
+    e = parallel_env("skull_king", players=3)
+    obs, _ = e.reset(seed=2)
+    acting = _acting(obs)
+    good = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting}
+    illegal = int(np.flatnonzero(obs[acting[0]]["action_mask"] == 0)[0])
+    for bad in (
+        {**good, acting[-1]: illegal},
+        {a: v for a, v in good.items() if a != acting[-1]},
+        {**good, acting[0]: 2.5},
+    ):
+        with pytest.raises(IllegalActionError):
+            e.step(bad)
+        assert e.state.history() == [] and all(not p for p in e._pending)
+    e.step(good)
+    assert len(e.state.history()) == len(acting)

@@ -31,6 +31,7 @@ from trickkit.rules.ruleset import ActionKind, Rules
 
 if TYPE_CHECKING:
     from trickkit.dsl.coverage import CoverageSites
+    from trickkit.engine.infostate import InformationStateEncoder
     from trickkit.engine.spaces import ActionSpace
     from trickkit.engine.tensor import ObservationEncoder, Segment
 
@@ -454,6 +455,32 @@ class Game:
         """The named segments of the observation tensor, in order: `trickkit.engine.tensor.Segment`
         tuples ``(name, start, size, description)``; see `trickkit.engine.tensor` for their meaning."""
         return list(self._observation_encoder.segments)
+
+    @functools.cached_property
+    def _information_state_encoder(self) -> InformationStateEncoder:
+        from trickkit.engine.infostate import InformationStateEncoder
+
+        return InformationStateEncoder(self)
+
+    def information_state_tensor_shape(self) -> tuple[int]:
+        """The shape of `State.information_state_tensor`: ``(size,)``, a flat vector of floats."""
+        return (self._information_state_encoder.size,)
+
+    def information_state_tensor_layout(self) -> list[Segment]:
+        """The named segments of the information-state tensor, in order: the observation tensor's
+        segments, then ``history length`` and ``history`` (see `trickkit.engine.infostate`)."""
+        return list(self._information_state_encoder.segments)
+
+    @property
+    def information_state_window(self) -> int:
+        """How many of the last actions the information-state tensor holds: ``max_actions``, or
+        fewer where their encoding would exceed `trickkit.engine.infostate.HISTORY_FLOATS` floats."""
+        return self._information_state_encoder.window
+
+    def information_state_vocabulary(self) -> tuple[str, ...]:
+        """The texts an action can show as in an information state, by seen id: the action texts
+        (seen id = action id), then the masked forms (``pass ?``, ``bid ?``), then ``<other>``."""
+        return self._information_state_encoder.vocabulary
 
     # -- observation ----------------------------------------------------------------------
     def action_seen_by(self, state: State, text: str, seat: Seat) -> str:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import operator
 import random
 from typing import Any, NoReturn
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.engine.actions import QUOTE_LIMIT, Action, quote_action
 from trickkit.engine.layout import fresh
-from trickkit.engine.observation import Observation
 from trickkit.engine.protocols import (
     ApplyFn,
     LastTrick,
@@ -23,6 +21,7 @@ from trickkit.engine.protocols import (
     TableVars,
     TableZones,
 )
+from trickkit.engine.seat_views import SeatViews
 from trickkit.engine.spaces import check_action_id
 from trickkit.engine.visibility import forget_moved
 from trickkit.errors import DSLRuntimeError, IllegalActionError
@@ -36,7 +35,7 @@ TERMINAL = -4
 """``current_player()`` of a finished game (OpenSpiel's convention: a negative seat)."""
 
 
-class State:
+class State(SeatViews):
     """One game in progress. Create it with `trickkit.Game.new_initial_state`.
 
     Every random choice (shuffles) comes from ``self.rng``, seeded at creation, so the
@@ -120,7 +119,9 @@ class State:
         self.budget = EVALUATION_BUDGET  # list items the rules may iterate over per engine call
         if rules.first_dealer is not None:  # (a rule checked to give a seat, see `trickkit.rules.checks.seat_result`)
             self.dealer = rules.first_dealer(self)
-        self._tensors = None  # per seat, its last observation tensor (trickkit.engine.tensor)
+        self._tensors = (
+            None  # per seat its last observation tensor (engine.tensor), then per seat its information state's
+        )
         self._enter_step()
         if self.known:
             forget_moved(self)
@@ -295,42 +296,6 @@ class State:
         if self.known:
             forget_moved(self)
 
-    def legal_action_ids(self) -> list[int]:
-        """The ids of `legal_actions` (same order), in the game's fixed action space
-        (`trickkit.Game.num_distinct_actions`); empty once the game is over.
-
-        Raises:
-            trickkit.engine.spaces.ActionSpaceError: a legal action has no id (see `trickkit.engine.spaces`).
-        """
-        return self.game.action_space.ids_of(self.legal_actions())
-
-    def legal_action_mask(self, out: Any = None) -> Any:
-        """One ``int8`` entry per action id: 1 if that action is legal now, else 0 (all 0 once the
-        game is over), as a new numpy array, or written into ``out`` (an ``int8`` or ``bool`` array of
-        shape ``(num_distinct_actions,)``), which is returned. ``mask.view(bool)`` reads it as booleans.
-
-        Raises:
-            ValueError: ``out`` is not such an array.
-            trickkit.engine.spaces.ActionSpaceError: a legal action has no id.
-        """
-        from trickkit.engine.arrays import legal_action_mask
-
-        return legal_action_mask(self, out)
-
-    def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
-        """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
-        (layout: `trickkit.Game.observation_tensor_layout`, `trickkit.engine.tensor`): a new array, or
-        written into ``out`` (a writable float32 array of that shape, e.g. a row of a batch), which is
-        returned. Never encodes a card hidden from ``seat`` (it shows what `observation` shows).
-        Repeated calls rewrite only the parts of the tensor that changed since this state's last
-        tensor for ``seat``.
-
-        Raises:
-            ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
-        """
-        seat = self._seat_of(seat, "observation_tensor")
-        return self.game._observation_encoder.encode(self, seat, out)
-
     def scores(self) -> list[int]:
         """Each seat's score so far, in the game's unit (e.g. points, mummy heads)."""
         self.budget = EVALUATION_BUDGET
@@ -371,73 +336,6 @@ class State:
             return [s for s, v in enumerate(scores) if v == best]
         won = set(self.winning_teams())
         return [s for s in range(self._n) if rules.team_of[s] in won]
-
-    def action_seen_by(self, action: Action | str, seat: Seat) -> str:
-        """How the current seat's ``action``, about to be applied, appears to ``seat``.
-
-        A simultaneous bid by another seat shows as ``'bid ?'`` (nobody sees another's bid
-        until all have bid); everything else shows its canonical text.
-
-        Raises:
-            ValueError: a blank ``action`` text, or ``seat`` is not a seat of the game.
-        """
-        text = action.text if isinstance(action, Action) else str(action)
-        return self.game.action_seen_by(self, text, self._seat_of(seat, "action_seen_by"))
-
-    def history(self) -> list[str]:
-        """Texts of every action applied so far, in order."""
-        return [t for _, t in self._history]
-
-    def history_seen_by(self, seat: Seat) -> list[str]:
-        """Texts of every action applied so far as ``seat`` saw them: the choices an action
-        kind declares ``private`` show as ``?`` to every seat but the one that acted, and so
-        do the bids or cards chosen so far in a simultaneous step that is still running
-        (``bid ?``, ``pick ?``: nothing is revealed until every seat has chosen).
-
-        Raises:
-            ValueError: ``seat`` is not a seat (None included: the true texts are in `history`).
-        """
-        from trickkit.engine.privacy import HIDDEN, history_seen_by
-
-        seat = self._seat_of(seat, "history_seen_by")
-        seen = history_seen_by(self.game._privacy, self._history, seat)
-        if (
-            seat is not None
-            and not self._terminal
-            and self.acted
-            and getattr(self.rules.steps[self.step], "simultaneous", False)
-        ):
-            start = len(self._history) - self.acted  # the decisions of the running step
-            for i in range(start, len(self._history)):
-                actor, text = self._history[i]
-                if actor != seat:
-                    seen[i] = f"{text.split(' ')[0]} {HIDDEN}"
-        return seen
-
-    def observation(self, seat: Seat) -> Observation:
-        """What ``seat`` may see, as a JSON-serialisable dict (hidden cards appear only as counts):
-        an `trickkit.engine.observation.Observation`, e.g. ``obs["zones"]["hand"][seat]["cards"]``.
-
-        Returns:
-            Observation: a new dict each call (changing it changes nothing in the game).
-
-        Raises:
-            ValueError: ``seat`` is not a seat of this game (an int in ``0..n-1``).
-        """
-        seat = self._seat_of(seat, "observation")
-        return self.game.observe(self, seat)
-
-    def _seat_of(self, seat: Any, what: str) -> int:
-        """``seat`` as a seat (an int or numpy integer in ``0..n-1``; None and bools are not)."""
-        value = seat if seat.__class__ is int else None
-        if value is None and seat is not None and not isinstance(seat, bool) and hasattr(seat, "__index__"):
-            try:
-                value = operator.index(seat)  # a numpy integer, say
-            except TypeError:
-                value = None
-        if value is None or not 0 <= value < self._n:
-            raise ValueError(f"{what}(seat): seat must be an int in 0..{self._n - 1}, got {seat!r}")
-        return int(value)
 
     @property
     def rng(self) -> random.Random:
@@ -530,18 +428,6 @@ class State:
         """
         return json.dumps(self.game.record(self), sort_keys=True)
 
-    def transcript(self, seat: Seat) -> str:
-        """The game so far as a person would tell it, from ``seat``'s view: the cards that
-        seat was dealt, every action as it saw it, each trick and who took it (and why),
-        bids and the scores of each round. Never shows a card hidden from ``seat``.
-
-        Raises:
-            ValueError: ``seat`` is not a seat of this game.
-        """
-        from trickkit.engine.view import transcript
-
-        return transcript(self, seat)
-
     def __repr__(self) -> str:
         # Public facts only: the deal order and hidden hands stay out of logs and tracebacks.
         where = "game over" if self._terminal else f"seat {self.current_player()} to act"
@@ -552,14 +438,6 @@ class State:
         return f"<State {self.rules.name} round {self.round}, {len(self._history)} actions, {where}, scores {scores}>"
 
     __str__ = __repr__
-
-    def observation_all(self) -> Observation:
-        """Everything, hidden cards included (for debugging and tests; not for agents).
-
-        Returns:
-            Observation: with ``seat`` None and every zone's cards shown.
-        """
-        return self.game.observe(self, None)
 
     # -- engine internals ------------------------------------------------------------------
     def _restore(self, other: State) -> None:

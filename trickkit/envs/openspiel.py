@@ -16,7 +16,11 @@ ruleset's own parameters and ``rng_seed``, so ``pyspiel.load_game("python_trickk
 {"rounds": 2})`` works too once the ruleset was loaded here. Actions are the ruleset's fixed
 action ids (`trickkit.Game.num_distinct_actions`); observations are
 `trickkit.State.observation_tensor` (``observation_tensor``) and the seat's observation dict as
-JSON (``observation_string``). Returns: +1 for every winner, -1 for every other seat, at the end.
+JSON (``observation_string``); information states are the seat's perfect-recall
+`trickkit.State.information_state_tensor` and `trickkit.State.information_state_string` (its
+observation now and every action so far as it saw it, see `trickkit.engine.infostate`), so
+OpenSpiel's CFR family and NFSP run on any ruleset. Returns: +1 for every winner, -1 for every
+other seat, at the end.
 
 **Chance: sampled, not explicit.** Every deal and random move of a trickkit game is drawn
 from the state's seeded generator inside the engine, so the game is declared
@@ -26,7 +30,11 @@ game's generator, seeded by ``rng_seed``, and a clone continues with the same ge
 clones deal the same next round). Explicit chance nodes would need the engine to hand each
 dealt card to OpenSpiel, which it does not. Algorithms that search over clones (MCTS) thus see
 the real future deals; an information-set search needs a resampler of hidden cards (see
-`trickkit.agents`).
+`trickkit.agents`). Sampling algorithms (outcome- or external-sampling MCCFR, NFSP) draw a deal
+per game, as they would sample chance. Full-tree algorithms (``cfr.CFRSolver``,
+``exploitability``) start from several ``new_initial_state()`` calls that must agree: give
+``same_deal=True`` and every new game is the game of seed ``rng_seed`` (one deal, which each seat
+still sees only in part), whose tree they solve.
 """
 
 from __future__ import annotations
@@ -49,6 +57,9 @@ __all__ = ["TrickkitSpielGame", "TrickkitSpielState", "load_game", "register"]
 SEED_PARAMETER = "rng_seed"
 """The OpenSpiel game parameter seeding the generator from which each new game's seed is drawn."""
 
+SAME_DEAL_PARAMETER = "same_deal"
+"""The OpenSpiel game parameter making every new game the same game (of seed ``rng_seed``)."""
+
 _REGISTERED: dict[str, tuple[Any, ...]] = {}  # short name -> (ruleset source, content hash, GameType)
 
 
@@ -58,12 +69,16 @@ def load_game(game: Any, **params: Any) -> TrickkitSpielGame:
     Args:
         game: a ruleset name (``"hearts"``), a path to a ruleset file, or a `trickkit.Game`
             (then give no parameters other than ``rng_seed``).
-        **params: ``players``, the ruleset's parameters, and ``rng_seed`` (default 0).
+        **params: ``players``, the ruleset's parameters, ``rng_seed`` (default 0) and
+            ``same_deal`` (default False; see the module docstring).
 
     Raises:
         trickkit.RulesetError: the ruleset does not load, or a parameter is unknown.
     """
     seed = params.pop(SEED_PARAMETER, 0)
+    same = params.pop(SAME_DEAL_PARAMETER, False)
+    if not isinstance(same, bool):
+        raise TypeError(f"{SAME_DEAL_PARAMETER} must be True or False, got {same!r}")
     if isinstance(game, Game):
         if params:
             raise TypeError("parameters go with a ruleset name, not with a loaded Game")
@@ -72,7 +87,9 @@ def load_game(game: Any, **params: Any) -> TrickkitSpielGame:
     else:
         source = game
     short_name = register(source)
-    loaded: TrickkitSpielGame = pyspiel.load_game(short_name, {**params, SEED_PARAMETER: seed})
+    loaded: TrickkitSpielGame = pyspiel.load_game(
+        short_name, {**params, SEED_PARAMETER: seed, SAME_DEAL_PARAMETER: same}
+    )
     return loaded
 
 
@@ -86,13 +103,14 @@ def register(source: Any) -> str:
         known = _REGISTERED.get(name)
     if known is not None:
         return name
-    if SEED_PARAMETER in base.params or "players" in base.params:
-        clash = SEED_PARAMETER if SEED_PARAMETER in base.params else "players"
+    reserved = ("players", SEED_PARAMETER, SAME_DEAL_PARAMETER)
+    if any(name in base.params for name in reserved):
+        clash = next(name for name in reserved if name in base.params)
         raise TrickkitError(
             f"{base.name} has a parameter named {clash!r}, which OpenSpiel's game parameters keep for "
             f"the adapter: rename the parameter to play it through OpenSpiel"
         )
-    spec = {"players": base.players_default, **base.params, SEED_PARAMETER: 0}
+    spec = {"players": base.players_default, **base.params, SEED_PARAMETER: 0, SAME_DEAL_PARAMETER: False}
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"trickkit {base.title}",
@@ -103,8 +121,8 @@ def register(source: Any) -> str:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=base.players_max,
         min_num_players=base.players_min,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=spec,
@@ -126,6 +144,9 @@ class TrickkitSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is an op
         source, _, game_type = _REGISTERED[self.short_name]
         params = dict(params or {})
         seed = check_seed(params.pop(SEED_PARAMETER, 0), SEED_PARAMETER)
+        same = params.pop(SAME_DEAL_PARAMETER, False)
+        if not isinstance(same, bool):
+            raise TypeError(f"{SAME_DEAL_PARAMETER} must be True or False, got {same!r}")
         self.trickkit_game = _load_trickkit(source, **params)
         g = self.trickkit_game
         info = pyspiel.GameInfo(
@@ -136,23 +157,37 @@ class TrickkitSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is an op
             max_utility=1.0,
             max_game_length=g.rules.max_actions,
         )
-        super().__init__(game_type, info, {**dict(params, players=g.num_players), SEED_PARAMETER: seed})
+        super().__init__(
+            game_type,
+            info,
+            {**dict(params, players=g.num_players), SEED_PARAMETER: seed, SAME_DEAL_PARAMETER: same},
+        )
         self._seeds = random.Random(seed)
+        self._same_deal = random.Random(seed).randrange(2**63) if same else None
 
     def new_initial_state(self) -> TrickkitSpielState:
-        """A new game, dealt from the next seed of the game's generator."""
-        return TrickkitSpielState(self, self.trickkit_game.new_initial_state(seed=self._seeds.randrange(2**63)))
+        """A new game, dealt from the next seed of the game's generator (with ``same_deal``: the
+        game of seed ``rng_seed``, every time)."""
+        seed = self._seeds.randrange(2**63) if self._same_deal is None else self._same_deal
+        return TrickkitSpielState(self, self.trickkit_game.new_initial_state(seed=seed))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-        """The observer of a seat's tensor and dict (no perfect-recall information state).
+        """The observer of a seat's observation (tensor and dict), or with a perfect-recall
+        ``iig_obs_type`` (OpenSpiel's information-state type) of its information state.
 
         Raises:
-            ValueError: observation parameters, or a perfect-recall observation type, asked for.
+            ValueError: observation parameters asked for, or a perfect-recall type other than
+                OpenSpiel's information state (public and the seat's own private information).
         """
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("trickkit games provide observations, not perfect-recall information states")
+            if not iig_obs_type.public_info or (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+                raise ValueError(
+                    "trickkit games provide the perfect-recall information state of one seat (public "
+                    "and its own private information), not other perfect-recall observations"
+                )
+            return TrickkitInformationStateObserver(self.trickkit_game)
         return TrickkitObserver(self.trickkit_game)
 
 
@@ -230,3 +265,22 @@ class TrickkitObserver:
     def string_from(self, state: TrickkitSpielState, player: int) -> str:
         """``player``'s observation dict of ``state`` as JSON text."""
         return json.dumps(state.trickkit_state.observation(player), sort_keys=True)
+
+
+class TrickkitInformationStateObserver:
+    """OpenSpiel's Python observer of perfect-recall information states: ``tensor`` is the seat's
+    `trickkit.State.information_state_tensor`, ``string_from`` its `trickkit.State.information_state_string`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.tensor = np.zeros(game.information_state_tensor_shape(), np.float32)
+        self.dict = {"info_state": self.tensor}
+
+    def set_from(self, state: TrickkitSpielState, player: int) -> None:
+        """Fill ``tensor`` with ``player``'s information-state tensor of ``state``."""
+        state.trickkit_state.information_state_tensor(player, out=self.tensor)
+
+    def string_from(self, state: TrickkitSpielState, player: int) -> str:
+        """``player``'s information-state string of ``state``."""
+        text: str = state.trickkit_state.information_state_string(player)
+        return text

@@ -29,12 +29,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
-__all__ = ["TrickkitAECEnv", "env", "raw_env"]
+__all__ = ["TrickkitAECEnv", "TrickkitParallelEnv", "env", "parallel_env", "raw_env"]
 
 
 def env(
@@ -193,3 +193,190 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
 
     def __str__(self) -> str:
         return f"trickkit_{self.game.name}"
+
+
+def parallel_env(
+    game: Any,
+    *,
+    reward: str = "win",
+    params: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> TrickkitParallelEnv:
+    """A PettingZoo Parallel environment of a trickkit game (see `TrickkitParallelEnv`).
+
+    Args:
+        game: a ruleset name, a ruleset path, or a loaded `trickkit.Game` (then give no parameters).
+        reward: ``"win"`` or ``"score"`` (as for `env`).
+        params: the ruleset's parameters as a dict (any name).
+        **kwargs: ``players`` and the ruleset's parameters, as for `trickkit.load_game`.
+
+    Raises:
+        trickkit.RulesetError: the ruleset does not load; trickkit.TrickkitError: a bad ``reward``.
+    """
+    return TrickkitParallelEnv(resolve_game(game, kwargs, ("reward", "params"), params), reward=reward)
+
+
+class TrickkitParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is an optional extra, Any to mypy
+    """One trickkit game as a PettingZoo `ParallelEnv`: the seats of a simultaneous step choose together.
+
+    **Who acts in a ``step``.** In a simultaneous step (a ``bid`` or ``choose`` step with
+    ``simultaneous: true``: 6 nimmt!'s picks, Skull King's bids) every seat with a
+    choice left acts in the same ``step({agent: action})`` call, one decision each (a seat choosing
+    two cards acts in two calls). In any other step only the seat to act acts: one
+    decision per call, as in the AEC environment. The agents acting now are those whose
+    ``action_mask`` has a 1 (and ``infos[agent]["acting"]`` is True); the actions given for the other
+    agents are ignored (PettingZoo's ``parallel_api_test`` sends one for every agent).
+
+    **Observations.** A dict per live agent, as in `env`: ``"observation"`` (the seat's observation
+    tensor) and ``"action_mask"``. An agent acting in a simultaneous step observes the game as it
+    will be when its choice is taken (the engine takes the choices in seat order, and nobody sees
+    another's choice until all have chosen, so what it sees does not depend on the others' choices
+    of this call); every other agent observes the game now.
+
+    Rewards are those of `env` (``"win"`` at the end, or ``"score"`` changes per call). The game's
+    end terminates every agent; ``agents`` is then empty. ``reset(seed=s)`` plays the game of seed
+    ``s`` (a later ``reset()`` takes the next seed of that sequence).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": [], "name": "trickkit_parallel", "is_parallelizable": True}  # noqa: RUF012
+
+    def __init__(self, game: Any, reward: str = "win") -> None:
+        self._aec = TrickkitAECEnv(game, reward=reward)
+        self.game = game
+        self.reward_mode = self._aec.reward_mode
+        self.render_mode = None
+        self.metadata = dict(self.metadata, name=f"trickkit_parallel_{game.name}")
+        self.possible_agents = self._aec.possible_agents
+        self.agent_name_mapping = self._aec.agent_name_mapping
+        self._seeds = random.Random(random.SystemRandom().randrange(2**63))
+        self.state: Any = None
+        self.agents: list[str] = []
+        self._pending: list[list[int]] = []  # per seat, its choices of this step the engine has not taken yet
+        self._acting: dict[int, tuple[Any, Any, frozenset[int]]] = {}  # seat -> (tensor, mask, legal ids)
+
+    def observation_space(self, agent: Any) -> Any:
+        """As `TrickkitAECEnv.observation_space` (the same object on every call)."""
+        return self._aec.observation_space(agent)
+
+    def action_space(self, agent: Any) -> Any:
+        """``Discrete(num_distinct_actions)`` (the same object on every call)."""
+        return self._aec.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], ...]:
+        """Start a new game (of seed ``seed`` if given); return ``(observations, infos)``.
+
+        Raises:
+            ValueError: ``seed`` is not a non-negative integer of at most 100 digits.
+        """
+        if seed is not None:
+            game_seed = env_seed(seed)
+            self._seeds = random.Random(game_seed)
+        else:
+            game_seed = next_seed(self._seeds)
+        self.state = self.game.new_initial_state(seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self._pending = [[] for _ in self.possible_agents]
+        self._plan()
+        return self._observations(), self._infos()
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Apply the acting agents' actions (ids); return ``(observations, rewards, terminations,
+        truncations, infos)``.
+
+        Raises:
+            trickkit.IllegalActionError: an acting agent gave no action, or one that is not an
+                action id legal for it now; the game is unchanged.
+            trickkit.StateError: ``reset()`` was not called, or the game is over.
+        """
+        if self.state is None or not self.agents:
+            raise StateError("call reset() before stepping the environment (and again once the game is over)")
+        chosen = {}
+        for seat, (_, _, legal) in self._acting.items():
+            agent = self.possible_agents[seat]
+            if actions.get(agent) is None:
+                raise IllegalActionError(f"{agent} is to act: give its action")
+            a = action_id(actions[agent])
+            if a not in legal:
+                raise IllegalActionError(
+                    f"{agent} may not take action {a} ({self.game.action_to_string(a)!r} is not legal for it now)"
+                    if 0 <= a < self.game.num_distinct_actions()
+                    else f"{agent}: {a} is not an action id of this game"
+                )
+            chosen[seat] = a
+        state = self.state
+        before = state.scores() if self.reward_mode == "score" else None
+        for seat, a in chosen.items():
+            self._pending[seat].append(a)
+        while not state.is_terminal() and self._pending[state.current_player()]:  # the engine takes them in turn
+            state.apply_action(self._pending[state.current_player()].pop(0))
+        rewards = dict(zip(self.possible_agents, seat_rewards(state, self.reward_mode, before)))
+        over = state.is_terminal()
+        self._plan()  # (nobody acts once the game is over)
+        observations = self._observations()
+        infos = self._infos()
+        live = self.agents
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, False)
+        rewards = {a: rewards[a] for a in live}
+        if over:
+            self.agents = []
+            self._acting = {}
+        return observations, rewards, terminations, truncations, infos
+
+    def _plan(self) -> None:
+        """Who acts now, with the tensor and mask each sees at its decision (see the class docstring)."""
+        state = self.state
+        acting: dict[int, tuple[Any, Any, frozenset[int]]] = {}
+        if state.is_terminal():
+            self._acting = acting
+            return
+        step = state.rules.steps[state.step]
+        if not getattr(step, "simultaneous", False):
+            seat = state.current_player()
+            mask = state.legal_action_mask()
+            acting[seat] = (state.observation_tensor(seat), mask, frozenset(np.flatnonzero(mask).tolist()))
+            self._acting = acting
+            return
+        # a walk through the rest of the step on a copy: each seat's pending choices, then a stand-in
+        # (its first legal action) for every decision still to make; each seat is asked at its first one
+        walk = state.clone()
+        taken = [0] * len(self.possible_agents)
+        where = (state.round, state.step)
+        for _ in range(state.rules.max_actions):
+            if walk.is_terminal() or (walk.round, walk.step) != where:
+                break
+            seat = walk.current_player()
+            if taken[seat] < len(self._pending[seat]):
+                walk.apply_action(self._pending[seat][taken[seat]])
+                taken[seat] += 1
+                continue
+            if seat not in acting:
+                mask = walk.legal_action_mask()
+                acting[seat] = (walk.observation_tensor(seat), mask, frozenset(np.flatnonzero(mask).tolist()))
+            walk.apply_action(walk.legal_actions()[0])
+        self._acting = acting
+
+    def _observations(self) -> dict[str, Any]:
+        zeros = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        out = {}
+        for agent in self.agents:
+            seat = self.agent_name_mapping[agent]
+            if seat in self._acting:
+                tensor, mask, _ = self._acting[seat]
+                out[agent] = {"observation": tensor.copy(), "action_mask": mask.copy()}
+            else:
+                out[agent] = {"observation": self.state.observation_tensor(seat), "action_mask": zeros.copy()}
+        return out
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        return {a: {"acting": self.agent_name_mapping[a] in self._acting} for a in self.agents}
+
+    def render(self) -> Any:
+        """Nothing to render (use the AEC environment's ``ansi`` mode for transcripts)."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return f"trickkit_parallel_{self.game.name}"

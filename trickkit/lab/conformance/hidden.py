@@ -125,6 +125,20 @@ def _tensor(state: Any, seat: int) -> list[Any] | None:
     return t.tolist() if hasattr(t, "tolist") else list(t)
 
 
+def _information_state(state: Any, seat: int) -> tuple[str, list[Any]] | None:
+    """``seat``'s information state of ``state`` (string and tensor), None for a game without one
+    (an engine without information states, or an action space too large to number)."""
+    from trickkit.engine.spaces import ActionSpaceError
+
+    fn = getattr(state, "information_state_string", None)
+    if fn is None:
+        return None
+    try:
+        return fn(seat), state.information_state_tensor(seat).tolist()
+    except ActionSpaceError:
+        return None
+
+
 def secret_zone(state: Any) -> int:
     """The seat zone a running simultaneous ``choose`` step chooses into (-1 if none): until
     every seat has chosen, other seats see only its count."""
@@ -269,6 +283,8 @@ def _hidden_information(run: _Run) -> None:
             )
         if _tensor(other, p) != _tensor(s, p):
             run.fail(f"seat {p}'s observation tensor changes when cards it cannot see are swapped", s)
+        elif _information_state(other, p) != _information_state(s, p):
+            run.fail(f"seat {p}'s information state changes when cards it cannot see are swapped", s)
         _same_action_views(run, s, other, p, action, "cards it cannot see are swapped")
         # 1b. nor on the values of variables p may not see
         varied = _varied(s, p)
@@ -281,6 +297,8 @@ def _hidden_information(run: _Run) -> None:
                 run.fail(f"seat {p}'s observation changes when variables it may not see change ({diff})", s)
             elif _tensor(varied, p) != _tensor(s, p):
                 run.fail(f"seat {p}'s observation tensor changes when variables it may not see change", s)
+            elif _information_state(varied, p) != _information_state(s, p):
+                run.fail(f"seat {p}'s information state changes when variables it may not see change", s)
             _same_action_views(run, s, varied, p, action, "variables it may not see change")
         # 2. what other seats are shown of an action does not name a card they never saw
         actor = s.current_player()
@@ -436,6 +454,12 @@ def _deal_swap(run: _Run, actions: Sequence[str]) -> None:
             run.fail(
                 f"seat {p} observes something of cards it cannot see: with {c} and {d} exchanged in the "
                 f"deal, {_first_difference(obs, twin_obs)}",
+                s,
+            )
+        if _information_state(s, p) != _information_state(twin, p):
+            run.fail(
+                f"seat {p}'s information state differs with {c} and {d}, cards it cannot see, exchanged "
+                f"in the deal (the actions so far as it saw them, or its observation)",
                 s,
             )
         if s.current_player() == p and sorted(a.text for a in s.legal_actions()) != sorted(
