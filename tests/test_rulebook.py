@@ -146,3 +146,19 @@ def test_rulebook_diff_shows_changed_rows():
 def test_cli_diff_shows_rulebook_rows(capsys):
     assert main(["diff", "skull_king", "skull_king_2021"]) == 0
     assert "rulebook deck: added" in capsys.readouterr().out
+
+
+def test_what_each_seat_sees_states_seen_by_and_variable_visibility():
+    """Zones with `seen_by` and variables that are not public say so (not "its owner only" or
+    "every seat" alone)."""
+    seats = tables(build("bridge"))["seats"]
+    sees = {row[0]: row[3] for row in seats.rows}
+    assert sees["`hand`"] == (
+        "its owner only (others see how many cards); also each `seat` for which `owner == dummy and cards_played > 0`"
+    )
+    assert sees["`contract`"] == "every seat"
+    counter = tables(build(str(ROOT / "tests" / "visibility_rulesets" / "private_counter.yaml")))["seats"]
+    sees = {row[0]: row[3] for row in counter.rows}
+    assert sees["`counted`"] == "its owner only (a team variable: the team's seats)"
+    assert sees["`total`"] == "nobody; also each `seat` for which `seat == 0`"
+    assert sees["`played`"] == "every seat"

@@ -211,6 +211,23 @@ def test_actor_ids_and_a_bad_actor(tmp_path):
         bad.new_initial_state(2)
 
 
+@pytest.mark.parametrize("rule", ["if seat == 2 then 12 else seat", "if seat == 2 then null else seat"])
+def test_a_bad_actor_met_within_a_trick_is_located_and_changes_nothing(tmp_path, rule):
+    """The fused path computes the actor inline after each card: a value that is no seat
+    (or null) sends the action to the general path, which refuses it, located."""
+    game = game_of(tmp_path, with_tricks(actor=rule, leader="0"))
+    source = game.rules.generated_source
+    # the rule's own function, and inline in the card played (the general path as fallback)
+    assert source.count("tricks.actor") == 2 and "_actor_of(s)" in source
+    s = game.new_initial_state(2)
+    s.apply_action(s.legal_actions()[0])  # seat 0 leads; seat 1 is due
+    before = s.to_json()
+    action = s.legal_actions()[0]
+    with pytest.raises(DSLRuntimeError, match=r"rules\.yaml:\d+:\d+: .*actor"):
+        s.apply_action(action)  # after it seat 2 would be due: its actor is no seat
+    assert s.to_json() == before
+
+
 def test_sits_out_and_actor_together_like_a_partner_going_alone_and_dummy(tmp_path):
     game = game_of(tmp_path, with_tricks(sits_out="seat == 3", actor="if seat == 1 then 0 else seat"))
     for end in lockstep(game):

@@ -100,6 +100,8 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("hearts", "p4_limit1", {"players": 4, "limit": 1}, 2),
     ("euchre", "p4", {"players": 4}, 2),
     ("euchre", "p4_target3", {"players": 4, "target": 3}, 3),
+    ("bridge", "p4", {"players": 4}, 2),
+    ("bridge", "p4_boards17", {"players": 4, "boards": 17}, 1),
 ]
 
 

@@ -243,7 +243,23 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         f"{order} = _len({trick})",
         f"{trick}.append(({seat}, {card}, {face}, {order}))",
     ]
-    chooser = ["s.actor = _actor_of(s)"] if acts else []  # who chooses the next card
+    chooser: Code = []  # who chooses the next card: the actor rule, inline (`trickkit.engine.steps.actor_of`)
+    if acts:
+        due, chosen = sp.temp(), sp.temp()
+        aval, alines = sp.expression(_tree(step.actor), {"seat": (due, "int", False)})
+        if aval.type != "int":  # known only at play: the general path checks it
+            raise _NotFused()
+        chooser = [
+            _where(step.actor),
+            f"{due} = s.current",
+            *alines,
+            f"{chosen} = {aval.code}",
+            # null or not a seat: the general path says so, located (an int by type: never a bool)
+            f"if {f'{chosen} is None or ' if aval.nullable else ''}not 0 <= {chosen} < {n}:",
+            ["s.actor = _actor_of(s)"],
+            "else:",
+            [f"s.actor = {chosen}"],
+        ]
     if sits:  # the seats that play this trick, found as it started (`trickkit.engine.steps.start_trick`)
         lines += [
             f"if {order} < s.seating[1] - 1:",

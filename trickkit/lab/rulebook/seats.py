@@ -15,7 +15,18 @@ _SEES = {
     "top": "every seat sees the top card only",
 }
 
+_VARIABLE_SEES = {
+    "public": "every seat",
+    "owner": "its owner only (a team variable: the team's seats)",
+    "hidden": "nobody",
+}
+
 MAX_ACTION_EXAMPLES = 12
+
+
+def _flat(text: object) -> str:
+    """A rule's text on one line (for a table cell)."""
+    return " ".join(str(text).split())
 
 
 def seats_section(game: Game, doc: dict[str, Any]) -> list[Block]:
@@ -24,7 +35,9 @@ def seats_section(game: Game, doc: dict[str, Any]) -> list[Block]:
         vis = spec.get("visibility", "public")
         sees = _SEES.get(vis, vis)
         if "public_when" in spec:
-            sees += f"; every seat while `{' '.join(str(spec['public_when']).split())}`"
+            sees += f"; every seat while `{_flat(spec['public_when'])}`"
+        if "seen_by" in spec:
+            sees += f"; also each `seat` for which `{_flat(spec['seen_by'])}`"
         owner = spec.get("owner", "table")
         if "count" in spec:
             owner += f" (a family of `{spec['count']}` zones)"
@@ -32,7 +45,11 @@ def seats_section(game: Game, doc: dict[str, Any]) -> list[Block]:
     for key, owner in (("seat_variables", "seat"), ("team_variables", "team"), ("table_variables", "table")):
         for name, spec in (doc.get(key) or {}).items():
             spec = spec if isinstance(spec, dict) else {"initial": spec}
-            sees = "every seat (internal: in observations, not shown in play)" if spec.get("internal") else "every seat"
+            sees = _VARIABLE_SEES.get(str(spec.get("visibility", "public")), "every seat")
+            if "seen_by" in spec:
+                sees += f"; also each `seat` for which `{_flat(spec['seen_by'])}`"
+            if spec.get("internal"):
+                sees += " (internal: in observations, not shown in play)"
             reset = spec.get("reset", "game")
             what = f"variable, initial {show(spec.get('initial'))}" + (
                 f", reset each {reset}" if reset != "game" else ""
