@@ -290,7 +290,7 @@ class Splice:
         finally:
             c.body, c.memoise, c._rule = saved
 
-    def define(self, args: Sequence[str], lines: list[Line]) -> Rule:
+    def define(self, args: Sequence[str], lines: Sequence[Line]) -> Rule:
         """Compile the finished function ``name(args)`` with ``lines`` (nested lists indent)."""
         source = [f"def {self.name}({', '.join(args)}):", *flatten(lines)]
         return self.compiler._define(self.name, source)

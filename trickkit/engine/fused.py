@@ -19,12 +19,15 @@ filters do) gives the same answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
 import attrs
 import lark
 
+from trickkit.dsl.body import Line
 from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.engine.actions import PlayTables
@@ -32,7 +35,7 @@ from trickkit.engine.steps import acted_for, actor_of, end_tricks, start_trick
 from trickkit.rules.cards import Deck
 from trickkit.rules.ruleset import BidStep, TrickStep, step_where
 
-Code: TypeAlias = "list[str | Code]"
+Code: TypeAlias = "list[Line]"
 """Generated lines: a nested list is an indented block (`trickkit.dsl.compiler.Splice.define`)."""
 Plan: TypeAlias = "bool | tuple[Any, ...]"
 """How the legal function tests a card (see `_plan`)."""
@@ -116,11 +119,11 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables) -> Any:
             ]
         return lines + [add_one]
 
-    def loop(body: Code) -> Code:  # res = the actions the body adds, card by card over the hand
-        return [f"{res} = []", *([f"{seen} = []"] if copies else []), f"for {card} in {hand}:", body]
+    def loop(body: Sequence[Line]) -> Code:  # res = the actions the body adds, card by card over the hand
+        return [f"{res} = []", *([f"{seen} = []"] if copies else []), f"for {card} in {hand}:", list(body)]
 
-    def passing(code: str, inner: Code, then: Code) -> Code:  # the card's lines: ``then`` if it passes
-        return inner + [f"if {code}:", then]
+    def passing(code: str, inner: Sequence[Line], then: Code) -> Code:  # the card's lines: ``then`` if it passes
+        return [*inner, f"if {code}:", then]
 
     always = step.always_allowed
 
@@ -134,24 +137,26 @@ def _trick_legal(c: Compiler, step: TrickStep, tables: PlayTables) -> Any:
         if plan[0] == "test":
             code, hoist, inner, after = sp.card_test(plan[1], card, hoisted)
             if always is None:
-                return hoist + loop(passing(code, inner, add())) + [f"if {res}:", [f"return {res}"]], after
+                return [*hoist, *loop(passing(code, inner, add())), f"if {res}:", [f"return {res}"]], after
             # some card must be played: those, and the ones always allowed (in hand order)
             hit = sp.temp()
             acode, ahoist, ainner, _ = sp.card_test(_tree(always), card, after)
-            body = inner + [f"if {code}:", add(hit), "else:", [_where(always)] + passing(acode, ainner, add())]
-            return hoist + ahoist + [f"{hit} = False"] + loop(body) + [f"if {hit}:", [f"return {res}"]], after
+            body: Code = [*inner, f"if {code}:", add(hit), "else:", [_where(always), *passing(acode, ainner, add())]]
+            return [*hoist, *ahoist, f"{hit} = False", *loop(body), f"if {hit}:", [f"return {res}"]], after
         _, cond, then, other = plan  # a part that does not depend on the card decides, once
         code, hoist, inner, after = sp.card_test(cond, card, hoisted)
         if inner:
             raise _NotFused()  # cannot happen: a part that reads no card is computed before the loop
         if code in ("True", "False"):  # a parameter decides
             return emit(then if code == "True" else other, after)
-        return hoist + [
+        chosen: Code = [
+            *hoist,
             f"if {code}:",
             emit(then, after)[0] or ["pass"],
             "else:",
             emit(other, after)[0] or ["pass"],
-        ], after
+        ]
+        return chosen, after
 
     lines: Code = [f"# {step_where(step)}: the legal plays", f"{hand} = s.seat_zones[{step.hand.index}][s.current]"]
     hoisted: dict[Any, Any] = {}  # parts computed by lines that surely ran before

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from trickkit.engine.observation import RevealView
 from trickkit.engine.protocols import Seat
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class Visibility:
                     out.setdefault(place, set()).add(card)
         return out
 
-    def revealed(self, state: State, viewer: Seat | None) -> list[dict[str, Any]]:
+    def revealed(self, state: State, viewer: Seat | None) -> list[RevealView]:
         """``viewer``'s knowledge from reveals, as the observation shows it: one entry per card,
         ``{"card": text, "zone": name, "seat": owner or None}``, in zone order then card order."""
         if not state.known or viewer is None:
@@ -180,7 +181,7 @@ class Visibility:
         if not known:
             return []
         texts = self.rules.deck.texts
-        out = []
+        out: list[RevealView] = []
         for place in sorted(known):
             z, x = place
             if z < 0:
