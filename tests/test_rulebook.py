@@ -3,7 +3,9 @@ generated docs files (trickkit.cli.docsync)."""
 
 from __future__ import annotations
 
+import base64
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ import pytest
 import trickkit
 from trickkit.cli import docsync
 from trickkit.cli.main import main
-from trickkit.lab.rulebook import build, rulebook, tables
+from trickkit.engine.loader import read_document
+from trickkit.lab.rulebook import build, flow_diagram, rulebook, tables
+from trickkit.lab.rulebook.flowsvg import flow_svg
 from trickkit.lab.rulebook.rdiff import diff_rulebooks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,8 +33,9 @@ def test_rulebook_renders_every_game(game, fmt):
         assert section in text
     if fmt == "html":
         assert text.startswith("<!DOCTYPE html>") and "<table>" in text and "http" not in text
+        assert '<figure class="flow"><svg ' in text and "<?xml" not in text  # the diagram inline
     else:
-        assert "```mermaid\nflowchart TD" in text
+        assert "![Flow of a round](data:image/svg+xml;base64," in text  # the page carries its diagram
 
 
 def test_public_api_and_game_objects():
@@ -94,6 +99,109 @@ def test_cli_rulebook(tmp_path, capsys):
     assert "rounds=3" in out.read_text("utf-8")
 
 
+# ------------------------------------------------------------------ the flow diagram
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _steps(items):
+    """Every step of a round (the steps inside repeats too, the repeats themselves not)."""
+    for item in items:
+        if "repeat" in item:
+            yield from _steps(item["repeat"]["steps"])
+        else:
+            yield item
+
+
+def _repeats(items):
+    for item in items:
+        if "repeat" in item:
+            yield item
+            yield from _repeats(item["repeat"]["steps"])
+
+
+def _texts(element):
+    return [" ".join(t.itertext()) for t in element.iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize("game", [*GAMES, str(TUTORIAL)])
+def test_the_flow_diagram_has_a_box_per_step(game):
+    doc, _ = read_document(game)
+    svg = flow_diagram(game)
+    root = ET.fromstring(svg.encode("utf-8"))  # well-formed XML
+    assert root.tag == f"{SVG}svg" and float(root.get("width")) > 0 and float(root.get("height")) > 0
+    groups = list(root.iter(f"{SVG}g"))
+    boxes = [g for g in groups if g.get("class") == "step"]
+    steps = list(_steps(doc["round"]))
+    assert [g.get("data-kind") for g in boxes] == [next(iter(k for k in s if k != "when")) for s in steps]
+    assert all(g.find(f"{SVG}rect") is not None for g in boxes)
+    frames = [g for g in groups if g.get("class") == "repeat"]
+    assert len(frames) == len(list(_repeats(doc["round"])))
+    ends = [g for g in groups if g.get("class") == "round-end"]
+    end = " ".join(_texts(ends[0]))
+    assert len(ends) == 1 and ("game over when" in end or "the game is over (one round)" in end)
+    assert flow_diagram(game) == svg  # the same bytes every time
+
+
+def test_the_flow_diagram_labels_repeats_and_conditions():
+    six = ET.fromstring(flow_diagram("six_nimmt").encode("utf-8"))
+    assert "repeat hand_size times" in _texts(six)
+    euchre = ET.fromstring(flow_diagram("euchre").encode("utf-8"))
+    notes = " ".join(_texts(euchre))
+    assert "when ordered == null" in notes and "when maker != null" in notes
+    whens = [g for g in euchre.iter(f"{SVG}g") if g.get("class") == "when"]
+    assert [g.findtext(f"{SVG}title") for g in whens] == [
+        "when: ordered == null",
+        "when: ordered != null and not sits(dealer)",
+        "when: maker != null",
+    ]
+
+
+def test_the_flow_diagram_escapes_text_and_nests_repeats():
+    doc = {
+        "title": "A <b>&amp; game",
+        "round": [
+            {"deal": {"count": 3}},
+            {
+                "when": "a < b and c > d",
+                "repeat": {
+                    "until": "x & y",
+                    "steps": [
+                        {"repeat": {"count": 2, "steps": [{"effect": "say('<\"&'>')"}]}},
+                        {"tricks": {"count": 3}},
+                    ],
+                },
+            },
+        ],
+        "game_over": "round == 3",
+    }
+    svg = flow_svg(doc, "A <b>&amp; game")
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert root.findtext(f"{SVG}title") == "A <b>&amp; game"
+    texts = " ".join(_texts(root))
+    assert "say('<\"&'>')" in texts and "when a < b and c > d" in texts
+    assert "repeat until x & y" in texts and "repeat 2 times" in texts
+    frames = [g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("class") == "repeat"]
+    outer, inner = (float(f.get("width")) for f in frames)
+    assert outer > inner  # the inner repeat's frame inside the outer one
+    assert [g.get("data-kind") for g in root.iter(f"{SVG}g") if g.get("class") == "step"] == [
+        "deal",
+        "effect",
+        "tricks",
+    ]
+
+
+def test_the_markdown_shows_the_diagram_and_lists_the_steps():
+    text = rulebook("six_nimmt", flow_image="img/six_nimmt-flow.svg")
+    assert "![Flow of a round](img/six_nimmt-flow.svg)" in text
+    assert "- repeat hand_size times:" in text and "- (in the repeat) turns from left_of(dealer)" in text
+    carried = rulebook("six_nimmt").split("](data:image/svg+xml;base64,", 1)[1].split(")", 1)[0]
+    assert base64.b64decode(carried).decode("utf-8") == flow_diagram("six_nimmt")
+    page = (ROOT / "docs" / "games" / "six_nimmt.md").read_text("utf-8")
+    assert "![Flow of a round](img/six_nimmt-flow.svg)" in page
+    assert (ROOT / "docs" / "games" / "img" / "six_nimmt-flow.svg").read_text("utf-8") == flow_diagram("six_nimmt")
+
+
 # ------------------------------------------------------------------ freshness
 
 
@@ -129,6 +237,25 @@ def test_a_changed_card_value_makes_the_page_stale(tmp_path, monkeypatch):
     assert docsync.expected(tmp_path, only=[page])[page] != (ROOT / page).read_text("utf-8")
     docsync.write(tmp_path)
     assert "| `15` | number | 15 | 1 | 4 |" in (tmp_path / page).read_text("utf-8")
+
+
+def test_a_changed_round_makes_the_flow_diagram_stale(tmp_path, monkeypatch):
+    """A copy of the checkout's docs with Sarkophag's round given a second, conditional deal."""
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    folder = tmp_path / "rulesets"
+    shutil.copytree(ROOT / "rulesets", folder)
+    path = folder / "sarkophag.yaml"
+    text = path.read_text("utf-8")
+    assert "round:\n  - deal:" in text
+    path.write_text(text.replace("round:\n", "round:\n  - when: round > 1\n    deal: {count: 1}\n", 1), "utf-8")
+    monkeypatch.setattr(docsync, "flow_diagram", lambda game: flow_diagram(str(folder / f"{game}.yaml")))
+    image = "docs/games/img/sarkophag-flow.svg"
+    assert docsync.stale(tmp_path) == [image]
+    docsync.write(tmp_path)
+    svg = (tmp_path / image).read_text("utf-8")
+    assert "when round &gt; 1" in svg and svg.count('class="step"') == 3
+    assert docsync.stale(tmp_path) == []
 
 
 # ------------------------------------------------------------------ diff

@@ -3,7 +3,8 @@ expected text, which are stale, and rewriting them (``python -m trickkit.cli.doc
 
 * ``docs/reference/{ruleset,dsl,cli,observation,spaces}.md``: the references of `trickkit.cli.docgen`;
 * each shipped game's page ``docs/games/GAME.md``: its rulebook (`trickkit.lab.rulebook`) between
-  ``<!-- rulebook:begin -->`` and ``<!-- rulebook:end -->``, after the hand-written readings;
+  ``<!-- rulebook:begin -->`` and ``<!-- rulebook:end -->``, after the hand-written readings, and the
+  flow diagram it shows, ``docs/games/img/GAME-flow.svg``;
 * the list of shipped games in ``README.md`` and ``docs/getting-started.md``, between
   ``<!-- games:begin -->`` and ``<!-- games:end -->``.
 
@@ -19,7 +20,17 @@ from pathlib import Path
 
 from trickkit.cli import docgen
 
-__all__ = ["REFERENCES", "expected", "games_list", "main", "rulebook_section", "stale", "write"]
+__all__ = [
+    "REFERENCES",
+    "expected",
+    "flow_diagram",
+    "flow_image",
+    "games_list",
+    "main",
+    "rulebook_section",
+    "stale",
+    "write",
+]
 
 REFERENCES: dict[str, Callable[[], str]] = {
     "docs/reference/ruleset.md": docgen.schema_reference,
@@ -52,7 +63,19 @@ def rulebook_section(game: str) -> str:
     """The rulebook of a shipped game, as embedded in its docs page (titled at level 2)."""
     from trickkit.lab.rulebook import rulebook
 
-    return rulebook(game, "md", base_level=2)
+    return rulebook(game, "md", base_level=2, flow_image=flow_image(game))
+
+
+def flow_image(game: str) -> str:
+    """Where a shipped game's page finds its flow diagram (relative to ``docs/games/``)."""
+    return f"img/{game}-flow.svg"
+
+
+def flow_diagram(game: str) -> str:
+    """The flow diagram of a shipped game, as committed in ``docs/games/img/GAME-flow.svg``."""
+    from trickkit.lab.rulebook import flow_diagram as draw
+
+    return draw(game)
 
 
 def games_list(link_prefix: str) -> str:
@@ -86,6 +109,11 @@ def expected(root: Path | None = None, only: Sequence[str] | None = None) -> dic
             return _between((root / path).read_text("utf-8"), "rulebook", rulebook_section(name))
 
         want[path] = page
+
+        def diagram(name: str = name) -> str:
+            return flow_diagram(name)
+
+        want[f"docs/games/{flow_image(name)}"] = diagram
     for path, prefix in (("README.md", "docs/games/"), ("docs/getting-started.md", "games/")):
 
         def listed(path: str = path, prefix: str = prefix) -> str:

@@ -1,9 +1,10 @@
 """Rulebooks computed from the rules: a ruleset's deck, flow, trick winners, duties, bids, scoring, views,
 parameters, notation and version, each table evaluated by the engine (``trickkit rulebook``, `trickkit.rulebook`).
 
-Modules by section: `deck`, `flow`, `tricks` (who wins, follow duties), `worked` (bids and scoring
-from a seeded game), `seats` (views, parameters, notation, version); `blocks` renders them as
-Markdown or HTML; `probe` builds the states the rules are evaluated on; `diff` compares two rulebooks.
+Modules by section: `deck`, `flow` (its diagram drawn by `flowsvg`), `tricks` (who wins, follow
+duties), `worked` (bids and scoring from a seeded game), `seats` (views, parameters, notation,
+version); `blocks` renders them as Markdown or HTML; `probe` builds the states the rules are
+evaluated on; `diff` compares two rulebooks.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from trickkit.engine.loader import read_document
 from trickkit.lab.rulebook.blocks import Block, Heading, Para, Table, to_html, to_markdown
 from trickkit.lab.rulebook.deck import deck_section
 from trickkit.lab.rulebook.flow import flow_section
+from trickkit.lab.rulebook.flowsvg import flow_svg
 from trickkit.lab.rulebook.probe import SEED, walk_to
 from trickkit.lab.rulebook.seats import notation_section, parameters_section, seats_section, version_section
 from trickkit.lab.rulebook.tricks import duty_section, winner_section
 from trickkit.lab.rulebook.worked import worked_sections
 from trickkit.rules.ruleset import RulesetCompiler, step_parts
 
-__all__ = ["FORMATS", "build", "rulebook", "tables"]
+__all__ = ["FORMATS", "build", "flow_diagram", "rulebook", "tables"]
 
 FORMATS = ("md", "html")
 
@@ -42,8 +44,9 @@ def _game(game: GameLike, players: int | None, params: dict[str, Any]) -> tuple[
     return Game(compiler.compile(), content_hash(doc), str(path)), doc, compiler.compiler
 
 
-def build(game: GameLike, players: int | None = None, **params: Any) -> list[Block]:
-    """The rulebook of ``game`` (a `Game`, a shipped name or a ruleset path) as document blocks."""
+def build(game: GameLike, players: int | None = None, *, flow_image: str | None = None, **params: Any) -> list[Block]:
+    """The rulebook of ``game`` (a `Game`, a shipped name or a ruleset path) as document blocks;
+    ``flow_image``: where the Markdown finds the flow diagram (see `rulebook`)."""
     g, doc, compiler = _game(game, players, params)
     blocks: list[Block] = [Heading(1, f"{g.title}: the rulebook computed from the rules")]
     blocks.append(
@@ -56,7 +59,7 @@ def build(game: GameLike, players: int | None = None, **params: Any) -> list[Blo
         blocks.append(Para(" ".join(str(doc["description"]).split())))
     start = g.new_initial_state(seed=SEED)
     blocks += deck_section(g, doc, start, compiler)
-    blocks += flow_section(doc)
+    blocks += flow_section(doc, flow_image)
     trick = walk_to(g, "tricks")
     if trick is not None:
         step = g.rules.steps[trick.step]
@@ -89,8 +92,21 @@ def _trick_spec(doc: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def flow_diagram(game: GameLike) -> str:
+    """The flow of a round of ``game`` (a `Game`, a shipped name or a ruleset path) as an SVG file's
+    text, drawn from its ruleset's round (the diagram of the rulebook's flow section)."""
+    doc, _ = read_document(game.path if isinstance(game, Game) else game)
+    return flow_svg(doc, f"Flow of a round of {doc.get('title') or doc.get('name') or 'the game'}")
+
+
 def rulebook(
-    game: GameLike, format: str = "md", players: int | None = None, *, base_level: int = 1, **params: Any
+    game: GameLike,
+    format: str = "md",
+    players: int | None = None,
+    *,
+    base_level: int = 1,
+    flow_image: str | None = None,
+    **params: Any,
 ) -> str:
     """The rulebook of ``game`` computed from its rules, as Markdown (``format="md"``) or a
     self-contained HTML page (``"html"``).
@@ -100,9 +116,12 @@ def rulebook(
         format: ``"md"`` or ``"html"``.
         players: seat count (default: the ruleset's default, or the `Game`'s).
         base_level: the Markdown heading level of the title (2 to embed it under a page's title).
+        flow_image: the path (relative to the Markdown page) of the flow diagram's SVG file, written
+            by the caller with `flow_diagram`; ``None``: the Markdown carries the diagram in a
+            ``data:`` address. The HTML page always holds the diagram inline.
         **params: parameter values (default: the ruleset's).
     """
-    blocks = build(game, players, **params)
+    blocks = build(game, players, flow_image=flow_image, **params)
     if format == "md":
         return to_markdown(blocks, base_level)
     if format == "html":

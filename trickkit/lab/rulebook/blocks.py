@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Sequence
 
@@ -41,9 +42,13 @@ class Table:
 
 @attrs.frozen
 class Flow:
-    """A flow diagram as Mermaid flowchart text."""
+    """A flow diagram: SVG text (`trickkit.lab.rulebook.flowsvg`), shown in Markdown as an image of
+    ``image`` (a path relative to the page; ``None``: the SVG itself as a ``data:`` address) and
+    inlined in HTML."""
 
-    mermaid: str
+    svg: str
+    alt: str
+    image: str | None = None
 
 
 Block = Heading | Para | Bullets | Table | Flow
@@ -69,8 +74,19 @@ def to_markdown(blocks: Sequence[Block], base_level: int = 1) -> str:
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
             out.append("\n".join(lines))
         else:
-            out.append("```mermaid\n" + b.mermaid.rstrip("\n") + "\n```")
+            out.append(f"![{b.alt}]({b.image or _data_address(b.svg)})")
     return "\n\n".join(out) + "\n"
+
+
+def _data_address(svg: str) -> str:
+    """The SVG as a ``data:`` address (a page that carries its diagram in itself)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def _inline_svg(svg: str) -> str:
+    """SVG file text as an element of an HTML page: no XML declaration, no namespace (HTML knows ``svg``)."""
+    body = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+    return body.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1).rstrip("\n")
 
 
 def _inline_html(text: str) -> str:
@@ -83,6 +99,7 @@ _STYLE = (
     "body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em;line-height:1.4}"
     "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:left}"
     "th{background:#eee}pre{background:#f6f6f6;padding:.5em;overflow:auto}code{background:#f3f3f3}"
+    "figure.flow{margin:1em 0}figure.flow svg{max-width:100%;height:auto}"
 )
 
 
@@ -105,7 +122,7 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
             body = "".join("<tr>" + "".join(f"<td>{_inline_html(c)}</td>" for c in row) + "</tr>" for row in b.rows)
             out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         else:
-            out.append(f'<pre class="mermaid">{html.escape(b.mermaid)}</pre>')
+            out.append(f'<figure class="flow">{_inline_svg(b.svg)}</figure>')
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 

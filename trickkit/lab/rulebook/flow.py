@@ -1,10 +1,12 @@
-"""The rulebook's flow section: the steps of a round, their repeats and the end condition, as a Mermaid flowchart."""
+"""The rulebook's flow section: the steps of a round, their repeats and the end condition, as a diagram
+(`trickkit.lab.rulebook.flowsvg`) and as a list."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from trickkit.lab.rulebook.blocks import Block, Bullets, Flow, Heading, Para
+from trickkit.lab.rulebook.flowsvg import flow_svg
 from trickkit.rules.ruleset import step_parts
 
 MAX_LABEL = 90
@@ -13,11 +15,6 @@ MAX_LABEL = 90
 def _one_line(value: Any) -> str:
     text = " ".join(str(value).split())
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 3] + "..."
-
-
-def _label(text: str) -> str:
-    """A Mermaid node label: quoted, with the characters Mermaid reads replaced."""
-    return '"' + text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;") + '"'
 
 
 def step_summary(kind: str, spec: Any) -> str:
@@ -50,68 +47,44 @@ def step_summary(kind: str, spec: Any) -> str:
     return kind
 
 
-class _Chart:
-    def __init__(self) -> None:
-        self.lines = ["flowchart TD"]
-        self.outline: list[str] = []
-        self.count = 0
-
-    def node(self, text: str, shape: str = "box") -> str:
-        self.count += 1
-        nid = f"n{self.count}"
-        if shape == "round":
-            self.lines.append(f"  {nid}([{_label(text)}])")
-        elif shape == "choice":
-            self.lines.append(f"  {nid}{{{_label(text)}}}")
-        else:
-            self.lines.append(f"  {nid}[{_label(text)}]")
-        return nid
-
-    def edge(self, a: str, b: str, text: str = "") -> None:
-        self.lines.append(f"  {a} -->|{_label(text)}| {b}" if text else f"  {a} --> {b}")
-
-    def steps(self, items: list[Any], prev: str, depth: int) -> str:
-        """Chain the steps after ``prev``; returns the last node."""
-        for item in items:
-            kind, spec = step_parts(item)
-            pad = "(in the repeat) " * depth
-            if "when" in item:  # a conditional step: skipped unless its condition holds
-                pad += f"(only when {_one_line(item['when'])}) "
-            if kind == "repeat":
-                how = (
-                    f"{_one_line(spec['count'])} times" if "count" in spec else f"until {_one_line(spec.get('until'))}"
-                )
-                self.outline.append(f"{pad}repeat {how}:")
-                head = self.node(f"{pad}repeat {how}" if "when" in item else f"repeat {how}", "choice")
-                self.edge(prev, head)
-                last = self.steps(spec.get("steps") or [], head, depth + 1)
-                self.edge(last, head, "again")
-                prev = head
-                continue
-            text = step_summary(kind, spec if isinstance(spec, dict) or kind == "effect" else {})
-            self.outline.append(f"{pad}{text}")
-            nid = self.node(f"(only when {_one_line(item['when'])}) {text}" if "when" in item else text)
-            self.edge(prev, nid, "done" if prev.startswith("n") and self._is_repeat(prev) else "")
-            prev = nid
-        return prev
-
-    def _is_repeat(self, nid: str) -> bool:
-        return any(line.startswith(f"  {nid}{{") for line in self.lines)
+def _outline(items: list[Any], depth: int, out: list[str]) -> None:
+    """The steps as plain text lines (the diagram's text for screen readers and plain viewers)."""
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        kind, spec = step_parts(item)
+        pad = "(in the repeat) " * depth
+        if "when" in item:  # a conditional step: skipped unless its condition holds
+            pad += f"(only when {_one_line(item['when'])}) "
+        if kind == "repeat":
+            spec = spec if isinstance(spec, dict) else {}
+            how = f"{_one_line(spec['count'])} times" if "count" in spec else f"until {_one_line(spec.get('until'))}"
+            out.append(f"{pad}repeat {how}:")
+            _outline(spec.get("steps") or [], depth + 1, out)
+            continue
+        out.append(pad + step_summary(kind, spec if isinstance(spec, dict) or kind == "effect" else {}))
 
 
-def flow_section(doc: dict[str, Any]) -> list[Block]:
-    chart = _Chart()
-    start = chart.node("a round starts (round 1, then the next dealer)", "round")
-    last = chart.steps(doc.get("round") or [], start, 0)
-    over = chart.node(f"game over? {_one_line(doc.get('game_over'))}", "choice")
-    chart.edge(last, over)
-    chart.edge(over, start, "no: next round")
+def flow_outline(doc: dict[str, Any]) -> list[str]:
+    """The flow of a round as a plain text list: the steps, then the end of the round."""
+    out: list[str] = []
+    _outline(list(doc.get("round") or []), 0, out)
     best = "highest" if doc.get("winners", "highest") == "highest" else "lowest"
-    end = chart.node(f"score: {_one_line(doc.get('score'))}; {best} {doc.get('score_unit', 'points')} win", "round")
-    chart.edge(over, end, "yes")
+    out.append(
+        f"the round ends; the game is over when {_one_line(doc.get('game_over', 'true'))} "
+        f"(else the next round starts), and then the {best} {doc.get('score_unit', 'points')} win"
+    )
+    return out
+
+
+def flow_section(doc: dict[str, Any], image: str | None = None) -> list[Block]:
+    """The rulebook's flow section: the diagram (`flowsvg.flow_svg`), shown as ``image`` in Markdown
+    when given (else carried in the page), and the same flow as a plain list of steps."""
+    title = f"Flow of a round of {doc.get('title') or doc.get('name') or 'the game'}"  # as flow_diagram's
     return [
         Heading(2, "The flow of a game"),
         Para("Each round runs these steps in order; the game ends when the end condition holds after a round."),
-        Flow("\n".join(chart.lines)),
-        Bullets(tuple(chart.outline)),
+        Flow(flow_svg(doc, title), "Flow of a round", image),
+        Para("The same flow as a list:"),
+        Bullets(tuple(flow_outline(doc))),
     ]
