@@ -39,8 +39,10 @@ __all__ = [
     "RandomAgent",
     "SimulationSummary",
     "agent_seed",
+    "game_record",
     "game_seed",
     "play_game",
+    "record_line",
     "simulate",
 ]
 
@@ -152,14 +154,35 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         action = seats[seat].step(state)
         state.apply_action(action)
         actions.append(str(action))
+    return game_record(game, sseed, actions, state)
+
+
+def game_record(game: Any, seed: int, actions: Sequence[str], state: Any) -> dict[str, Any]:
+    """The record of one finished game, as `play_game` returns it and ``simulate --out`` writes it.
+
+    ``trickkit play --out`` writes the same record, so a game played by a person replays with
+    ``trickkit replay`` as a simulated one does.
+
+    Args:
+        game: the loaded Game.
+        seed: the state seed the game was played with (``game.new_initial_state(seed=seed)``).
+        actions: the action texts applied, in order.
+        state: the state at the end of the game.
+
+    Returns:
+        ``{"game", "params", "players", "seed", "actions", "scores", "winners",
+        "ruleset_sha256", "trickkit_version"}``, with ``"team_scores"`` in a game with
+        partnerships and ``"ruleset"`` for a game loaded from a file (see `play_game`).
+    """
     from trickkit._version import __version__
 
+    players = game.num_players
     record = {
         "game": game.name,
         "params": dict(game.params),
         "players": players,
-        "seed": sseed,
-        "actions": actions,
+        "seed": seed,
+        "actions": list(actions),
         "scores": list(state.scores()),
         "winners": list(state.winners()),
         # which rules and which engine made this record, so a replay can refuse a changed ruleset
@@ -170,7 +193,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         record["team_scores"] = list(state.team_scores())
     source = _ruleset_file(game)
     if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
-        record["ruleset"] = os.path.abspath(source)  # written relative to the records file (`_jsonl_line`)
+        record["ruleset"] = os.path.abspath(source)  # written relative to the records file (`record_line`)
     return record
 
 
@@ -344,10 +367,11 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
     return record
 
 
-def _jsonl_line(record: dict[str, Any], folder: str | None = None) -> str:
-    """The record as a JSON line; its ``ruleset`` path made relative to ``folder``, the records
-    file's folder, which is where `trickkit.engine.records` looks for it (and the only folder it
-    may name: a ruleset elsewhere is replayed with ``--ruleset``)."""
+def record_line(record: dict[str, Any], folder: str | None = None) -> str:
+    """One record as the JSON line an ``--out`` file holds (its keys in their fixed order, then a
+    newline); its ``ruleset`` path made relative to ``folder``, the records file's folder, which is
+    where `trickkit.engine.records` looks for it (and the only folder it may name: a ruleset
+    elsewhere is replayed with ``--ruleset``)."""
     source = record.get("ruleset")
     if folder is not None and isinstance(source, str) and os.path.isabs(source):
         with contextlib.suppress(ValueError):  # another drive (Windows): the path is kept as it is
@@ -561,7 +585,7 @@ def fold_records(
         if on_record is not None:
             on_record(record)
         if sink is not None:
-            sink.write(_jsonl_line(record, folder))
+            sink.write(record_line(record, folder))
         if progress is not None:
             progress(totals.games, games)
 
