@@ -58,7 +58,7 @@ def test_after_a_pass_each_seat_is_told_what_arrived_from_whom_and_where_its_car
 
 
 def test_handover_lines_name_only_cards_the_seat_held_or_holds():
-    game, passed, told = _play_through_passes(1)
+    _game, passed, told = _play_through_passes(1)
     for me in range(4):
         named = set()
         for line in told[me]:
