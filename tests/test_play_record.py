@@ -6,8 +6,6 @@ import io
 import json
 import sys
 
-import pytest
-
 import trickkit
 from trickkit.cli.main import main
 from trickkit.lab.simulation import play_game
@@ -104,9 +102,6 @@ def test_play_agents_play_the_other_seats(capsys, monkeypatch, tmp_path):
     assert all(by_seat[0]) and not all(by_seat[2])
 
 
-@pytest.mark.xfail(
-    raises=NameError, strict=False, reason="main's InformationSetSampler.sync fails (visible_cards); branch 'sampler'"
-)
 def test_play_agents_ismcts_faces_the_human(capsys, monkeypatch):
     code, text, err = run(
         capsys, monkeypatch, "1\n" * 200, "play", *GAME, "--param", "rounds=1", "--seed", "2", "--agents",
