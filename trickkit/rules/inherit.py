@@ -10,9 +10,8 @@ schema check. The rules, documented for designers in ``docs/variants.md``:
 * **Scalars and DSL texts are replaced** whole (there is no partial edit of a text).
 * **Lists are replaced whole** when the child writes a list. A child may instead write a
   mapping of **list operations** (``$remove``, ``$change``, ``$insert_before``,
-  ``$insert_after``, ``$prepend``, ``$append``), applied to the parent's list. A selector may
-  name one card of a deck group by its text (``DJ`` of ``{suit}J``): that group is split, in the
-  same card order, so the card stands alone (`trickkit.rules.deck_select`).
+  ``$insert_after``, ``$prepend``, ``$append``), applied to the parent's list (one card of a
+  deck group by its text, ``DJ`` of ``{suit}J``: `trickkit.rules.deck_select`).
 * ``$remove: [keys]`` inside a mapping deletes the parent's keys; ``$replace: value``
   (alone in its mapping) replaces a mapping or list instead of merging into it.
 * ``extends`` is not part of the merged document; the child must declare its own
@@ -228,13 +227,10 @@ class _Merger:
                     at_key=True,
                 )
         scalars = all(not isinstance(item, (dict, list)) for item in parent)
-        # a selector naming one card of a card group (`DJ` of `{suit}J`): that group is split
-        # into groups in the same card order, the card alone in one (see `_split_for_card`)
-        origin = list(range(len(parent)))  # index in the parent's list of each item of `parent` below
         listed = [_identity(item) for item in parent]  # the parent's items, as error messages name them
-        picked: dict = {}  # card selector -> the group holding that card alone
-        if not scalars:
-            parent, origin, picked = split_for_cards(parent, selectors(child), _identity)
+        # a selector naming one card of a group (`DJ` of `{suit}J`) splits it: origin = each item's
+        # index in the parent's list; picked = card selector -> the group holding that card alone
+        parent, origin, picked = split_for_cards(parent, [] if scalars else selectors(child), _identity)
         split = {o for o in origin if origin.count(o) > 1}  # the parent's items split into several
         ids = [_identity(item) for item in parent]
 
