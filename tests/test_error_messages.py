@@ -299,3 +299,26 @@ def test_a_dsl_error_inside_a_definition_points_its_caret_at_the_bad_name(tmp_pa
     assert problem.path == "$.definitions.bad"
     assert (problem.line, problem.column) == (4, 8)  # the value (a plain scalar); the caret shows the name
     assert problem.message.endswith("    sum(c.point for c in trick)\n          ^")
+
+
+def test_a_definition_parameter_named_like_another_definition_is_a_load_error_naming_both(tmp_path):
+    # issue 30: `under(limit)` read its parameter where the definition `limit` was meant, silently
+    text = (
+        SHADOW.replace(
+            "  small: rank_of_top < limit\n", "  small: rank_of_top < limit\n  under(limit): rank_of_top < limit\n"
+        )
+        .replace('          choices: {limit: "[1, 2]"}\n', '          choices: {level: "[1, 2]"}\n')
+        .replace('text: "go {limit}"', 'text: "go {level}"')
+        .replace("for rank_of_top in [1]", "for k in [1]")
+    )
+    path = _write(tmp_path, text)
+    problems = trickkit.validate(path)
+    assert len(problems) == 1, problems
+    problem = problems[0]
+    assert (problem.path, problem.line, problem.column) == ('$.definitions["under(limit)"]', 14, 3), problem
+    assert problem.message.startswith(
+        "parameter 'limit' of definition 'under' has the name of the definition 'limit' ("
+    )
+    assert f"{path}:12:10: $.definitions.limit" in problem.message  # where the other definition is
+    with pytest.raises(trickkit.RulesetError):
+        trickkit.load_game(path)

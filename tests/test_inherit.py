@@ -513,3 +513,112 @@ def test_child_overriding_nothing_plays_like_its_parent(name, tmp_path_factory):
         assert _play(child, seed) == _play(parent, seed)
 
     same_game()
+
+
+# ------------------------------------------------------------------ one card of a deck template
+
+
+def _cards(game) -> list[tuple]:
+    """Every card in deck order with all its attributes."""
+    names = sorted(game.rules.deck.attrs)
+    return [tuple((n, game.rules.deck.attrs[n][i]) for n in names) for i in range(len(game.cards))]
+
+
+def test_change_selects_one_card_of_a_template_by_its_text(tmp_path):
+    # issue 30: `$change` on `{suit}J` matched four cards; the Omnibus jack is one of them
+    child = write(
+        tmp_path,
+        "omnibus.yaml",
+        """
+        extends: hearts
+        name: hearts_omnibus
+        deck:
+          $change:
+            DJ: {attributes: {points: -10}}
+            H7: {attributes: {points: 2}}
+    """,
+    )
+    parent, game = trickkit.load_game("hearts"), trickkit.load_game(child)
+    assert game.cards == parent.cards  # the same deck, card for card
+    changed = [(t, a, b) for t, a, b in zip(parent.cards, _cards(parent), _cards(game)) if a != b]
+    assert [t for t, _, _ in changed] == ["DJ", "H7"]
+    points = dict(zip(game.cards, game.rules.deck.attrs["points"]))
+    assert (points["DJ"], points["H7"], points["CJ"], points["HJ"], points["H6"], points["H8"]) == (-10, 2, 0, 1, 1, 1)
+    # the parent's own document, and so its content hash, is untouched
+    assert content_hash(read_document("hearts")[0]) == parent.content_hash
+
+
+NUMBERS = """
+        format: 1
+        name: numbers
+        title: Numbers
+        players: {min: 2, max: 2, default: 2}
+        deck:
+          - suit: {R: red, B: blue, G: green}
+            rank: {from: 1, to: 5}
+            text: "{suit}{rank}"
+            rank_texts: {1: A, 5: K}
+            copies: {1: 1, 2: 2, 3: 1, 4: 1, 5: 3}
+            attributes: {points: 1}
+        zones:
+          stock: {owner: table, visibility: hidden}
+          hand: {owner: seat, visibility: owner}
+        round:
+          - deal: {count: 2, to: hand}
+        game_over: "true"
+        score: "0"
+"""
+
+
+def test_remove_and_insert_select_one_card_keeping_the_order_and_per_rank_tables(tmp_path):
+    write(tmp_path, "base.yaml", NUMBERS)
+    child = write(
+        tmp_path,
+        "child.yaml",
+        """
+        extends: base.yaml
+        name: numbers_variant
+        deck:
+          $remove: [B3]
+          $change: {BK: {attributes: {points: 7}}, R2: {copies: {2: 1}}}
+          $insert_after: {G2: [{text: joker}]}
+    """,
+    )
+    parent, game = trickkit.load_game(tmp_path / "base.yaml"), trickkit.load_game(child)
+    expected = list(parent.cards)
+    expected.remove("B3")
+    expected.remove("R2")  # one copy of R2 less
+    at = max(i for i, t in enumerate(expected) if t == "G2") + 1
+    expected.insert(at, "joker")
+    assert list(game.cards) == expected
+    points = dict(zip(game.cards, game.rules.deck.attrs["points"]))
+    assert points["BK"] == 7 and points["RK"] == points["GK"] == points["B4"] == 1
+
+
+def test_a_split_group_is_not_selected_by_its_index_and_unknown_cards_are_still_errors(tmp_path):
+    write(tmp_path, "base.yaml", NUMBERS)
+    child = write(
+        tmp_path,
+        "c.yaml",
+        """
+        extends: base.yaml
+        name: numbers_child
+        deck:
+          $change:
+            B3: {attributes: {points: -10}}
+            0: {attributes: {points: 5}}
+            BZ: {attributes: {points: 5}}
+    """,
+    )
+    found = problems(child)
+    assert found[0] == (
+        f'{child}:6:8: $.deck["$change"][0]: item 0 of $.deck is split to select one of its cards by its text: '
+        "select that card by its text, the others by theirs"
+    )
+    assert found[1].startswith(
+        f"{child}:7:9: $.deck[\"$change\"].BZ: no item 'BZ' in $.deck (items: '{{suit}}{{rank}}')"
+    )
+    assert len(found) == 2
+    # the hearts deck writes one group per suit and face: DJ alone in its group is selected as it is
+    child = write(tmp_path, "h.yaml", "extends: hearts\nname: h2\ndeck:\n  $change:\n    DJ: {copies: 1}\n")
+    assert trickkit.load_game(child).cards == trickkit.load_game("hearts").cards

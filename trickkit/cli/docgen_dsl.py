@@ -287,7 +287,8 @@ def dsl_reference() -> str:
         "## Definitions",
         "",
         "`definitions:` in a ruleset names expressions. A key may declare parameters, e.g. "
-        "`placeable(v)`; the parameters are names inside the expression. A definition may not refer to "
+        "`placeable(v)`; the parameters are names inside the expression, and may not be named like "
+        "another definition (that one would be hidden inside it: a load error). A definition may not refer to "
         "itself (directly or through others) or reuse a built-in name, so every call can be compiled "
         "inline and evaluation stays bounded.",
         "",

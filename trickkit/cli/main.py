@@ -135,13 +135,35 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("play", help="play one seat in the terminal against random agents")
+    p = sub.add_parser(
+        "play", help="play one seat in the terminal against agents (random unless --agents says otherwise)"
+    )
     game_args(
         p,
         seed_help="seed of the deal and of the other seats' moves (default: a fresh random "
         "seed, shown when the game ends)",
     )
     p.add_argument("--seat", type=int, default=0, help="the seat you play, 0-based (default 0)")
+    p.add_argument(
+        "--agents",
+        default=None,
+        metavar="SPEC,SPEC,...",
+        help="the agents of the other seats: one for all (e.g. 'ismcts:iterations=100'), one per other "
+        "seat in seat order, or one per seat with 'human' at yours (default: random)",
+    )
+    p.add_argument(
+        "--agent-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option for every listed agent that has it, e.g. iterations=100 (repeatable)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE.jsonl",
+        help="when the game ends, write its record (as 'simulate --out' does) for 'trickkit replay'",
+    )
     p.set_defaults(func=cmd_play, seed=None)  # a fresh deal each time unless --seed is given
 
     p = sub.add_parser("diff", help="the differences between two rulesets in plain words (after extends)")

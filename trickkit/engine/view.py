@@ -14,9 +14,9 @@ from typing import Any
 
 __all__ = ["Narrator", "card_label", "clean", "columns", "fit", "render", "revealed_lines", "transcript"]
 
-Snapshot = tuple[int, int, Any, list[int], bool, int, Any]
+Snapshot = tuple[int, int, Any, list[int], bool, int, Any, Any]
 """What `Narrator.tell` compares a state with: round, step, last trick, scores, game over, seats
-acted, and what reveals showed the viewing seat."""
+acted, what reveals showed the viewing seat, and where the cards of the seats' zones lay."""
 
 ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """The Unicode categories `clean` shows as escapes: controls (``Cc``), format characters
@@ -229,7 +229,75 @@ class Narrator:
             state.is_terminal(),
             state.acted,
             self._revealed(state),
+            self._holdings(state),
         )
+
+    def _holdings(self, state: Any) -> tuple[dict[int, str], dict[int, int]]:
+        """Where the seats' cards lie, in their zones that are not public: the viewing seat's
+        cards in its zones it sees (card id -> zone name), and every card in another seat's
+        zones (card id -> that seat). The second
+        is never shown; `_handed_lines` uses it only to say from or to whom a card the viewing
+        seat sees (before or after) moved."""
+        obs = state.observation(self.me)["zones"]
+        mine: dict[int, str] = {}
+        others: dict[int, int] = {}
+        for spec in self.rules.seat_zones:
+            if spec.visibility == "public":  # a face-up zone (tricks taken): every move there is seen anyway
+                continue
+            for seat, cards in enumerate(state.seat_zones[spec.index]):
+                if seat != self.me:
+                    others.update(dict.fromkeys(cards, seat))
+                elif "cards" in obs[spec.name][seat]:  # a zone of its own the viewing seat sees
+                    mine.update(dict.fromkeys(cards, spec.name))
+        return mine, others
+
+    def _handed_lines(self, before: Any, state: Any, played: frozenset[int] = frozenset()) -> list[str]:
+        """``seat 3 (on your right) sent you C3 D7 HQ (now in your hand)`` and ``your D2 S7 HK went
+        to seat 1 (on your left)``: the cards that moved between the viewing seat's zones it sees
+        and another seat's zones (a pass, a gift, a card drawn from another hand) during one
+        action and the automatic steps after it. Only cards the viewing seat sees are named: the
+        ones it held, and the ones it holds now; cards ``played`` to a trick (told by the trick
+        line) are left out."""
+        mine_then, others_then = before
+        mine_now, others_now = self._holdings(state)
+        faces = self.rules.deck.face_texts
+        arrived: dict[int, list[int]] = {}
+        for card, seat in others_then.items():
+            if card in mine_now and card not in played and card not in mine_then:
+                arrived.setdefault(seat, []).append(card)
+        went: dict[int, list[int]] = {}
+        for card in mine_then:
+            seat = others_now.get(card)
+            if seat is not None and card not in mine_now and card not in played:
+                went.setdefault(seat, []).append(card)
+        lines = []
+        order = {card: i for i, card in enumerate(mine_now)}  # as the cards now lie in the seat's zones
+        for seat, cards in sorted(went.items()):
+            cards.sort()  # in deck order
+            shown = " ".join(card_label(faces[c], self.titles) for c in cards)
+            lines.append(f"your {shown} went to seat {seat}{self._side(seat)}")
+        for seat, cards in sorted(arrived.items()):
+            cards.sort(key=order.__getitem__)
+            shown = " ".join(card_label(faces[c], self.titles) for c in cards)
+            zones = ", ".join(clean(z) for z in dict.fromkeys(mine_now[c] for c in cards))
+            lines.append(f"seat {seat}{self._side(seat)} sent you {shown} (now in your {zones})")
+        return lines
+
+    def _side(self, seat: int) -> str:
+        """Where ``seat`` sits from the viewing seat: `` (on your left)`` is the next seat
+        clockwise (`left_of`), `` (on your right)`` the one before, `` (across)`` the seat
+        opposite at an even table of four or more, else `` (k seats to your left)``."""
+        n = self.game.num_players
+        k = (seat - self.me) % n
+        if n == 2:
+            return ""
+        if k == 1:
+            return " (on your left)"
+        if k == n - 1:
+            return " (on your right)"
+        if n % 2 == 0 and k == n // 2:
+            return " (across)"
+        return f" ({k} seats to your left)"
 
     def _revealed(self, state: Any) -> list[Any]:
         """The cards reveals showed the viewing seat and it still knows (empty in games without reveals)."""
@@ -247,8 +315,12 @@ class Narrator:
 
     def tell(self, before: Snapshot, state: Any) -> list[str]:
         """The events between snapshot ``before`` and ``state`` (after one action), besides the action itself."""
-        rnd, step, last, scores, _, acted, known = before
+        rnd, step, last, scores, _, acted, known, held = before
         lines = []
+        if state.round == rnd and not state.is_terminal():  # (a new deal is no hand-over between seats)
+            trick = state.last_trick if state.last_trick is not last and state.last_trick is not None else None
+            played = frozenset(p[2] for p in trick[1]) if trick is not None else frozenset()
+            lines += self._handed_lines(held, state, played)
         if getattr(self.game, "reveals", False):
             left, new = list(known), []
             for e in self._revealed(state):  # what it did not know before (copies counted)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import pickle
 import random
@@ -33,14 +32,17 @@ import attrs
 
 from trickkit.errors import TrickkitError
 from trickkit.lab.files import atomic_writer
+from trickkit.lab.record import game_record, record_line
 from trickkit.lab.workers import _exit_with_parent, _game_spec, chunks_in_order, pooled_chunks, worker_count
 
 __all__ = [
     "RandomAgent",
     "SimulationSummary",
     "agent_seed",
+    "game_record",
     "game_seed",
     "play_game",
+    "record_line",
     "simulate",
 ]
 
@@ -152,36 +154,7 @@ def play_game(game: Any, seed: int, index: int, agents: Sequence[Any] | None = N
         action = seats[seat].step(state)
         state.apply_action(action)
         actions.append(str(action))
-    from trickkit._version import __version__
-
-    record = {
-        "game": game.name,
-        "params": dict(game.params),
-        "players": players,
-        "seed": sseed,
-        "actions": actions,
-        "scores": list(state.scores()),
-        "winners": list(state.winners()),
-        # which rules and which engine made this record, so a replay can refuse a changed ruleset
-        "ruleset_sha256": getattr(game, "content_hash", None),
-        "trickkit_version": __version__,
-    }
-    if len(getattr(game, "teams", ())) not in (0, players):  # partnerships: each team's score too
-        record["team_scores"] = list(state.team_scores())
-    source = _ruleset_file(game)
-    if source is not None:  # loaded from a file, not by shipped name: say which, so a replay finds it
-        record["ruleset"] = os.path.abspath(source)  # written relative to the records file (`_jsonl_line`)
-    return record
-
-
-def _ruleset_file(game: Any) -> str | None:
-    """The ruleset file a game was loaded from (as given), or None for a shipped name."""
-    path = getattr(game, "path", None)
-    if isinstance(path, (str, os.PathLike)):
-        path = os.fspath(path)
-        if path.endswith((".yaml", ".yml")) or os.sep in path or "/" in path:
-            return path
-    return None
+    return game_record(game, sseed, actions, state)
 
 
 @attrs.frozen
@@ -342,30 +315,6 @@ def _compact(record: dict[str, Any], keep_actions: bool) -> dict[str, Any]:
     if not keep_actions:
         record["actions"] = None
     return record
-
-
-def _jsonl_line(record: dict[str, Any], folder: str | None = None) -> str:
-    """The record as a JSON line; its ``ruleset`` path made relative to ``folder``, the records
-    file's folder, which is where `trickkit.engine.records` looks for it (and the only folder it
-    may name: a ruleset elsewhere is replayed with ``--ruleset``)."""
-    source = record.get("ruleset")
-    if folder is not None and isinstance(source, str) and os.path.isabs(source):
-        with contextlib.suppress(ValueError):  # another drive (Windows): the path is kept as it is
-            record = dict(record, ruleset=os.path.relpath(os.path.realpath(source), os.path.realpath(folder)))
-    keys = (
-        "game",
-        "params",
-        "players",
-        "seed",
-        "actions",
-        "scores",
-        "winners",
-        "ruleset_sha256",
-        "trickkit_version",
-        "ruleset",
-        "team_scores",
-    )
-    return json.dumps({k: record[k] for k in keys if k in record}) + "\n"
 
 
 # ---------------------------------------------------------------- worker side
@@ -561,7 +510,7 @@ def fold_records(
         if on_record is not None:
             on_record(record)
         if sink is not None:
-            sink.write(_jsonl_line(record, folder))
+            sink.write(record_line(record, folder))
         if progress is not None:
             progress(totals.games, games)
 

@@ -104,6 +104,19 @@ class RulesetCompiler(StepCompiler):
         self.compiler = Compiler(self.ns)
         for key in doc.get("definitions") or {}:
             self.compiler.definition_where[_definition_head(key)[0]] = expr_where(self.loc, ("definitions", key))
+        for key in doc.get("definitions") or {}:  # a parameter would hide a definition in its body
+            name, head_params = _definition_head(key)
+            for param in head_params:
+                if param in definitions:
+                    self.problems.append(  # located at the definition's key, where the parameter is written
+                        self.loc.problem(
+                            ("definitions", key),
+                            f"parameter {param!r} of definition {name!r} has the name of the definition {param!r} "
+                            f"({self.compiler.definition_where.get(param, '$.definitions')}): in {name!r}, and in "
+                            f"every definition it uses, {param!r} would mean the parameter; rename one of them",
+                            at_key=True,
+                        )
+                    )
         zones = [self._zone_hooks(z) for z in zones]
         self.zones = zones
         seat_vars = tuple(self._variable_hooks("seat_variables", v) for v in seat_vars)

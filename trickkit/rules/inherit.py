@@ -10,7 +10,8 @@ schema check. The rules, documented for designers in ``docs/variants.md``:
 * **Scalars and DSL texts are replaced** whole (there is no partial edit of a text).
 * **Lists are replaced whole** when the child writes a list. A child may instead write a
   mapping of **list operations** (``$remove``, ``$change``, ``$insert_before``,
-  ``$insert_after``, ``$prepend``, ``$append``), applied to the parent's list.
+  ``$insert_after``, ``$prepend``, ``$append``), applied to the parent's list (one card of a
+  deck group by its text, ``DJ`` of ``{suit}J``: `trickkit.rules.deck_select`).
 * ``$remove: [keys]`` inside a mapping deletes the parent's keys; ``$replace: value``
   (alone in its mapping) replaces a mapping or list instead of merging into it.
 * ``extends`` is not part of the merged document; the child must declare its own
@@ -28,6 +29,7 @@ from typing import Any
 import attrs
 
 from trickkit.errors import Problem, RulesetError, did_you_mean
+from trickkit.rules.deck_select import selectors, split_for_cards
 from trickkit.rules.source import MAX_TEXT_SIZE, Locator, format_path, load_yaml, read_limited
 
 __all__ = ["LIST_OPERATIONS", "MAX_CHAIN", "MergedLocator", "confined_ruleset", "resolve_extends"]
@@ -225,6 +227,11 @@ class _Merger:
                     at_key=True,
                 )
         scalars = all(not isinstance(item, (dict, list)) for item in parent)
+        listed = [_identity(item) for item in parent]  # the parent's items, as error messages name them
+        # a selector naming one card of a group (`DJ` of `{suit}J`) splits it: origin = each item's
+        # index in the parent's list; picked = card selector -> the group holding that card alone
+        parent, origin, picked = split_for_cards(parent, [] if scalars else selectors(child), _identity)
+        split = {o for o in origin if origin.count(o) > 1}  # the parent's items split into several
         ids = [_identity(item) for item in parent]
 
         positions: dict = {}  # identity -> indices of the parent's items that have it (one scan, not one per selector)
@@ -236,10 +243,19 @@ class _Merger:
 
         def select(sel, path) -> int | None:
             if isinstance(sel, int) and not isinstance(sel, bool) and not scalars:
-                if 0 <= sel < len(parent):
-                    return sel
-                self.fail(path, f"no item {sel} in {format_path(pp)} (the parent's list has {len(parent)} items)")
+                if sel in split:
+                    self.fail(
+                        path,
+                        f"item {sel} of {format_path(pp)} is split to select one of its cards by its text: "
+                        f"select that card by its text, the others by theirs",
+                    )
+                    return None
+                if sel in origin:
+                    return origin.index(sel)
+                self.fail(path, f"no item {sel} in {format_path(pp)} (the parent's list has {len(set(origin))} items)")
                 return None
+            if isinstance(sel, str) and sel in picked:
+                return next(i for i, item in enumerate(parent) if item is picked[sel])
             try:
                 found = positions.get(sel, [])
             except TypeError:  # an unhashable selector (a list or mapping) names no item
@@ -248,9 +264,10 @@ class _Merger:
                 return found[0]
             if not found:
                 if not names:  # once, not once per failing selector
-                    names.extend(str(x) for x in ids if x is not None)
+                    names.extend(str(x) for x in listed if x is not None)
                 self.fail(
-                    path, f"no item {_short(sel)} in {format_path(pp)}{_hint(str(sel), names)} (items: {_listing(ids)})"
+                    path,
+                    f"no item {_short(sel)} in {format_path(pp)}{_hint(str(sel), names)} (items: {_listing(listed)})",
                 )
             else:
                 where = ", ".join(format_path(pp + (i,)) for i in found[:5]) + (", ..." if len(found) > 5 else "")
@@ -313,17 +330,19 @@ class _Merger:
         for j, (what, where, value) in enumerate(plan):
             if what == "new":
                 out.append(self.take(value, self.c, where, op + (j,), True))
-            elif where in changes:
+                continue
+            at = pp + (origin[where],)  # where the parent wrote it (a split group: the whole group)
+            if where in changes:
                 cpath, change = changes[where]
                 kind = _step_kind(value)
                 if kind is None:
-                    out.append(self.merge(value, pp + (where,), change, cpath, op + (j,)))
+                    out.append(self.merge(value, at, change, cpath, op + (j,)))
                 else:  # a step (one-key mapping): the change applies to its settings, under its kind
-                    self.values[op + (j,)] = self.p.at(pp + (where,))
-                    self.keys[op + (j, kind)] = self.p.at(pp + (where, kind), at_key=True)
-                    out.append({kind: self.merge(value[kind], pp + (where, kind), change, cpath, op + (j, kind))})
+                    self.values[op + (j,)] = self.p.at(at)
+                    self.keys[op + (j, kind)] = self.p.at(at + (kind,), at_key=True)
+                    out.append({kind: self.merge(value[kind], at + (kind,), change, cpath, op + (j, kind))})
             else:
-                out.append(self.take(value, self.p, pp + (where,), op + (j,), False))
+                out.append(self.take(value, self.p, at, op + (j,), False))
         return out
 
 

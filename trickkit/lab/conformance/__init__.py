@@ -24,7 +24,11 @@ every ruleset must keep (`CHECKS`):
   not see, leaves its observation, its observation tensor (if the state has one), and its view
   of the actions and history unchanged; a zone shows its cards exactly as its ``visibility``,
   ``public_when`` and ``seen_by`` say, each seat is shown exactly the cards reveals showed it,
-  and no variable value it may not see.
+  and no variable value it may not see;
+- ``agent_samples``: for two states with the same information set for a seat (two cards it never
+  saw exchanged in the deal, the same actions), the seat's `trickkit.agents.InformationSetSampler`
+  with the same seed draws the same determinizations, each looks to the seat like the real state,
+  and none fails.
 
 A failure is made smaller by `shrink` (a counted number of replays) and reported as an `InvariantError`
 naming the check, the seat count, parameters, seed and the actions up to the failure,
@@ -36,7 +40,7 @@ is enough. In an environment where it is missing all the same, `check_ruleset` r
 `MissingHypothesis` saying so; `replay_case` does not need it.
 
 The kit, module by module: `case` (names of the checks, `GameCase`, `InvariantError`),
-`driver` (one game played for one check, `IndexChooser`), `checks` and `hidden` (the invariants),
+`driver` (one game played for one check, `IndexChooser`), `checks`, `hidden` and `samples` (the invariants),
 `replay` (`run_check`, `replay_case`, `shrink`), `hypothesis_glue` (`check_ruleset`, `check_one`,
 `ruleset_tests`).
 """

@@ -19,6 +19,7 @@ CHECKS = (
     "clone",
     "json_round_trip",
     "hidden_information",
+    "agent_samples",
 )
 """The names of the checks, in the order `check_ruleset` runs them."""
 

@@ -18,6 +18,7 @@ from trickkit.lab.conformance.checks import (
 )
 from trickkit.lab.conformance.driver import Chooser, IndexChooser, _Run
 from trickkit.lab.conformance.hidden import _hidden_information
+from trickkit.lab.conformance.samples import _agent_samples
 
 _CHECK_FUNCTIONS: dict[str, Callable[[_Run], None]] = {
     "termination": _termination,
@@ -27,6 +28,7 @@ _CHECK_FUNCTIONS: dict[str, Callable[[_Run], None]] = {
     "clone": _clone,
     "json_round_trip": _json_round_trip,
     "hidden_information": _hidden_information,
+    "agent_samples": _agent_samples,
 }
 
 
