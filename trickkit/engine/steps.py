@@ -257,19 +257,20 @@ def legal_tricks(game: GameTables, step: TrickStep, s: State) -> list[Action]:
     s.memo = {}  # the state holds still while the hand is tested: memoise definitions
     budget = s.budget
     try:  # the generated hand filters: one call for the whole hand
-        cards = step.must_play_if_able.filter(s, NO_FRAME, hand)  # type: ignore[attr-defined]  # a CardTest
+        # no filter (None) raises TypeError here: the general path below handles that test
+        cards = step.must_play_if_able.filter(s, NO_FRAME, hand)  # type: ignore[misc]
         layer = 0
         for test in step.fallback_duties:  # a layered duty: the first test some card passes decides
             if cards:
                 break
-            cards = test.filter(s, NO_FRAME, hand)
+            cards = test.filter(s, NO_FRAME, hand)  # type: ignore[misc]  # None: as above
             layer += 1
         always = step.always_allowed
         if not cards:
             cards = hand
         elif always is not None and len(cards) < len(hand):  # the cards that must be played, or may always be
             # either_filter is "first test or always_allowed": a later test decided, so the general path
-            cards = always.either_filter(s, NO_FRAME, hand) if layer == 0 else None  # type: ignore[attr-defined]
+            cards = always.either_filter(s, NO_FRAME, hand) if layer == 0 else None  # type: ignore[misc]  # None: as above
     except Exception:  # no filter, or a rule failed: the general path reports it, located
         s.budget = budget  # charged as if the filters never ran (see filter_cards)
         cards = None

@@ -24,7 +24,8 @@ reported in the file that supplied the offending key (`MergedLocator`).
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -35,6 +36,11 @@ from trickkit.rules.source import MAX_TEXT_SIZE, Locator, format_path, load_yaml
 __all__ = ["LIST_OPERATIONS", "MAX_CHAIN", "MergedLocator", "confined_ruleset", "resolve_extends"]
 
 #: The list operations a child may write (as the keys of a mapping) where the parent has a list.
+Path: TypeAlias = tuple[Any, ...]
+"""A YAML path: keys and list indices from the document's root."""
+Position: TypeAlias = tuple[str, int, int]
+"""Where a node is written: (file, line, column)."""
+
 LIST_OPERATIONS = ("$remove", "$change", "$insert_before", "$insert_after", "$prepend", "$append")
 #: Longest accepted chain of ``extends`` (child, parent, grandparent, ...).
 MAX_CHAIN = 16
@@ -50,10 +56,10 @@ class MergedLocator(Locator):
     gives the file that supplied a given node, and `problem` uses it.
     """
 
-    _files: dict = attrs.field(factory=dict, alias="files")
-    _key_files: dict = attrs.field(factory=dict, alias="key_files")
+    _files: dict[Path, str] = attrs.field(factory=dict, alias="files")
+    _key_files: dict[Path, str] = attrs.field(factory=dict, alias="key_files")
 
-    def filename_at(self, path, at_key: bool = False) -> str:
+    def filename_at(self, path: Iterable[Any], at_key: bool = False) -> str:
         """The file that wrote the node at ``path`` (or its key), falling back to the nearest ancestor."""
         path = tuple(path)
         if at_key and path in self._key_files:
@@ -65,10 +71,11 @@ class MergedLocator(Locator):
                 return self.filename
             path = path[:-1]
 
-    def problem(self, path, message: str, at_key: bool = False) -> Problem:
+    def problem(self, path: Iterable[Any], message: str, at_key: bool = False) -> Problem:
         """A `Problem` located in the file, line and column that supplied ``path``."""
+        path = tuple(path)
         line, column = self.key_position(path) if at_key else self.position(path)
-        return Problem(self.filename_at(path, at_key), line, column, format_path(tuple(path)), message)
+        return Problem(self.filename_at(path, at_key), line, column, format_path(path), message)
 
 
 # --------------------------------------------------------------------------- positions
@@ -77,7 +84,7 @@ class MergedLocator(Locator):
 class _Src:
     """Positions of one (possibly already merged) document: path -> (file, line, column)."""
 
-    def __init__(self, values: dict, keys: dict, filename: str):
+    def __init__(self, values: dict[Path, Position], keys: dict[Path, Position], filename: str):
         self.values, self.keys, self.filename = values, keys, filename
 
     @classmethod
@@ -90,7 +97,7 @@ class _Src:
             keys = {p: (loc.filename, *pos) for p, pos in loc._keys.items()}
         return cls(values, keys, loc.filename)
 
-    def at(self, path, at_key: bool = False) -> tuple:
+    def at(self, path: Iterable[Any], at_key: bool = False) -> Position:
         path = tuple(path)
         if at_key and path in self.keys:
             return self.keys[path]
@@ -101,7 +108,7 @@ class _Src:
                 return (self.filename, 0, 0)
             path = path[:-1]
 
-    def problem(self, path, message: str, at_key: bool = False) -> Problem:
+    def problem(self, path: Iterable[Any], message: str, at_key: bool = False) -> Problem:
         file, line, column = self.at(path, at_key)
         return Problem(file, line, column, format_path(tuple(path)), message)
 
@@ -111,15 +118,15 @@ class _Merger:
 
     def __init__(self, parent_src: _Src, child_src: _Src):
         self.p, self.c = parent_src, child_src
-        self.values: dict = {}
-        self.keys: dict = {}
+        self.values: dict[Path, Position] = {}
+        self.keys: dict[Path, Position] = {}
         self.problems: list[Problem] = []
 
-    def fail(self, path, message, at_key=False) -> None:
+    def fail(self, path: Iterable[Any], message: str, at_key: bool = False) -> None:
         self.problems.append(self.c.problem(path, message, at_key))
 
     # -- taking a value whole from one side ------------------------------------------
-    def take(self, value, src: _Src, sp: tuple, op: tuple, from_child: bool) -> Any:
+    def take(self, value: Any, src: _Src, sp: Path, op: Path, from_child: bool) -> Any:
         """Copy ``value`` (at ``sp`` in ``src``) to ``op`` with its positions; reject stray directives."""
         self.values[op] = src.at(sp)
         if isinstance(value, dict):
@@ -136,13 +143,13 @@ class _Merger:
         return value
 
     @staticmethod
-    def _stray(key, path) -> str:
+    def _stray(key: Any, path: Path) -> str:
         if key in _DIRECTIVES:
             return f"{key!r} has nothing to apply to: the parent has no list or mapping at {format_path(path)}"
         return f"unknown merge directive {key!r}{did_you_mean(key, sorted(_DIRECTIVES))}"
 
     # -- merging ---------------------------------------------------------------------
-    def merge(self, parent, pp: tuple, child, cp: tuple, op: tuple) -> Any:
+    def merge(self, parent: Any, pp: Path, child: Any, cp: Path, op: Path) -> Any:
         if isinstance(child, dict) and "$replace" in child:
             if len(child) > 1:
                 others = ", ".join(repr(k) for k in child if k != "$replace")
@@ -158,10 +165,12 @@ class _Merger:
             return self.list_operations(parent, pp, child, cp, op)
         return self.take(child, self.c, cp, op, True)
 
-    def merge_mapping(self, parent: dict, pp, child: dict, cp, op) -> dict:
+    def merge_mapping(
+        self, parent: dict[Any, Any], pp: Path, child: dict[Any, Any], cp: Path, op: Path
+    ) -> dict[Any, Any]:
         self.values[op] = self.c.at(cp)
         removed = self._removed_keys(parent, child, cp)
-        out: dict = {}
+        out: dict[Any, Any] = {}
         for k, v in parent.items():
             if k in removed:
                 continue
@@ -191,7 +200,7 @@ class _Merger:
             out[k] = self.take(v, self.c, cp + (k,), op + (k,), True)
         return out
 
-    def _removed_keys(self, parent: dict, child: dict, cp) -> set:
+    def _removed_keys(self, parent: dict[Any, Any], child: dict[Any, Any], cp: Path) -> set[Any]:
         if "$remove" not in child:
             return set()
         keys = child["$remove"]
@@ -215,7 +224,7 @@ class _Merger:
         return removed
 
     # -- list operations -------------------------------------------------------------
-    def list_operations(self, parent: list, pp, child: dict, cp, op) -> list:
+    def list_operations(self, parent: list[Any], pp: Path, child: dict[Any, Any], cp: Path, op: Path) -> list[Any]:
         self.values[op] = self.c.at(cp)
         for k in child:
             if k not in LIST_OPERATIONS:
@@ -234,14 +243,16 @@ class _Merger:
         split = {o for o in origin if origin.count(o) > 1}  # the parent's items split into several
         ids = [_identity(item) for item in parent]
 
-        positions: dict = {}  # identity -> indices of the parent's items that have it (one scan, not one per selector)
-        for i, x in enumerate(ids):
+        positions: dict[
+            Any, list[int]
+        ] = {}  # identity -> indices of the parent's items that have it (one scan, not one per selector)
+        for k, x in enumerate(ids):
             if x is not None:
-                positions.setdefault(x, []).append(i)
+                positions.setdefault(x, []).append(k)
 
         names: list[str] = []  # the items' names for hints, made on the first failure
 
-        def select(sel, path) -> int | None:
+        def select(sel: Any, path: Path) -> int | None:
             if isinstance(sel, int) and not isinstance(sel, bool) and not scalars:
                 if sel in split:
                     self.fail(
@@ -251,7 +262,7 @@ class _Merger:
                     )
                     return None
                 if sel in origin:
-                    return origin.index(sel)
+                    return int(origin.index(sel))
                 self.fail(path, f"no item {sel} in {format_path(pp)} (the parent's list has {len(set(origin))} items)")
                 return None
             if isinstance(sel, str) and sel in picked:
@@ -274,14 +285,14 @@ class _Merger:
                 self.fail(path, f"{_short(sel)} matches {len(found)} items ({where}); select one by its index")
             return None
 
-        def items_of(key) -> list:
+        def items_of(key: str) -> list[tuple[Path, Any]]:
             value = child.get(key, [])
             if not isinstance(value, list):
                 self.fail(cp + (key,), f"{key!r} takes a list of items, got {_short(value)}")
                 return []
             return [(cp + (key, i), v) for i, v in enumerate(value)]
 
-        def mapping_of(key) -> dict:
+        def mapping_of(key: str) -> dict[Any, Any]:
             value = child.get(key, {})
             if not isinstance(value, dict):
                 self.fail(cp + (key,), f"{key!r} takes a mapping (item -> ...), got {_short(value)}")
@@ -294,7 +305,7 @@ class _Merger:
                 i = select(sel, path)
                 if i is not None:
                     removed.add(i)
-        changes: dict[int, tuple] = {}
+        changes: dict[int, tuple[Path, Any]] = {}
         for sel, value in mapping_of("$change").items():
             path = cp + ("$change", sel)
             i = select(sel, path)
@@ -306,8 +317,8 @@ class _Merger:
                 self.fail(path, f"item {sel!r} is changed twice", at_key=True)
             else:
                 changes[i] = (path, value)
-        before: dict[int, list] = {}
-        after: dict[int, list] = {}
+        before: dict[int, list[tuple[Path, Any]]] = {}
+        after: dict[int, list[tuple[Path, Any]]] = {}
         for key, table in (("$insert_before", before), ("$insert_after", after)):
             for sel, value in mapping_of(key).items():
                 path = cp + (key, sel)
@@ -319,7 +330,7 @@ class _Merger:
                     continue
                 table.setdefault(i, []).extend((path + (j,), v) for j, v in enumerate(value))
         # the final order: prepended, then each parent item with its insertions around it, then appended
-        plan: list[tuple] = [("new", p, v) for p, v in items_of("$prepend")]
+        plan: list[tuple[str, Any, Any]] = [("new", p, v) for p, v in items_of("$prepend")]
         for i, item in enumerate(parent):
             plan += [("new", p, v) for p, v in before.get(i, [])]
             if i not in removed:
@@ -346,7 +357,7 @@ class _Merger:
         return out
 
 
-def _identity(item) -> Any:
+def _identity(item: Any) -> Any:
     """How a list item is selected: a card group by its ``text``, a step by its kind, a scalar by itself."""
     if isinstance(item, dict):
         if isinstance(item.get("text"), str):
@@ -360,21 +371,21 @@ def _identity(item) -> Any:
     return item
 
 
-def _step_kind(item) -> str | None:
+def _step_kind(item: Any) -> str | None:
     """The kind of a step-like item (a mapping with exactly one key and no ``text``), else None."""
     if isinstance(item, dict) and "text" not in item:
         kinds = [k for k in item if k != "when"]  # its ``when:`` condition aside
         if len(kinds) == 1 and len(item) <= 2:
-            return kinds[0]
+            return str(kinds[0])
     return None
 
 
-def _short(value) -> str:
+def _short(value: Any) -> str:
     text = _repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _repr(value) -> str:
+def _repr(value: Any) -> str:
     try:
         return repr(value)
     except ValueError:  # an int too large to print (cannot come from YAML, but from Python callers)
@@ -386,11 +397,11 @@ _HINT_CANDIDATES = 500
 thousands of bad selectors against thousands of items would take minutes)."""
 
 
-def _hint(name: str, candidates: list) -> str:
+def _hint(name: str, candidates: list[Any]) -> str:
     return did_you_mean(name, candidates) if len(candidates) <= _HINT_CANDIDATES else ""
 
 
-def _listing(ids: list, limit: int = 12) -> str:
+def _listing(ids: list[Any], limit: int = 12) -> str:
     """The first items' identities, for a message (not all 20,000 of them)."""
     shown = ", ".join(_short(x) for x in ids[:limit])
     return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
@@ -399,15 +410,15 @@ def _listing(ids: list, limit: int = 12) -> str:
 # --------------------------------------------------------------------------- resolving
 
 
-def _shipped_file(name: str):
+def _shipped_file(name: str) -> Any:
     from trickkit.rules.shipped import rulesets_folder
 
     return rulesets_folder().joinpath(f"{name}.yaml")
 
 
-def _identity_of_file(path) -> str:
+def _identity_of_file(path: Any) -> str:
     try:
-        return "file:" + os.path.realpath(os.fspath(path))
+        return "file:" + str(os.path.realpath(os.fspath(path)))
     except TypeError:
         return "traversable:" + str(path)
 
@@ -416,7 +427,7 @@ def _is_path(text: str) -> bool:
     return text.endswith((".yaml", ".yml")) or os.sep in text or "/" in text
 
 
-def _outside(full: str, root) -> bool:
+def _outside(full: str, root: str | os.PathLike[str] | None) -> bool:
     """True if ``full`` (symbolic links resolved) is not inside the folder ``root``."""
     if root is None:
         return False
@@ -466,7 +477,9 @@ def confined_ruleset(ref: str, folder: str | os.PathLike[str]) -> str:
     return full
 
 
-def _load_parent(ref: str, child_filename: str, child_dir, where: Problem, root=None):
+def _load_parent(
+    ref: str, child_filename: str, child_dir: Any, where: Problem, root: Any = None
+) -> tuple[Any, Locator, str, Any]:
     """Load the parent named by ``ref``: ``(doc, locator, identity, directory)``; raise located errors.
 
     What ``extends`` may reach (docs/robustness.md): a shipped game by name, or a ``.yaml``/
@@ -511,11 +524,11 @@ def _load_parent(ref: str, child_filename: str, child_dir, where: Problem, root=
         )
     file = _shipped_file(ref)
     data, loc = load_yaml(file.read_text("utf-8"), f"{ref}.yaml")
-    directory = file.parent if isinstance(file, os.PathLike) else None
+    directory = os.path.dirname(os.fspath(file)) if isinstance(file, os.PathLike) else None
     return data, loc, _identity_of_file(file) if isinstance(file, os.PathLike) else f"shipped:{ref}", directory
 
 
-def _load_bytes_as(raw: bytes, shown: str):
+def _load_bytes_as(raw: bytes, shown: str) -> tuple[Any, Locator]:
     """Parse a parent file's bytes, naming it ``shown`` in problems (the path as the user would write it)."""
     if len(raw) > MAX_TEXT_SIZE:
         raise RulesetError([Problem(shown, 0, 0, "$", f"ruleset too large (over {MAX_TEXT_SIZE:,} bytes)")])
@@ -528,8 +541,14 @@ def _load_bytes_as(raw: bytes, shown: str):
 
 
 def resolve_extends(
-    doc: dict, loc: Locator, *, identity: str | None = None, directory=None, root=None, _chain: tuple = ()
-) -> tuple[dict, Locator]:
+    doc: dict[str, Any],
+    loc: Locator,
+    *,
+    identity: str | None = None,
+    directory: Any = None,
+    root: Any = None,
+    _chain: tuple[tuple[str, str], ...] = (),
+) -> tuple[dict[str, Any], Locator]:
     """Resolve ``extends`` (recursively) and return the merged ``(document, locator)``.
 
     A document without ``extends`` is returned unchanged. Otherwise the parent is
