@@ -6,8 +6,8 @@ Fisher-Yates walk with the same draws (rejection sampling on ``getrandbits``), w
 so it gives exactly the permutation, and leaves the generator in exactly the state,
 that ``rng.shuffle(cards)`` does on CPython 3.10-3.13 (tests/test_randomness.py checks it),
 in about half the time
-(the positions and their bit counts come from a table per deck size). Owning the walk also keeps every seed's deals the same should a
-later Python change how its own shuffle draws.
+(the positions and their bit counts come from a table per deck size). Owning the walk also keeps
+every seed's deals the same should a later Python change how its own shuffle draws.
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def make_agent(spec: Any, rng: random.Random) -> Any:
     """
     if isinstance(spec, str):
         spec = parse_agent_spec(spec)
-    if isinstance(spec, AgentSpec) or isinstance(spec, type) or not hasattr(spec, "step"):
+    if isinstance(spec, (AgentSpec, type)) or not hasattr(spec, "step"):
         if not callable(spec):
             raise TrickkitError(f"an agent has a step() method, or is a spec or factory: got {spec!r}")
         return spec(rng)

@@ -9,6 +9,7 @@ errors and games that cannot be loaded.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 
@@ -267,10 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     for stream in (sys.stdout, sys.stderr):  # a character the terminal cannot show is escaped, never a crash
         if hasattr(stream, "reconfigure"):
-            try:
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change: leave it
                 stream.reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):  # a stream that cannot change: leave it
-                pass
     parser = _parser()
     try:
         args = parser.parse_args(argv)

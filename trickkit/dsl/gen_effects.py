@@ -6,6 +6,7 @@ against the variable's type (a value known only at play time is checked as it is
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TypeGuard, cast
 
@@ -163,7 +164,7 @@ class StatementsMixin(AggregatesMixin):
         later: list[Line] = []
         for i, (p, a) in enumerate(zip(spec.params, args, strict=False)):
             if name == "move_random" and i == 1:  # read after the draw (below)
-                v, later = self._capture(lambda: self._expr(a, scope, ()))
+                v, later = self._capture(functools.partial(self._expr, a, scope, ()))
             else:
                 v = self._expr(a, scope, ())
             if p == "zone" and v.type not in ("zone", "any"):

@@ -19,9 +19,7 @@ filters do) gives the same answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import attrs

@@ -6,7 +6,7 @@ JSON-serialisable ``dict`` with exactly these keys.
 
 from __future__ import annotations
 
-from typing import Any, List, TypedDict, Union
+from typing import Any, TypedDict
 
 __all__ = ["AuctionCall", "Observation", "PlayView", "RevealView", "ZoneView"]
 
@@ -20,8 +20,8 @@ class ZoneView(TypedDict, total=False):
     """
 
     count: int
-    cards: List[str]
-    top: Union[str, None]
+    cards: list[str]
+    top: str | None
 
 
 class PlayView(TypedDict):
@@ -56,17 +56,17 @@ class _ObservationKeys(TypedDict):
     """The keys every observation has (see `Observation`)."""
 
     game: str
-    seat: Union[int, None]
+    seat: int | None
     round: int
     dealer: int
     phase: str
     current_player: int
-    zones: dict[str, Union[ZoneView, List[ZoneView]]]
-    trick: List[PlayView]
+    zones: dict[str, ZoneView | list[ZoneView]]
+    trick: list[PlayView]
     variables: dict[str, Any]
-    seat_zones: List[str]
-    seat_variables: List[str]
-    scores: List[int]
+    seat_zones: list[str]
+    seat_variables: list[str]
+    scores: list[int]
     terminal: bool
 
 

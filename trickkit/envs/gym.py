@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -56,7 +56,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
             does not give it.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,

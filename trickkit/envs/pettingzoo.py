@@ -72,7 +72,12 @@ raw_env = env
 class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional extra, Any to mypy
     """One trickkit game as a PettingZoo `AECEnv` (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "trickkit", "is_parallelizable": False}
+    # PettingZoo's API: a class-level dict that each environment replaces with its own (named) copy
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "human"],
+        "name": "trickkit",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, game: Any, reward: str = "win", render_mode: str | None = None) -> None:
         super().__init__()

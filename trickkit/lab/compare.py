@@ -82,7 +82,8 @@ class Difference:
         actions: mean difference in game length (actions).
         rounds: mean difference in rounds.
         lead_changes: mean difference in lead changes.
-        same_deal: games (of those checked) whose opening deal was the same as the baseline's, and how many were checked.
+        same_deal: games (of those checked) whose opening deal was the same as the baseline's, and how many
+            were checked.
     """
 
     label: str

@@ -488,7 +488,6 @@ def _parallel(
 ) -> SimulationSummary:
     """`simulate_with_coverage` in ``jobs`` worker processes: each loads the game with its own
     counters; their counts are added up here, in game order (the same totals as one process)."""
-    import time
 
     from trickkit.lab.simulation import _folder, _Totals, fold_records, summarise
     from trickkit.lab.workers import pooled_chunks

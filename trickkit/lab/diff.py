@@ -140,7 +140,7 @@ def _players(p: dict[str, Any]) -> str:
 
 
 def _count_list(counter: collections.Counter[str], order: list[str]) -> str:
-    return ", ".join(t if counter[t] == 1 else f"{t} ×{counter[t]}" for t in order if counter[t])
+    return ", ".join(t if counter[t] == 1 else f"{t} \u00d7{counter[t]}" for t in order if counter[t])
 
 
 def diff_rulesets(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> list[str]:
@@ -335,7 +335,7 @@ def _diff_steps(ra: list[Any], rb: list[Any]) -> list[str]:
 
 
 def _step_summary(step: dict[str, Any]) -> str:
-    kind, body = step_parts(step)
+    _, body = step_parts(step)
     if not isinstance(body, dict):
         return f": {_norm(body)}"
     return " (" + ", ".join(f"{k}: {_norm(v)}" for k, v in body.items() if k != "description") + ")"

@@ -365,7 +365,7 @@ def _play(game: Any, games: int, seed: int) -> Any:
     left = PLAY_ACTIONS
     played = 0
     limit = min(game.rules.max_actions, GAME_ACTIONS)
-    for g in range(games):
+    for _g in range(games):
         try:
             state = game.new_initial_state(seed=rng.randrange(2**32))
             while not state.is_terminal():

@@ -279,7 +279,7 @@ def _check_variables(state: Any, variables: dict[str, Any]) -> str:
                 if got[seat] != v:
                     return f"variables.{name}[{seat}] expected {_fmt(v)} got {_fmt(got[seat])}"
         elif isinstance(got, list) and isinstance(want, dict):  # a list-valued variable (team values ...) by index
-            problem = subset_difference({k: v for k, v in want.items()}, dict(enumerate(got)), f"variables.{name}")
+            problem = subset_difference(dict(want.items()), dict(enumerate(got)), f"variables.{name}")
             if problem:
                 return problem
         elif got != want:

@@ -30,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from trickkit.agents.basic import RandomAgent
 from trickkit.errors import TrickkitError
 from trickkit.lab.files import atomic_writer
 from trickkit.lab.record import game_record, record_line
@@ -83,9 +84,6 @@ def agent_seed(seed: int, index: int) -> int:
         A non-negative integer below ``2**63``.
     """
     return _derive("agents", seed, index)
-
-
-from trickkit.agents.basic import RandomAgent
 
 
 def _make_agents(agents: Sequence[Any] | None, num_players: int, rng: random.Random) -> list[Any]:

@@ -124,7 +124,7 @@ def game_info(name_or_path: str | os.PathLike[str]) -> GameInfo:
     """
     doc = _header(name_or_path)
     if doc is None:
-        doc, loc = _merged_document(name_or_path)
+        doc, _loc = _merged_document(name_or_path)
     try:  # the schema check costs more than everything else here: only when the fields look wrong
         pl = doc["players"]
         info = GameInfo(doc["name"], doc["title"], pl["min"], pl["max"], pl.get("default", pl["min"]))

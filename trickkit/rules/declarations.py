@@ -42,12 +42,14 @@ class DeclarationCompiler(CompilerBase):
             v = values[name]
             where = ("parameters", name, "default") if name not in self.overrides else ("parameters", name)
             t = spec["type"]
-            ok = {
-                "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
-                "bool": lambda x: isinstance(x, bool),
-                "str": lambda x: isinstance(x, str),
-                "choice": lambda x: x in spec.get("choices", []),
-            }[t](v)
+            if t == "choice":
+                ok = v in spec.get("choices", [])
+            elif t == "bool":
+                ok = isinstance(v, bool)
+            elif t == "str":
+                ok = isinstance(v, str)
+            else:  # int (the schema allows no other type)
+                ok = isinstance(v, int) and not isinstance(v, bool)
             if not ok:
                 expected = f"one of {short_repr(spec.get('choices'))}" if t == "choice" else t
                 self.add(where, f"parameter {name!r} must be {expected}, got {short_repr(v)}")
@@ -55,12 +57,11 @@ class DeclarationCompiler(CompilerBase):
                 self.add(where, f"parameter {name!r} is too large ({short_repr(v)})")
             elif isinstance(v, str) and _has_surrogate(v):
                 self.add(where, f"parameter {name!r} holds a lone surrogate (not a character): {short_repr(v)}")
-            elif t == "int":
-                if ("min" in spec and v < spec["min"]) or ("max" in spec and v > spec["max"]):
-                    self.add(
-                        where,
-                        f"parameter {name!r} must be in {spec.get('min', '-inf')}..{spec.get('max', 'inf')}, got {v!r}",
-                    )
+            elif t == "int" and (("min" in spec and v < spec["min"]) or ("max" in spec and v > spec["max"])):
+                self.add(
+                    where,
+                    f"parameter {name!r} must be in {spec.get('min', '-inf')}..{spec.get('max', 'inf')}, got {v!r}",
+                )
         return values
 
     def _zones(self, n: int, params: dict[str, Any]) -> list[ZoneSpec]:

@@ -3,6 +3,7 @@ determinism, clones and JSON round trips (hidden information is in `hidden`)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from typing import Any
@@ -221,7 +222,7 @@ def _clone(run: _Run) -> None:
             if clone.is_terminal():
                 break
             action = rng.choice(run.guard(clone.legal_actions, clone, "a clone's legal actions"))
-            run.guard(lambda: clone.apply_action(action), clone, f"a clone applying {action.text!r}")
+            run.guard(functools.partial(clone.apply_action, action), clone, f"a clone applying {action.text!r}")
             played.append(action.text)
         if (
             s.to_json() != before
@@ -231,7 +232,7 @@ def _clone(run: _Run) -> None:
             run.fail(f"playing a clone ({played[:5]}...) changed the original", s)
         other = s.clone()
         for text in played:
-            run.guard(lambda: other.apply_action(text), other, f"a second clone applying {text!r}")
+            run.guard(functools.partial(other.apply_action, text), other, f"a second clone applying {text!r}")
         if other.to_json() != clone.to_json() or other.observation_all() != clone.observation_all():
             run.fail(f"two clones given the same actions {played[:5]}... differ", s)
         pending = (s.clone(), before)
@@ -277,7 +278,12 @@ def _json_round_trip(run: _Run) -> None:
             continue
         tried += 1
         restored = check(s)
-        run.guard(lambda: restored.apply_action(str(action)), s, f"the restored state applying {str(action)!r}", action)
+        run.guard(
+            functools.partial(restored.apply_action, str(action)),
+            s,
+            f"the restored state applying {str(action)!r}",
+            action,
+        )
         twin = s.clone()
         twin.apply_action(str(action))
         if restored.to_json() != twin.to_json() or restored.observation_all() != twin.observation_all():

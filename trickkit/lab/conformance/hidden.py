@@ -274,7 +274,7 @@ def _hidden_information(run: _Run) -> None:
         pool = [cards[i] for cards, i in slots]
         rng.shuffle(pool)
         other = _rearranged(s, slots, pool)
-        if run.guard(lambda: other.observation(p), s, "observing a swapped state") != s.observation(p):
+        if run.guard(functools.partial(other.observation, p), s, "observing a swapped state") != s.observation(p):
             diff = _first_difference(s.observation(p), other.observation(p))
             run.fail(
                 f"seat {p}'s observation changes when cards it cannot see are swapped ({diff}): "
@@ -493,7 +493,7 @@ def _shows_after(run: _Run, s: Any, action: Any, seat: int) -> set[str]:
     """The cards ``seat`` sees once ``action`` is done; when it ends the round (the next deal
     gathers every card), what it sees just after the action's effect."""
     after = s.clone()
-    run.guard(lambda: after.apply_action(action), s, f"applying {action.text!r} to a copy", action)
+    run.guard(functools.partial(after.apply_action, action), s, f"applying {action.text!r} to a copy", action)
     seen = set() if after.is_terminal() else visible_cards(after, seat)
     if after.is_terminal() or after.round != s.round:
         kind = _kind_of(run.game, action, s)
@@ -557,7 +557,9 @@ def _check_action_view(
                 continue
             if after is None:
                 after = s.clone()
-                run.guard(lambda: after.apply_action(action), s, f"applying {action.text!r} to a copy", action)
+                run.guard(
+                    functools.partial(after.apply_action, action), s, f"applying {action.text!r} to a copy", action
+                )
             if after.is_terminal() or card in visible_cards(after, viewer):
                 continue  # the card shows once the action is done: naming it tells nothing more
             if after.round != s.round:  # the action ended the round and the next deal gathered the
@@ -565,7 +567,9 @@ def _check_action_view(
                     kind = _kind_of(game, action, s)
                     moment = s.clone()
                     if kind is not None:
-                        run.guard(lambda: kind.effect(moment, *action.choices), s, "running an action's effect")
+                        run.guard(
+                            functools.partial(kind.effect, moment, *action.choices), s, "running an action's effect"
+                        )
                 if card in visible_cards(moment, viewer):
                     continue
             slots = _hidden_slots(s, viewer)
