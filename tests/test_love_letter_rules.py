@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import love_letter as ref  # noqa: E402
-from reference.love_letter import FixedChance, LoveLetter, make_deck  # noqa: E402
+from reference import love_letter as ref
+from reference.love_letter import FixedChance, LoveLetter, make_deck
 
 GUESSES = ["Baron", "Countess", "Handmaid", "King", "Priest", "Prince", "Princess"]
 
