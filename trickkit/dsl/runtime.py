@@ -301,11 +301,33 @@ def reveal(s: State, cards: Any, seats: Any) -> None:
             over_budget()
     if not at or not viewers:
         return
+    if s.known:  # what moved earlier in this action is forgotten first, so it never takes the new knowledge with it
+        forget_moved(s)
     known = dict(s.known) if s.known else {}
     for v in viewers:
         for c, place in at.items():
             known[(v, place, c)] = None
     s.known = known
+
+
+def forget_moved(s: State) -> None:
+    """Forget what ``reveal`` showed of cards that left their place: for each ``(place, text)``
+    where some revealed card of that text is no longer at that place, every viewer's knowledge of
+    that text there goes. The engine calls it after each action when ``s.known`` holds something,
+    and `reveal` before it adds knowledge (so a move earlier in the same action forgets only what
+    was known before it)."""
+    known = s.known
+    if not known:
+        return
+    texts = s.rules.deck.texts
+    gone = set()
+    for _, place, card in known:
+        z, x = place
+        if card not in (s.table_zones[x] if z < 0 else s.seat_zones[z][x]):
+            gone.add((place, texts[card]))
+    if gone:
+        kept = {k: None for k in known if (k[1], texts[k[2]]) not in gone}
+        s.known = kept or None
 
 
 def _places(s: State) -> list[tuple[tuple[int, int], list[int]]]:
