@@ -100,6 +100,9 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("hearts", "p4_limit1", {"players": 4, "limit": 1}, 2),
     ("euchre", "p4", {"players": 4}, 2),
     ("euchre", "p4_target3", {"players": 4, "target": 3}, 3),
+    ("love_letter", "p2", {"players": 2}, 2),
+    ("love_letter", "p3", {"players": 3}, 2),
+    ("love_letter", "p4_tokens2", {"players": 4, "tokens": 2}, 3),
 ]
 
 
