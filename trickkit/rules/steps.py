@@ -34,6 +34,12 @@ from trickkit.rules.model import (
 from trickkit.rules.yaml_build import Path
 
 
+def never(state: Any) -> bool:
+    """The ``until`` of a turns step that gives none: the step never ends by it (only by
+    ``until_after_turn``, or never)."""
+    return False
+
+
 class StepCompiler(ActionKindCompiler, DeclarationCompiler):
     """The ruleset compiler's part for the steps of a round."""
 
@@ -211,7 +217,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
         kinds = self._action_kinds(p, spec["actions"], window_names)
         return TurnStep(
             first=required(self.expr(p + ("first",), (), "int", "left_of(dealer)")),
-            until=required(self.expr(p + ("until",), (), "bool", "false")),
+            # without `until`, a plain function: no rule (and its error hook) is called after every action
+            until=required(self.expr(p + ("until",), (), "bool")) if "until" in spec else never,
             kinds=kinds,
             passes=self._kinds_passes(kinds),
             windows=tuple(windows),
