@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import lark
 
@@ -34,10 +34,31 @@ from trickkit.rules.model import (
 from trickkit.rules.yaml_build import Path
 
 
-def never(state: Any) -> bool:
-    """The ``until`` of a turns step that gives none: the step never ends by it (only by
-    ``until_after_turn``, or never)."""
+def _false(state: Any, frame: Any) -> bool:
     return False
+
+
+class _Never:
+    """The ``until`` of a turns step that gives none (a `RuleHook` of the text ``false``): the
+    step never ends by it, only by ``until_after_turn``. A plain call, no generated rule."""
+
+    where = ""
+    text = "false"
+    fn = staticmethod(_false)
+    size = 0
+    type = "bool"
+    elem_type = "any"
+    checks = ""
+    filter = None
+    filter_size = 0
+    either_filter = None
+
+    def __call__(self, state: Any, *context: Any) -> bool:
+        return False
+
+
+never = cast(RuleHook, _Never())
+"""The one `_Never`."""
 
 
 class StepCompiler(ActionKindCompiler, DeclarationCompiler):
