@@ -14,7 +14,7 @@ import trickkit
 from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
-TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts", "euchre"]
+TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts", "euchre", "love_letter"]
 """Every shipped game with a turns step (checked below, so a new one cannot be missed)."""
 
 
@@ -302,6 +302,45 @@ def test_a_part_naming_the_first_choices_is_computed_in_their_loop(tmp_path, mon
     ]
 
 
+@pytest.mark.parametrize(
+    ("allowed", "skips", "bulk"),
+    [
+        # a conjunct naming only the card: no x or y is tried for a card that fails it; the
+        # test is whole before the loop over y: every y is taken in one call
+        ("card.rank > 3 and x != 1", ["if not h", "continue"], True),
+        # alternatives whose card parts all fail: the card is skipped
+        ("card.rank == 2 and x + y > 1 or card.rank == 5 and x != y", ["if not ((h", "continue"], False),
+        # nothing to decide early: every combination is tested
+        ("x + y > card.rank - 4", [], False),
+    ],
+)
+def test_a_combination_filter_skips_the_choices_that_cannot_pass(tmp_path, monkeypatch, allowed, skips, bulk):
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace(
+        'choices: {card: "hand[current_player]"}',
+        'choices: {card: "hand[current_player]", x: "range(0, 3)", y: "range(0, 2)"}',
+    )
+    text = text.replace('text: "play {card}"', 'text: "play {card} {x} {y}"')
+    text = text.replace("allowed: true and true", f"allowed: {allowed}")
+    path = tmp_path / "skips.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    kind = _turn_steps(game)[0].kinds[0]
+    source = game.rules.generated_source.split(f"def {kind.combo_filter.__name__}(")[1].split("\ndef ")[0]
+    for part in skips:
+        assert part in source, source
+    assert ("continue" in source) == bool(skips), source
+    assert ("_product" in source) == bulk and ("for a2" in source) == (not bulk), source
+    for hand in (["1", "4", "5"], ["5", "5", "2"], ["4", "6", "2"]):  # seat 0's (seat 1 holds 3 3 6)
+        deal = [[hand, ["3", "3", "6"]]]
+        fast = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
+        with monkeypatch.context() as m:
+            _general(m)
+            slow = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
+        assert fast == slow
+        assert fast  # (some combination passes in each of these hands)
+
+
 def test_short_rules_of_the_state_alone_are_inlined_in_the_generated_passes():
     # Trumps' power guards (`power(1)` ...) are one line each: the pass runs them itself,
     # calling the definition, instead of calling each guard's function
@@ -334,3 +373,15 @@ def test_a_checked_until_called_bare_still_fails_located(tmp_path, until, messag
     assert _turn_steps(game)[0].until.checks == "bool"
     with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: \$\.round\[1\]\.turns\." + message):
         game.new_initial_state(seed=1)
+
+
+def test_distinct_cards_keeps_the_first_copy_of_each_text_in_hands_of_any_size():
+    from trickkit.dsl.runtime import distinct_cards
+
+    texts = ["A", "A", "B"]
+    assert distinct_cards([], texts) == [] and distinct_cards([2], texts) == [2]
+    assert distinct_cards([1, 0], texts) == [1] and distinct_cards([1, 2], texts) == [1, 2]
+    assert distinct_cards([None, None], texts) == [None, None] and distinct_cards([0, None], texts) == [0, None]
+    assert distinct_cards([0, 2, 1, None, 2], texts) == [0, 2, None]
+    hand = [0]
+    assert distinct_cards(hand, texts) is not hand  # a new list: the zone itself is never handed out

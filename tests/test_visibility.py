@@ -52,6 +52,57 @@ def test_a_revealed_card_is_forgotten_when_it_moves_and_the_rest_is_kept():
     assert state.known is None  # nothing left to check after each action
 
 
+def test_a_new_deal_forgets_every_reveal_even_of_a_card_dealt_back_to_the_same_hand(tmp_path):
+    """GIVEN peek, whose round ends once seat 0's hand is empty, seat 0 knowing seat 1's R1
+    WHEN the next round deals R1 to seat 1 again (within the same action)
+    THEN seat 0 no longer knows it: the deal collected every card (knowledge is not checked only
+    at the action's end, where R1 lies where it was seen)."""
+    text = (
+        (HERE / "peek.yaml")
+        .read_text()
+        .replace("until: all(len(hand[s]) == 0 for s in seats)", "until: len(hand[0]) == 0")
+    )
+    path = tmp_path / "short.yaml"
+    path.write_text(text)
+    deal = [["R3", "B4"], ["R1", "B2"]]
+    state = trickkit.load_game(path).new_initial_state(seed=3, deals=[deal, deal])
+    for action in ("peek", "play B4", "play B2"):
+        state.apply_action(action)
+    assert state.observation(0)["revealed"] == [{"card": "R1", "zone": "hand", "seat": 1}]
+    state.apply_action("play R3")  # seat 0's hand is empty: round 2 deals R1 to seat 1 again
+    assert state.round == 2 and "R1" in state.observation_all()["zones"]["hand"][1]["cards"]
+    assert state.observation(0)["revealed"] == []
+    assert state.known is None
+
+
+def test_a_reveal_after_a_move_of_the_same_text_in_one_action_is_kept(tmp_path):
+    """GIVEN peek with two copies of each card, seat 0 knowing seat 1's R1 R1
+    WHEN seat 1 lays one R1 and, in the same action, shows its hand (the other R1) to seat 0
+    THEN seat 0 knows that R1: the move forgot the older knowledge, not the reveal that came after it."""
+    text = (HERE / "peek.yaml").read_text()
+    text = text.replace('text: "{suit}{rank}"', 'text: "{suit}{rank}"\n    copies: 2')
+    text = text.replace(
+        "        pass:\n",
+        "        show:\n"
+        "          text: show\n"
+        "          allowed: len(hand[me]) == 2\n"
+        "          effect: |\n"
+        "            move(hand[me][0], hand[me], pile)\n"
+        "            reveal(hand[me], other)\n"
+        "            end_turn()\n"
+        "        pass:\n",
+    )
+    path = tmp_path / "show.yaml"
+    path.write_text(text)
+    state = trickkit.load_game(path).new_initial_state(seed=3, deals=[[["R3", "B4"], ["R1", "R1"]]])
+    state.apply_action("peek")
+    assert len(state.observation(0)["revealed"]) == 2
+    state.apply_action("play B4")
+    state.apply_action("show")
+    assert state.observation(0)["revealed"] == [{"card": "R1", "zone": "hand", "seat": 1}]
+    assert state.observation(1)["revealed"] == []
+
+
 def test_games_without_reveals_keep_their_observation_keys():
     obs = load("partner").new_initial_state(seed=1).observation(0)
     assert "revealed" not in obs

@@ -102,6 +102,9 @@ PARAMETER_SETS: list[tuple[str, str, dict, int]] = [
     ("euchre", "p4_target3", {"players": 4, "target": 3}, 3),
     ("bridge", "p4", {"players": 4}, 2),
     ("bridge", "p4_boards17", {"players": 4, "boards": 17}, 1),
+    ("love_letter", "p2", {"players": 2}, 2),
+    ("love_letter", "p3", {"players": 3}, 2),
+    ("love_letter", "p4_tokens2", {"players": 4, "tokens": 2}, 3),
 ]
 
 

@@ -207,6 +207,11 @@ def join_lists(s: State, a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
 def distinct_cards(values: Sequence[int | None], texts: Sequence[str]) -> list[int | None]:
     """``values`` with each card text kept once (its first copy); null stays: copies of a card
     are one action."""
+    if len(values) < 3:  # the common small hands, without a set
+        if len(values) < 2:
+            return list(values)
+        a, b = values
+        return [a] if a is not None and b is not None and texts[a] == texts[b] else [a, b]
     seen: set[str] = set()
     # seen.add is there for its effect (None: the first copy is kept)
     return [c for c in values if c is None or not (texts[c] in seen or seen.add(texts[c]))]  # type: ignore[func-returns-value]
@@ -325,32 +330,65 @@ def reveal(s: State, cards: Any, seats: Any) -> None:
         if v.__class__ is not int or not 0 <= v < n:
             raise ValueError(f"reveal(): {v!r} is not a seat (seats are 0..{n - 1})")
     ids = cards if isinstance(cards, list) else [cards]
-    places = _places(s)
     at: dict[int, tuple[int, int]] = {}
-    for place, zone in places:
-        if zone is cards:  # a zone itself: every card lies there
-            at = dict.fromkeys(zone, place)
-            break
+    place = _place_of(s, cards)
+    if place is not None:  # a zone itself: every card lies there
+        at = dict.fromkeys(cards, place)
     else:
+        places = _places(s)
         wanted = set()
         for c in ids:
             if c.__class__ is not int or not 0 <= c < len(s.rules.deck.texts):
                 raise ValueError(f"reveal(): {c!r} is not a card")
             wanted.add(c)
-        for place, zone in places:
+        for where, zone in places:
             s.budget -= len(zone)  # charged like a loop over the cards looked at
             for c in zone:
                 if c in wanted:
-                    at[c] = place
+                    at[c] = where
         if s.budget < 0:
             over_budget()
     if not at or not viewers:
         return
+    if s.known:  # what moved earlier in this action is forgotten first, so it never takes the new knowledge with it
+        forget_moved(s)
     known = dict(s.known) if s.known else {}
     for v in viewers:
-        for c, place in at.items():
-            known[(v, place, c)] = None
+        for c, where in at.items():
+            known[(v, where, c)] = None
     s.known = known
+
+
+def forget_moved(s: State) -> None:
+    """Forget what ``reveal`` showed of cards that left their place: for each ``(place, text)``
+    where some revealed card of that text is no longer at that place, every viewer's knowledge of
+    that text there goes. The engine calls it after each action when ``s.known`` holds something,
+    and `reveal` before it adds knowledge (so a move earlier in the same action forgets only what
+    was known before it)."""
+    known = s.known
+    if not known:
+        return
+    texts = s.rules.deck.texts
+    gone = set()
+    for _, place, card in known:
+        z, x = place
+        if card not in (s.table_zones[x] if z < 0 else s.seat_zones[z][x]):
+            gone.add((place, texts[card]))
+    if gone:
+        kept = {k: None for k in known if (k[1], texts[k[2]]) not in gone}
+        s.known = kept or None
+
+
+def _place_of(s: State, zone: Any) -> tuple[int, int] | None:
+    """The place key of the zone list ``zone`` itself (see `reveal`), or None if it is no zone."""
+    for t, pile in enumerate(s.table_zones):
+        if pile is zone:
+            return (-1, t)
+    for z, zones in enumerate(s.seat_zones):
+        for seat, pile in enumerate(zones):
+            if pile is zone:
+                return (z, seat)
+    return None
 
 
 def _places(s: State) -> list[tuple[tuple[int, int], list[int]]]:

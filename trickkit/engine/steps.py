@@ -25,6 +25,7 @@ from trickkit.rules.ruleset import BidStep, DealStep, EffectStep, TrickStep
 # -- deal -------------------------------------------------------------------------------
 def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
     """Collect every card into ``rest``, shuffle it with the state's generator, and deal.
+    Every card leaves its place, so every seat forgets what ``reveal`` showed it.
 
     Dealing starts left of the dealer. A deal given to ``new_initial_state(deals=...)`` puts
     those exact hands in place; the other cards are shuffled into ``rest``.
@@ -40,6 +41,8 @@ def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
     for pile in s.table_zones:
         if pile:
             pile.clear()
+    if s.known:  # every card left its place: what reveal() showed is forgotten, even of a card dealt back there
+        s.known = None
     hands = s.seat_zones[step.to.index]
     given = s.deals[s.deal_no] if s.deals is not None and s.deal_no < len(s.deals) else None
     s.deal_no += 1

@@ -258,11 +258,22 @@ def _trial_on_copy(game: GameTables, s: State, kind: ActionKind, combo: Combo) -
 def _trial_in_place(game: GameTables, s: State, kind: ActionKind, combo: Combo, fn: Any = None) -> bool:
     """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
     effect and the check run, then everything an effect or a check may change (those four
-    parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``) is put back, so the state is
+    parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``, and ``known``: what a ``reveal``
+    in the effect showed) is put back, so the state is
     exactly as before, the very same list objects included (tests/test_turns_passes.py); only
     the evaluation budget stays spent, as after a trial on a copy (`_trial_on_copy`).
     ``fn``: the effect's bare generated function (frame: the combination), or None."""
-    saved = (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, s.turn_over, s.next_turn, s.memo, s._depth)
+    saved = (
+        s.seat_zones,
+        s.table_zones,
+        s.seat_vars,
+        s.table_vars,
+        s.turn_over,
+        s.next_turn,
+        s.memo,
+        s._depth,
+        s.known,
+    )
     s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
     s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
     s._depth += 1
@@ -271,7 +282,17 @@ def _trial_in_place(game: GameTables, s: State, kind: ActionKind, combo: Combo, 
     except _Unlocated:
         pass
     finally:
-        (s.seat_zones, s.table_zones, s.seat_vars, s.table_vars, s.turn_over, s.next_turn, s.memo, s._depth) = saved
+        (
+            s.seat_zones,
+            s.table_zones,
+            s.seat_vars,
+            s.table_vars,
+            s.turn_over,
+            s.next_turn,
+            s.memo,
+            s._depth,
+            s.known,
+        ) = saved
     return _trial_on_copy(game, s, kind, combo)  # through the hook: the error, located
 
 
@@ -377,6 +398,12 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
             for (kind, look, cache), combos in zip(rows, found):
                 if not combos:
                     continue
+                if not look:  # every combination made before: their actions, looked up in one C loop
+                    try:
+                        out += list(map(cache.__getitem__, combos))
+                        continue
+                    except KeyError:  # one not made yet: the loop below makes it
+                        pass
                 for combo in combos:
                     if look and not _passes(game, s, kind, combo):
                         continue

@@ -13,8 +13,10 @@ kit's hidden-information check; and the samples of `trickkit.agents.determinize`
   ``state.known``, that a seat knows a card's text at a place (a zone of a seat, or a table zone).
   The knowledge lasts while the card stays there: when a card of that text leaves that place,
   every viewer forgets that text there (copies are indistinguishable, so forgetting never depends
-  on which copy the engine moved). `forget_moved` applies this at the end of every action (and
-  of the automatic steps it set off); it runs only when something is known, so games without
+  on which copy the engine moved). `forget_moved` (`trickkit.dsl.runtime.forget_moved`) applies
+  this at the end of every action (and of the automatic steps it set off), and before each
+  ``reveal`` (a card moved earlier in the same action is forgotten before the new knowledge is
+  added, not with it); a ``deal`` forgets everything. It runs only when something is known, so games without
   reveals pay nothing. A viewer's knowledge shows in its observation only, as
   ``revealed: [{"card": "Priest", "zone": "hand", "seat": 2}, ...]`` (``seat`` None for a table zone).
 - **Variables.** A variable's ``visibility`` (``public``, ``owner``: the owning seat, or for a team
@@ -31,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from trickkit.dsl.runtime import forget_moved
 from trickkit.engine.observation import RevealView
 from trickkit.engine.protocols import Seat
 
@@ -47,23 +50,6 @@ Place = tuple[int, int]
 
 ALL, TOP, COUNT = "all", "top", "count"
 """How a seat sees a zone: every card, the top card only, or only how many cards it holds."""
-
-
-def forget_moved(state: State) -> None:
-    """Forget what ``reveal`` showed of cards that left their place: for each ``(place, text)``
-    where some revealed card of that text is no longer at that place, every viewer's knowledge of
-    that text there goes. Called by the engine after each action when ``state.known`` holds something."""
-    known = state.known
-    if not known:
-        return
-    texts = state.rules.deck.texts
-    gone: set[tuple[Place, str]] = set()
-    for _, place, card in known:
-        if card not in _zone_at(state, place):
-            gone.add((place, texts[card]))
-    if gone:
-        kept = {k: None for k in known if (k[1], texts[k[2]]) not in gone}
-        state.known = kept or None
 
 
 def _zone_at(state: State, place: Place) -> list[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import lark
 
@@ -32,6 +32,33 @@ from trickkit.rules.model import (
     step_parts,
 )
 from trickkit.rules.yaml_build import Path
+
+
+def _false(state: Any, frame: Any) -> bool:
+    return False
+
+
+class _Never:
+    """The ``until`` of a turns step that gives none (a `RuleHook` of the text ``false``): the
+    step never ends by it, only by ``until_after_turn``. A plain call, no generated rule."""
+
+    where = ""
+    text = "false"
+    fn = staticmethod(_false)
+    size = 0
+    type = "bool"
+    elem_type = "any"
+    checks = ""
+    filter = None
+    filter_size = 0
+    either_filter = None
+
+    def __call__(self, state: Any, *context: Any) -> bool:
+        return False
+
+
+never = cast(RuleHook, _Never())
+"""The one `_Never`."""
 
 
 class StepCompiler(ActionKindCompiler, DeclarationCompiler):
@@ -211,7 +238,8 @@ class StepCompiler(ActionKindCompiler, DeclarationCompiler):
         kinds = self._action_kinds(p, spec["actions"], window_names)
         return TurnStep(
             first=required(self.expr(p + ("first",), (), "int", "left_of(dealer)")),
-            until=required(self.expr(p + ("until",), (), "bool", "false")),
+            # without `until`, a plain function: no rule (and its error hook) is called after every action
+            until=required(self.expr(p + ("until",), (), "bool")) if "until" in spec else never,
             kinds=kinds,
             passes=self._kinds_passes(kinds),
             windows=tuple(windows),

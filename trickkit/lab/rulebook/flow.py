@@ -38,7 +38,10 @@ def step_summary(kind: str, spec: Any) -> str:
     if kind == "turns":
         kinds = ", ".join(spec.get("actions") or {})
         first = _one_line(spec.get("first", "left_of(dealer)"))
-        return f"turns from {first}, actions: {kinds}; until {_one_line(spec.get('until'))}"
+        ends = [f"until {_one_line(spec['until'])}"] if spec.get("until") is not None else []
+        if spec.get("until_after_turn") is not None:
+            ends.append(f"until, after a turn, {_one_line(spec['until_after_turn'])}")
+        return f"turns from {first}, actions: {kinds}; " + (" or ".join(ends) or "until false")
     if kind == "choose":
         verb, count = spec.get("verb", "choose"), _one_line(spec.get("count", 1))
         return f"each seat {verb}s {count} card(s) from {spec.get('from', 'hand')} to {spec.get('to')}"
