@@ -20,7 +20,7 @@ from trickkit.cli.main import main
 from trickkit.engine.records import replay_record
 from trickkit.errors import ScenarioError
 from trickkit.lab.scenario_files import load_scenario_file
-from trickkit.rules.inherit import confined_ruleset
+from trickkit.rules.confine import confined_ruleset
 
 SARKOPHAG = Path(__file__).parent.parent / "rulesets" / "sarkophag.yaml"
 

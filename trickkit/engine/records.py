@@ -19,7 +19,7 @@ import attrs
 
 from trickkit import jsonsafe
 from trickkit.errors import RulesetError, TrickkitError, short_repr
-from trickkit.rules.inherit import confined_ruleset
+from trickkit.rules.confine import confined_ruleset
 from trickkit.rules.source import open_regular
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
 def _source(record: dict[str, Any], base: str | None, ruleset: str | None) -> str:
     """What to load: the ``--ruleset`` override, the record's ruleset file, or the game name.
 
-    The record's ``ruleset`` is confined as ``extends`` is (`trickkit.rules.inherit.confined_ruleset`):
+    The record's ``ruleset`` is confined as ``extends`` is (`trickkit.rules.confine.confined_ruleset`):
     a shipped name, or a relative path that stays in the records file's folder (``base``; the
     current folder for a record given without its file).
 

@@ -1,10 +1,9 @@
 """Runs turns steps: seats choose among declared action kinds, with lookahead and reaction windows.
 
-A *turn* belongs to one seat (``turn_player``) and lasts until an effect calls ``end_turn()``.
-An action kind may open a *reaction window*: the other seats, in order from the player's
-left, may each respond (e.g. cancel the card just played); the first response closes the
-window, and if everyone passes the window's ``resolve`` block runs. Responders with no
-possible response are skipped, so a window costs no decisions when nobody can react.
+A *turn* belongs to one seat (``turn_player``) and lasts until an effect calls ``end_turn()``. An action kind may open
+a *reaction window*: the other seats, in order from the player's left, may each respond (e.g. cancel the card just
+played); the first response closes the window, and if everyone passes the window's ``resolve`` block runs. Responders
+with no possible response are skipped, so a window costs no decisions when nobody can react.
 """
 
 from __future__ import annotations

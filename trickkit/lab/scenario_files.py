@@ -45,7 +45,7 @@ from trickkit.errors import (
     did_you_mean,
     short_repr,
 )
-from trickkit.rules.inherit import confined_ruleset
+from trickkit.rules.confine import confined_ruleset
 from trickkit.rules.source import MAX_TEXT_SIZE, format_path, load_yaml, read_limited
 
 Path_: TypeAlias = tuple[str | int, ...]

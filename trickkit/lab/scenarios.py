@@ -21,7 +21,7 @@ from trickkit.errors import (
     short_repr,
 )
 from trickkit.lab.scenario_files import Scenario, load_scenario_file
-from trickkit.rules.inherit import confined_ruleset
+from trickkit.rules.confine import confined_ruleset
 
 __all__ = [
     "Scenario",
@@ -61,7 +61,7 @@ def load_game_for_scenario(game: str, base_dir: str, params: dict[str, Any]) -> 
 
     ``game`` is a ruleset path when it ends in ``.yaml``/``.yml`` or contains a
     path separator, else a shipped game name. A path is relative to ``base_dir`` and
-    confined to it as ``extends`` is (`trickkit.rules.inherit.confined_ruleset`): no
+    confined to it as ``extends`` is (`trickkit.rules.confine.confined_ruleset`): no
     absolute path, no ``..`` out of the folder, symbolic links resolved.
 
     Args:

@@ -1,5 +1,4 @@
-"""The ``hidden_information`` check: what a seat observes, and is shown of actions, never depends
-on cards it cannot see (swapped cards, swapped deals, zone visibility)."""
+"""The ``hidden_information`` check: what a seat sees of a game never depends on cards it cannot see."""
 
 from __future__ import annotations
 
