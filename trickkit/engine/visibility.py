@@ -176,7 +176,7 @@ class Visibility:
             else:
                 name, seat = self.rules.seat_zones[z].name, x
             cards = _zone_at(state, place)
-            ids = known[place]
+            ids = [c for c in known[place] if c in cards]  # (a sampled world may hold other cards there)
             # in the zone's order, so the view never tells which copy of a text was revealed
             out += [{"card": texts[c], "zone": name, "seat": seat} for c in sorted(ids, key=cards.index)]
         return out

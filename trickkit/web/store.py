@@ -102,7 +102,9 @@ def game_record(game: Any, state: Any, source: str, shipped: bool) -> dict[str, 
         game: the loaded `trickkit.Game`.
         state: its terminal state.
         source: what the game was loaded from (a shipped name or a ruleset path).
-        shipped: True when ``source`` is a shipped name (then the record names no file).
+        shipped: True when ``source`` is a shipped name (then the record names no file). A ruleset
+            file is named by its file name alone: the server's folders stay on the server, and
+            ``trickkit replay`` reads the record beside the ruleset (or with ``--ruleset FILE``).
     """
     from trickkit._version import __version__
 
@@ -121,5 +123,5 @@ def game_record(game: Any, state: Any, source: str, shipped: bool) -> dict[str, 
     if len(game.teams) not in (0, players):  # partnerships: each team's score too
         record["team_scores"] = list(state.team_scores())
     if not shipped:
-        record["ruleset"] = os.path.abspath(source)
+        record["ruleset"] = os.path.basename(source)
     return record

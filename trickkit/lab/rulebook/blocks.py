@@ -54,8 +54,17 @@ class Flow:
 Block = Heading | Para | Bullets | Table | Flow
 
 
+def _md_text(text: str) -> str:
+    """``text`` with square brackets outside code spans escaped: rule texts such as ``hand[s][0]``
+    must not read as Markdown reference links."""
+    parts = text.split("`")
+    for i in range(0, len(parts), 2):  # outside backticks
+        parts[i] = parts[i].replace("[", "\\[").replace("]", "\\]")
+    return "`".join(parts)
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ") or " "
+    return _md_text(text).replace("|", "\\|").replace("\n", " ") or " "
 
 
 def to_markdown(blocks: Sequence[Block], base_level: int = 1) -> str:
@@ -67,7 +76,7 @@ def to_markdown(blocks: Sequence[Block], base_level: int = 1) -> str:
         elif isinstance(b, Para):
             out.append(b.text)
         elif isinstance(b, Bullets):
-            out.append("\n".join(f"- {item}" for item in b.items))
+            out.append("\n".join(f"- {_md_text(item)}" for item in b.items))
         elif isinstance(b, Table):
             lines = ["| " + " | ".join(_md_cell(h) for h in b.header) + " |"]
             lines.append("|" + "---|" * len(b.header))
