@@ -8,6 +8,7 @@ repository reads whole without building the site. A stale file is a warning, whi
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from trickkit.cli import docsync
 
@@ -15,5 +16,6 @@ log = logging.getLogger("mkdocs.hooks.docsync")
 
 
 def on_pre_build(config) -> None:
-    for path in docsync.stale():
+    checkout = Path(config["config_file_path"]).resolve().parent  # mkdocs.yml's folder, installed or not
+    for path in docsync.stale(checkout):
         log.warning(f"{path} is stale: run 'python -m trickkit.cli.docsync --write'")

@@ -206,7 +206,7 @@ def test_the_markdown_shows_the_diagram_and_lists_the_steps():
 
 
 def test_generated_docs_are_fresh():
-    assert docsync.stale() == [], "run: python -m trickkit.cli.docsync --write"
+    assert docsync.stale(ROOT) == [], "run: python -m trickkit.cli.docsync --write"
 
 
 def test_every_game_page_embeds_its_rulebook():
