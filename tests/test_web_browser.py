@@ -1,5 +1,5 @@
 """The web table in a real browser: Playwright drives the machine's headless Chromium through
-the lobby and a whole game of Hearts, two human seats in two browser contexts plus two bots,
+the lobby and a whole game of Hearts and of Love Letter, two human seats in two browser contexts plus two bots,
 and checks that each page shows only its own hand.
 
 Skipped when the ``web`` extra, Playwright or Chromium (``/usr/bin/chromium``) is missing;
@@ -80,16 +80,22 @@ def check_only_own_hand(page, table, seat: int) -> None:
     assert set(mine) == {c for name in obs["seat_zones"] for c in obs["zones"][name][seat].get("cards", [])}
     everything = table.state.observation_all()
     known = visible_cards(obs) | words(" ".join(table.state.history_seen_by(seat)))
+    if table.state.current_player() == seat:  # its choices may name cards (a guess names any card)
+        known |= words(" ".join(a.text for a in table.state.legal_actions()))
     hidden = {c for s, z in enumerate(everything["zones"]["hand"]) if s != seat for c in z["cards"]} - known
     assert not words(page.inner_text("body")) & hidden, f"seat {seat}'s page shows a hidden card"
 
 
-def test_a_whole_game_of_hearts_by_clicking(server, browser, tmp_path):
+@pytest.mark.parametrize(
+    ("name", "param", "value"),
+    [("hearts", "limit", "1"), ("love_letter", "tokens", "1")],  # one hand, one round: the whole game
+)
+def test_a_whole_game_by_clicking(server, browser, tmp_path, name, param, value):
     base, registry = server
     lobby = browser.new_page()
     lobby.goto(base + "/")
-    lobby.select_option("#game", "hearts")
-    lobby.fill("#param-limit", "1")  # one hand is the whole game
+    lobby.select_option("#game", name)
+    lobby.fill(f"#param-{param}", value)
     lobby.select_option("#seat-0-kind", "human")
     lobby.select_option("#seat-1-kind", "random")
     lobby.select_option("#seat-2-kind", "human")
@@ -122,8 +128,9 @@ def test_a_whole_game_of_hearts_by_clicking(server, browser, tmp_path):
         move = table.move
         page.wait_for_selector(f'body[data-move="{move}"][data-turn="mine"]')
         check_only_own_hand(page, table, seat)
+        buttons = page.query_selector_all("button.act")
         playable = page.query_selector_all("#mine .card.playable")
-        (playable[0] if playable else page.query_selector_all("button.act")[0]).click()
+        (buttons[0] if buttons else playable[0]).click()
         deadline = time.monotonic() + 20
         while table.move == move:
             assert time.monotonic() < deadline, page.inner_text("#error")
