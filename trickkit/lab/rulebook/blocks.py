@@ -136,7 +136,7 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def mermaid_fence(
+def diagram_fence(
     source: str, language: str, css_class: str, options: dict[str, object], md: object, **kwargs: object
 ) -> str:
     """A pymdownx.superfences formatter for ``mermaid`` fences: the flow as a preformatted block.
