@@ -470,7 +470,8 @@ class InformationSetSampler:
         get = perm.get
         try:
             for st in self._steps:
-                if world.current_player() != st.actor:
+                # the history names the seat whose turn it was (a tricks step's `actor` may choose for it)
+                if world.is_terminal() or world.current != st.actor:
                     return None  # the sample's game went another way (the same text, another seat)
                 if not st.hidden:  # public: it must be legal under the sample
                     world.apply_action(st.text)
