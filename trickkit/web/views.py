@@ -15,7 +15,8 @@ __all__ = ["seat_view", "visible_cards"]
 
 
 def visible_cards(obs: Any) -> set[str]:
-    """Every card text an observation shows (zones' ``cards`` and ``top``, the trick)."""
+    """Every card text an observation shows (zones' ``cards`` and ``top``, the trick, and the cards a
+    ``reveal`` showed this seat)."""
     seen: set[str] = set()
 
     def zone(view: Any) -> None:
@@ -30,6 +31,7 @@ def visible_cards(obs: Any) -> set[str]:
     for view in obs["zones"].values():
         zone(view)
     seen.update(play["card"] for play in obs["trick"])
+    seen.update(entry["card"] for entry in obs.get("revealed", ()))
     return seen
 
 
