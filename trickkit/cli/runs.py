@@ -65,6 +65,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_ruleset(args.game, args.players, parse_params(args.param))
     agents = agent_specs(args, game.num_players)
     show = args.games >= PROGRESS_MIN_GAMES and not args.no_progress and sys.stderr.isatty()
+
+    def run(progress: Any = None) -> Any:  # the one simulate call, with or without a progress bar
+        return write_guard(
+            args.out,
+            lambda: simulate(
+                game,
+                args.games,
+                seed=args.seed,
+                agents=agents,
+                jobs=args.jobs,
+                out=args.out,
+                backend=args.backend,
+                address=args.address,
+                **({"progress": progress} if progress is not None else {}),
+            ),
+        )
+
     if show:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -77,34 +94,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             transient=True,
         ) as bar:
             task = bar.add_task(f"simulating {game.name}", total=args.games)
-            summary = write_guard(
-                args.out,
-                lambda: simulate(
-                    game,
-                    args.games,
-                    seed=args.seed,
-                    agents=agents,
-                    jobs=args.jobs,
-                    out=args.out,
-                    backend=args.backend,
-                    address=args.address,
-                    progress=lambda done, total: bar.update(task, completed=done),
-                ),
-            )
+            summary = run(lambda done, total: bar.update(task, completed=done))
     else:
-        summary = write_guard(
-            args.out,
-            lambda: simulate(
-                game,
-                args.games,
-                seed=args.seed,
-                agents=agents,
-                jobs=args.jobs,
-                out=args.out,
-                backend=args.backend,
-                address=args.address,
-            ),
-        )
+        summary = run()
     console().print(summary.to_table())
     if args.out:
         console().print(f"wrote {summary.games} games to {args.out}", markup=False)
