@@ -85,6 +85,9 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
     pass_legal = step.passes[0] if step.passes is not None else None
+    rows = _plan(game, step, -1)[
+        2
+    ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
 
     def legal(s: State) -> list[Action]:
         """`legal_turns` when no window is open: the generated pass, its combinations mapped to actions."""
@@ -98,9 +101,6 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 return legal_turns(game, step, s)
-            plans = game._turn_kind_actions.get(id(step))
-            plan = plans[1][0] if plans is not None else None
-            rows = (plan if plan is not None else _plan(game, step, -1))[2]
             out: list[Action] = []
             for (kind, look, cache), combos in zip(rows, found):
                 if not combos:
