@@ -23,6 +23,7 @@ from trickkit.engine.observation import Observation, ZoneView
 from trickkit.engine.privacy import privacy_table, seen_text
 from trickkit.engine.protocols import ApplyFn, CardId, LegalFn, Seat
 from trickkit.engine.state import State
+from trickkit.engine.turnplan import plan_steps
 from trickkit.engine.turns import kind_available as _kind_available
 from trickkit.engine.visibility import Visibility
 from trickkit.errors import DealError, StateError, TrickkitError, did_you_mean
@@ -48,6 +49,7 @@ class Game:
 
     def __init__(self, rules: Rules, content_hash: str, path: str):
         tables = self._tables = play_tables(rules.deck)
+        counting = rules.compiler is not None and rules.compiler.coverage is not None  # every rule through its hook
         rules = self.rules = _planned(rules, tables)
         self.content_hash = content_hash
         """SHA-256 of the ruleset document (its content, not its formatting)."""
@@ -110,6 +112,8 @@ class Game:
         self._apply_fns: tuple[ApplyFn[State], ...] = tuple(
             getattr(st, "fused_apply", None) or general for st, general in zip(rules.steps, self._apply_general)
         )
+        if not counting:  # turns and choose steps: planned functions (trickkit.engine.turnplan)
+            self._legal_fns, self._apply_fns = plan_steps(self, rules.steps, self._legal_fns, self._apply_fns)
 
     # -- identity -------------------------------------------------------------------------
     @property

@@ -1,0 +1,147 @@
+"""The planned turns and choose steps (`trickkit.engine.turnplan`): State runs them, they agree
+with the general path (`trickkit.engine.turns`, `trickkit.engine.choose`) action by action on
+random play of every shipped game using them (state, next legal actions and, for turns, the
+evaluation budget), and a rule failing inside one is still a located error that leaves the
+state as it was."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+import trickkit
+from trickkit.errors import DSLRuntimeError
+
+PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
+
+
+def _planned(game, kind):
+    return [i for i, st in enumerate(game.rules.steps) if st.kind == kind]
+
+
+def test_state_runs_the_planned_functions_of_turns_and_choose_steps():
+    game = trickkit.load_game("six_nimmt")
+    for kind in ("turns", "choose"):
+        for i in _planned(game, kind):
+            assert game._apply_fns[i] is not game._apply_general[i]
+            assert game._legal_fns[i] is not game._legal_general[i]
+
+
+def test_a_game_counting_coverage_runs_every_rule_through_its_hook():
+    game = trickkit.load_game("love_letter", coverage=True)
+    for i in _planned(game, "turns"):
+        assert game._apply_fns[i] is game._apply_general[i]
+
+
+@pytest.mark.parametrize("name", PLANNED_GAMES)
+def test_planned_steps_agree_with_the_general_path(name):
+    game = trickkit.load_game(name)
+    rng = random.Random(3)
+    checked = 0
+    for g in range(4 if name != "trumps" else 1):
+        state = game.new_initial_state(seed=g)
+        while not state.is_terminal():
+            step = game.rules.steps[state.step]
+            if step.kind in ("turns", "choose"):
+                legal, general = state.clone(), state.clone()
+                legal._legal = general._legal = None
+                assert game._legal_fns[state.step](legal) == game._legal_general[state.step](general)
+                assert legal.budget == general.budget
+            action = rng.choice(state.legal_actions())
+            if step.kind in ("turns", "choose"):
+                slow = state.clone()
+                slow._perform(action, game._apply_general[slow.step])  # the general path
+                slow_budget = slow.budget
+                state.apply_action(action)
+                assert state.to_json() == slow.to_json()
+                if step.kind == "turns":  # (a choose step finds the next legal actions within the action)
+                    assert state.budget == slow_budget
+                assert [a.text for a in state.legal_actions()] == [a.text for a in slow.legal_actions()]
+                assert state.current_player() == slow.current_player()
+                assert state.scores() == slow.scores()
+                checked += 1
+            else:
+                state.apply_action(action)
+    assert checked > 20
+
+
+TINY = """
+format: 1
+name: tiny
+title: Tiny
+players: {min: 2, max: 3, default: 2}
+deck:
+  - rank: {from: 1, to: 6}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+  table: {owner: table, visibility: public}
+table_variables:
+  zero: {initial: 0}
+  flag: {initial: false}
+seat_variables:
+  drew: {initial: 0, reset: turn}
+game_over: "true"
+score: "0"
+round:
+  - deal: {count: 3}
+  - turns:
+      first: "0"
+      until: UNTIL
+      on_turn_start: |
+        START
+      actions:
+        play:
+          text: "play {card}"
+          choices: {card: "hand[current_player]"}
+          allowed: "true"
+          effect: |
+            drew[current_player] += 1
+            EFFECT
+            move(card, hand[current_player], table)
+            end_turn()
+"""
+
+
+def _tiny(tmp_path, until="all(len(h) == 0 for h in hand)", start="zero = zero", effect="zero = zero"):
+    text = textwrap.dedent(TINY).lstrip()
+    text = text.replace("UNTIL", until).replace("START", start).replace("EFFECT", effect)
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, "utf-8")
+    return trickkit.load_game(path)
+
+
+def test_per_turn_variables_start_afresh_on_the_planned_path(tmp_path):
+    game = _tiny(tmp_path)
+    state = game.new_initial_state(seed=1)
+    state.apply_action(state.legal_actions()[0])
+    assert state.seat_vars[0] == [0, 0]  # seat 0 played (drew 1), then seat 1's turn reset it
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        ({"effect": "if len(table) == 0 { zero = 1 // zero }"}, r"play\.effect: ZeroDivisionError"),
+        ({"start": "if len(table) > 0 { zero = 1 // zero }"}, r"on_turn_start: ZeroDivisionError"),
+        ({"until": "if len(table) > 0 then null else false"}, r"until: expected true or false, got None"),
+    ],
+)
+def test_a_rule_failing_on_the_planned_path_is_located_and_leaves_the_state_as_it_was(tmp_path, rule, message):
+    game = _tiny(tmp_path, **rule)
+    state = game.new_initial_state(seed=1)
+    before = state.to_json()
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: \$\.round\[1\]\.turns\..*" + message):
+        state.apply_action(state.legal_actions()[0])
+    assert state.to_json() == before
+    assert not state.is_terminal()
+
+
+def test_turns_that_end_as_they_begin_forever_fail_located_on_the_planned_path(tmp_path):
+    game = _tiny(tmp_path, start="if len(table) > 0 { end_turn() }")
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*turns in a row were ended by on_turn_start"):
+        state.apply_action(state.legal_actions()[0])
+    assert state.history() == []
