@@ -21,6 +21,7 @@ from trickkit.dsl.body import (
 )
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
+from trickkit.dsl.runtime import distinct_cards, distinct_values
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
     Context,
@@ -148,6 +149,24 @@ def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], d
                 block += [t, ["continue"]]
             out[i + 1 : i + 1] = block
     return code in rhs
+
+
+def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] | None) -> list[Any] | None:
+    """The values of a choice whose domain rule is a constant (``suit: suit_names``), made
+    distinct as the pass would make them at every call (copies of a card once when ``cards``,
+    equal values once when ``repeats``); None when the domain is not a constant list, or making
+    it distinct fails (then the pass does it at play, and the engine reports the error)."""
+    value = getattr(fn, "const_value", None)
+    if value.__class__ is not list:
+        return None
+    try:
+        if cards:
+            return distinct_cards(value, cast(Sequence[str], texts))
+        if repeats:
+            return distinct_values(value)
+    except Exception:  # e.g. a list among the values: left to fail, located, at play time
+        return None
+    return cast(list[Any], value)
 
 
 class FiltersMixin(StatementsMixin):
@@ -296,12 +315,21 @@ class FiltersMixin(StatementsMixin):
             else:
                 inner: list[Line] = []
                 repeats = kind.get("repeats") or ()
+                sizes = []  # each domain's length in the budget charge: a literal for a constant domain
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
+                    distinct = card and texts_code is not None
+                    fixed = _constant_domain(fn, distinct, bool(i < len(repeats) and repeats[i]), texts)
+                    if fixed is not None:  # the same values every call: made distinct now, once
+                        inner.append(f"v{i} = {self._const_code(fixed)}")
+                        sizes.append(repr(len(fixed)))
+                        continue
+                    sizes.append(f"_len(v{i})")
                     inner += call(fn, f"v{i} = {{}}")
-                    if card and texts_code is not None:
+                    if distinct:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
                     elif i < len(repeats) and repeats[i]:
                         inner.append(f"v{i} = _distinct_values(v{i})")
+                charge[0] = "s.budget -= " + " * ".join(sizes)
                 inner += charge
                 listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
                 flt = kind["filter"]

@@ -63,6 +63,8 @@ class AggregatesMixin(OperatorsMixin):
             body.inner = set()
         items = self._collection(coll, coll_node)
         var = body.temp("v")
+        if self._seat_items(coll):
+            body.seats.add(var)
         body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls

@@ -23,6 +23,7 @@ from trickkit.dsl.body import (
     CALLS_RULES,
     LITERAL_NODES,
     MAX_FOLDED_INT_BITS,
+    SEAT_NOW,
     SIMPLE,
     Body,
     Hoist,
@@ -156,7 +157,22 @@ class GenBase:
             return attrs.evolve(val, code=code)
         t = self.body.temp()
         self._emit(f"{t} = {code}")
+        if code in SEAT_NOW:  # a fresh temp, never assigned again: it keeps the seat
+            self.body.seats.add(t)
         return attrs.evolve(val, code=t)
+
+    def _is_seat(self, code: str) -> bool:
+        """Is ``code`` a seat in 0..n-1 for sure (``current_player``, or a local known to hold one)?"""
+        return code in SEAT_NOW or code in self.body.seats
+
+    def _seat_items(self, coll: Val) -> bool:
+        """Is ``coll`` a constant list of seats in 0..n-1 (``seats``): its loop variable holds one?"""
+        n = self.ns.num_players
+        return (
+            coll.is_const
+            and isinstance(coll.const, (list, tuple))
+            and all(x.__class__ is int and 0 <= x < n for x in coll.const)
+        )
 
     def _dry(self, node: Node, scope: Scope, defs: Defs) -> Val:
         """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""

@@ -241,7 +241,7 @@ class ExprMixin(NamesMixin):
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
             return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
-        if x.code in SEAT_NOW and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
+        if self._is_seat(x.code) and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             # a seat list holds one item per seat: its length is the seat count, known here
