@@ -14,7 +14,7 @@ import attrs
 import lark
 
 from trickkit.dsl import builtins as B
-from trickkit.dsl.body import SEAT_NOW, Line
+from trickkit.dsl.body import Line
 from trickkit.dsl.builtins import Effect
 from trickkit.dsl.gen_aggregates import AggregatesMixin
 from trickkit.dsl.scope import Local, Scope, where_declared

@@ -16,7 +16,6 @@ import lark
 from trickkit.dsl import builtins as B
 from trickkit.dsl.body import (
     SEAT_LISTS,
-    SEAT_NOW,
 )
 from trickkit.dsl.gen_names import NamesMixin
 from trickkit.dsl.scope import Scope
