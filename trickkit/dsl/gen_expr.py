@@ -163,6 +163,16 @@ class ExprMixin(NamesMixin):
                 return Val(
                     read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free, values=values
                 )
+            card_at = self.body.cards_at.get(b.code)
+            if card_at is not None:  # `pile[-1].rank`: read where the card is taken, one test for both
+                item, test = card_at
+                return Val(
+                    f"({read(item)} if {test} else None)",
+                    result_type,
+                    state=b.state,
+                    free=b.free,
+                    values=values,
+                )
             x = self._simple(b)
             return Val(
                 f"(None if {x.code} is None else {read(x.code)})",
@@ -239,7 +249,10 @@ class ExprMixin(NamesMixin):
             test = bs.code if i in (0, -1) else f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
-            return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
+            code = f"({bs.code}[{i}] if {test} else None)"
+            if b.type == "zone":  # a zone holds cards, never null: null here only when the test fails
+                self.body.cards_at[code] = (f"{bs.code}[{i}]", test)
+            return Val(code, et, state=state, free=free)
         if self._is_seat(x.code) and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
