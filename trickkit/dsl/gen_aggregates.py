@@ -37,7 +37,9 @@ class AggregatesMixin(OperatorsMixin):
         if coll.nullable:
             self._emit(f"if {t} is None:")
             self.body.lines.append(["_null_iter()"])
-        self._emit(f"s.budget -= _len({t})")
+        # a constant list (``seats``): its length is known now
+        size = repr(len(coll.const)) if coll.is_const and coll.const.__class__ in (list, tuple) else f"_len({t})"
+        self._emit(f"s.budget -= {size}")
         self._emit("if s.budget < 0:")
         self.body.lines.append(["_over_budget()"])
         return t
