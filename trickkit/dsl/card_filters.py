@@ -176,7 +176,7 @@ def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] 
             return distinct_values(value)
     except Exception:  # e.g. a list among the values: left to fail, located, at play time
         return None
-    return cast(list[Any], value)
+    return value
 
 
 class FiltersMixin(StatementsMixin):

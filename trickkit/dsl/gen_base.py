@@ -163,7 +163,11 @@ class GenBase:
 
     def _is_seat(self, code: str) -> bool:
         """Is ``code`` a seat in 0..n-1 for sure (``current_player``, or a local known to hold one)?"""
-        return code in SEAT_NOW or code in self.body.seats
+        return (
+            code in SEAT_NOW
+            or code in self.body.seats
+            or (code.isdigit() and int(code) < self.ns.num_players)  # a seat written as a number
+        )
 
     def _seat_items(self, coll: Val) -> bool:
         """Is ``coll`` a constant list of seats in 0..n-1 (``seats``): its loop variable holds one?"""
@@ -200,7 +204,11 @@ class GenBase:
         if val.state and not val.free and (kind != "name" or val.code.startswith("_d")):
             if self.body.loops:  # a loop invariant: computed once, when first needed
                 return self._hoisted(val, lines)
-            if self.memoise and (kind == "aggregate" or tree_size(node) >= _MEMO_MIN_NODES):
+            if (
+                self.memoise
+                and (kind == "aggregate" or tree_size(node) >= _MEMO_MIN_NODES)
+                and val.code not in self.body.cards_at  # `pile[-1]`: a read cheaper than a memo
+            ):
                 return self._memoised(val, lines)
         elif (
             val.state

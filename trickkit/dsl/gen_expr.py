@@ -245,6 +245,8 @@ class ExprMixin(NamesMixin):
             if b.is_const and b.const is None:  # `piles[9][0]`: no `None[0]` in generated code
                 return Val("None", et, None, True)
             i = x.const
+            if 0 <= i < self.ns.num_players and SEAT_LISTS.match(b.code):  # `hand[0]`: a seat, in range
+                return Val(f"{b.code}[{i}]", et, nullable=et != "zone", state=True, free=free)
             bs = self._simple(b)
             test = bs.code if i in (0, -1) else f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
             if b.nullable:

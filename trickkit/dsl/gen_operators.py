@@ -282,17 +282,22 @@ class OperatorsMixin(ExprMixin):
             # to it), without a call; the item first, then the charge, as the call does
             r = self.body.temp()
             xa = self._code(a)
-            test: list[Line] = []
+            charged: list[Line] = []
             if not _PLAIN_NAME.match(xa):
-                test.append(f"{r} = {xa}")
+                charged.append(f"{r} = {xa}")
                 xa = r
-            test += [f"s.budget -= _len({b.code})", "if s.budget < 0:", ["_over_budget()"], f"{r} = ({xa} in {b.code})"]
+            charged += [
+                f"s.budget -= _len({b.code})",
+                "if s.budget < 0:",
+                ["_over_budget()"],
+                f"{r} = ({xa} in {b.code})",
+            ]
             if b.nullable:
                 self._emit(f"{r} = False")
                 self._emit(f"if {b.code} is not None:")
-                self.body.lines.append(test)
+                self.body.lines.append(charged)
             else:
-                self.body.lines.extend(test)
+                self.body.lines.extend(charged)
             return Val(r, "bool", nullable=False, state=state, free=free)
         if not b.nullable:
             if plain:
