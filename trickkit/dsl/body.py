@@ -61,6 +61,12 @@ class Body:
         # a combination filter's loops but the innermost: (choices bound there, lines run there
         # before the next choice's loop, hoisted code -> its local)
         self.levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = []
+        # locals known to hold a seat in 0..n-1 (a temp bound to ``turn_player``, the variable of
+        # a loop over a constant list of seats): a seat list is indexed by them without a check
+        self.seats: set[str] = set()
+        # code of a card taken from a zone at a fixed place (``pile[-1]``) -> (the item's code,
+        # the test that it is there): its attributes are read under that test alone
+        self.cards_at: dict[str, tuple[str, str]] = {}
 
     def temp(self, prefix: str = "t") -> str:
         """A new local name of the function."""

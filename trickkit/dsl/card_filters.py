@@ -21,6 +21,7 @@ from trickkit.dsl.body import (
 )
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
+from trickkit.dsl.runtime import distinct_cards, distinct_values
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
     Context,
@@ -94,7 +95,11 @@ def _operands(code: str, op: str) -> list[str]:
     return [*parts, code[start:body_end]]
 
 
-def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]]) -> bool:
+def _early_exits(
+    code: str,
+    levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]],
+    solo: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = (),
+) -> bool:
     """Let a combination filter skip the choices that cannot pass. For every conjunct of the
     test ``code`` (through ``hN = (A and B)`` definitions) computed in an outer loop, put
     ``if not hN: continue`` right after it in that loop's lines (``levels``), so that no deeper
@@ -103,16 +108,22 @@ def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], d
     parts, ``if not (X or Y): continue`` once they are all computed. Skipping only avoids work:
     a failed conjunct fails the whole test, and a part whose computation might have failed is
     not computed, as the general path would not compute it either.
+    The parts of ``solo`` (each naming one later choice alone) are computed before the loops,
+    once per value of that choice: a failed one drops the value (no combination with it can
+    pass); an alternative among them is left to the innermost test.
     Returns True when the whole test is so decided in an outer loop (the innermost loop then
     tests nothing)."""
     order: list[str] = []  # the parts computed in outer loops, in the order they are computed
     rhs: dict[str, str] = {}
-    for _, out, _ in levels:
+    early: set[str] = set()  # the parts of `solo`
+    for k, (_, out, _) in enumerate((*solo, *levels)):
         for line in out:
             m = _LEVEL_ASSIGN.match(line) if isinstance(line, str) else None
             if m is not None and m.group(1) not in rhs:
                 order.append(m.group(1))
                 rhs[m.group(1)] = m.group(2)
+                if k < len(solo):
+                    early.add(m.group(1))
     needed: set[str] = set()
     either: list[list[list[str]]] = []  # alternatives, each with its outer parts
 
@@ -124,7 +135,7 @@ def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], d
                     walk(rhs[c])
                 continue
             alternatives = [[x for x in _operands(d, "and") if x in rhs] for d in _operands(c, "or")]
-            if len(alternatives) > 1 and all(alternatives):
+            if len(alternatives) > 1 and all(alternatives) and not early.intersection(*alternatives):
                 either.append(alternatives)
 
     walk(code)
@@ -139,7 +150,7 @@ def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], d
         last = max((x for a in alternatives for x in a), key=order.index)
         test = " or ".join("(" + " and ".join(a) + ")" for a in alternatives)
         after.setdefault(last, []).append(f"if not ({test}):")
-    for _, out, _ in levels:
+    for _, out, _ in (*solo, *levels):
         at = [i for i, line in enumerate(out) if isinstance(line, str) and line.split(" = ", 1)[0] in after]
         for i in reversed(at):
             tests = after[cast(str, out[i]).split(" = ", 1)[0]]
@@ -148,6 +159,24 @@ def _early_exits(code: str, levels: Sequence[tuple[frozenset[str], list[Line], d
                 block += [t, ["continue"]]
             out[i + 1 : i + 1] = block
     return code in rhs
+
+
+def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] | None) -> list[Any] | None:
+    """The values of a choice whose domain rule is a constant (``suit: suit_names``), made
+    distinct as the pass would make them at every call (copies of a card once when ``cards``,
+    equal values once when ``repeats``); None when the domain is not a constant list, or making
+    it distinct fails (then the pass does it at play, and the engine reports the error)."""
+    value = getattr(fn, "const_value", None)
+    if value.__class__ is not list:
+        return None
+    try:
+        if cards:
+            return distinct_cards(value, cast(Sequence[str], texts))
+        if repeats:
+            return distinct_values(value)
+    except Exception:  # e.g. a list among the values: left to fail, located, at play time
+        return None
+    return value
 
 
 class FiltersMixin(StatementsMixin):
@@ -199,15 +228,40 @@ class FiltersMixin(StatementsMixin):
         levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
             (frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)
         ]
-        val, hoist, inner = self._loop_test(tree, scope, levels)
-        decided = _early_exits(val.code, levels)
+        # a part naming only a later outer choice (``rows[row - 1]``, not the artifact before it)
+        # is computed once per value of it, before the loops, not again for every earlier choice
+        # (not when it stops at the first combination passing: that one is usually found early)
+        solo: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset([f"a{i}"]), [], {}) for i in range(1, n - 1 if not first_only else 1)
+        ]
+        val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+        decided = _early_exits(val.code, levels, solo)
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
         lines += flatten(hoist.lines)
+        loops = [f"for a{i} in domains[{i}]:" for i in range(n)]
+        used = _TEMP_REF.findall(
+            "\n".join(flatten([*hoist.lines, *inner, *(x for lv in (*solo, *levels) for x in lv[1])]))
+        )
+        top = max(map(int, used), default=-1)
+        later = "\n".join(flatten([*inner, *(x for lv in levels for x in lv[1])])) + "\n" + val.code
+        for i, (_, out, _) in enumerate(solo, start=1):
+            if out:  # each value with its parts, kept when no test among them failed
+                top += 1
+                kept, names = f"v{top}", [f"a{i}"]
+                names += [  # the parts the loops after read
+                    m.group(1)
+                    for m in (_LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
+                    if m and re.search(rf"\b{m.group(1)}\b", later)
+                ]
+                row = "(" + ", ".join(names) + ")"
+                lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
+                lines += flatten([*out, f"{kept}.append({row})"], depth=2)
+                loops[i] = f"for {', '.join(names)} in {kept}:"
         lines.append("    out = []")
         bulk = decided and not first_only and not inner
         for i in range(n - 1 if bulk else n):
-            lines.append("    " * (i + 1) + f"for a{i} in domains[{i}]:")
+            lines.append("    " * (i + 1) + loops[i])
             if i < n - 1:  # the parts that name only the choices so far
                 lines += flatten(levels[i][1], depth=i + 2)
         pad = "    " * (n + 1)
@@ -296,12 +350,21 @@ class FiltersMixin(StatementsMixin):
             else:
                 inner: list[Line] = []
                 repeats = kind.get("repeats") or ()
+                sizes = []  # each domain's length in the budget charge: a literal for a constant domain
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
+                    distinct = card and texts_code is not None
+                    fixed = _constant_domain(fn, distinct, bool(i < len(repeats) and repeats[i]), texts)
+                    if fixed is not None:  # the same values every call: made distinct now, once
+                        inner.append(f"v{i} = {self._const_code(fixed)}")
+                        sizes.append(repr(len(fixed)))
+                        continue
+                    sizes.append(f"_len(v{i})")
                     inner += call(fn, f"v{i} = {{}}")
-                    if card and texts_code is not None:
+                    if distinct:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
                     elif i < len(repeats) and repeats[i]:
                         inner.append(f"v{i} = _distinct_values(v{i})")
+                charge[0] = "s.budget -= " + " * ".join(sizes)
                 inner += charge
                 listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
                 flt = kind["filter"]

@@ -37,7 +37,9 @@ class AggregatesMixin(OperatorsMixin):
         if coll.nullable:
             self._emit(f"if {t} is None:")
             self.body.lines.append(["_null_iter()"])
-        self._emit(f"s.budget -= _len({t})")
+        # a constant list (``seats``): its length is known now
+        size = repr(len(coll.const)) if coll.is_const and coll.const.__class__ in (list, tuple) else f"_len({t})"
+        self._emit(f"s.budget -= {size}")
         self._emit("if s.budget < 0:")
         self.body.lines.append(["_over_budget()"])
         return t
@@ -63,6 +65,8 @@ class AggregatesMixin(OperatorsMixin):
             body.inner = set()
         items = self._collection(coll, coll_node)
         var = body.temp("v")
+        if self._seat_items(coll):
+            body.seats.add(var)
         body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls

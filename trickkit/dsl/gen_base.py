@@ -23,6 +23,7 @@ from trickkit.dsl.body import (
     CALLS_RULES,
     LITERAL_NODES,
     MAX_FOLDED_INT_BITS,
+    SEAT_NOW,
     SIMPLE,
     Body,
     Hoist,
@@ -156,7 +157,26 @@ class GenBase:
             return attrs.evolve(val, code=code)
         t = self.body.temp()
         self._emit(f"{t} = {code}")
+        if code in SEAT_NOW:  # a fresh temp, never assigned again: it keeps the seat
+            self.body.seats.add(t)
         return attrs.evolve(val, code=t)
+
+    def _is_seat(self, code: str) -> bool:
+        """Is ``code`` a seat in 0..n-1 for sure (``current_player``, or a local known to hold one)?"""
+        return (
+            code in SEAT_NOW
+            or code in self.body.seats
+            or (code.isdigit() and int(code) < self.ns.num_players)  # a seat written as a number
+        )
+
+    def _seat_items(self, coll: Val) -> bool:
+        """Is ``coll`` a constant list of seats in 0..n-1 (``seats``): its loop variable holds one?"""
+        n = self.ns.num_players
+        return (
+            coll.is_const
+            and isinstance(coll.const, (list, tuple))
+            and all(x.__class__ is int and 0 <= x < n for x in coll.const)
+        )
 
     def _dry(self, node: Node, scope: Scope, defs: Defs) -> Val:
         """Compile ``node`` to check it, and drop its code (a branch a constant rules out)."""
@@ -184,7 +204,11 @@ class GenBase:
         if val.state and not val.free and (kind != "name" or val.code.startswith("_d")):
             if self.body.loops:  # a loop invariant: computed once, when first needed
                 return self._hoisted(val, lines)
-            if self.memoise and (kind == "aggregate" or tree_size(node) >= _MEMO_MIN_NODES):
+            if (
+                self.memoise
+                and (kind == "aggregate" or tree_size(node) >= _MEMO_MIN_NODES)
+                and val.code not in self.body.cards_at  # `pile[-1]`: a read cheaper than a memo
+            ):
                 return self._memoised(val, lines)
         elif (
             val.state

@@ -14,7 +14,7 @@ import attrs
 import lark
 
 from trickkit.dsl import builtins as B
-from trickkit.dsl.body import SEAT_NOW, Line
+from trickkit.dsl.body import Line
 from trickkit.dsl.builtins import Effect
 from trickkit.dsl.gen_aggregates import AggregatesMixin
 from trickkit.dsl.scope import Local, Scope, where_declared
@@ -69,6 +69,8 @@ class StatementsMixin(AggregatesMixin):
             inner = scope.child(
                 str(var_tok), Local(var, elem_type(coll.type), self._items_nullable(coll, coll_node, scope))
             )
+            if self._seat_items(coll):
+                self.body.seats.add(var)
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None
@@ -256,7 +258,7 @@ class StatementsMixin(AggregatesMixin):
             x = self._expr(target.children[1], scope, ())
             vs = self._simple(v)
             store = "seat_vars" if sym.kind == "seat_var" else "table_vars"
-            if sym.kind == "seat_var" and x.code not in SEAT_NOW:
+            if sym.kind == "seat_var" and not self._is_seat(x.code):
                 # a seat out of 0..n-1 is an error, never a write to another seat (Python's
                 # negative index would write `score[-1]` into the last seat's)
                 xs = self._simple(x)
@@ -300,7 +302,7 @@ class StatementsMixin(AggregatesMixin):
         if target.data == "target_item":
             x = self._simple(self._expr(target.children[1], scope, ()))
             if sym.kind == "seat_var":
-                if x.code not in SEAT_NOW:
+                if not self._is_seat(x.code):
                     self._emit(f"if not (0 <= {x.code} < {self.ns.num_players}):")
                     self.body.lines.append([f"_bad_seat({x.code}, {name!r}, {self.ns.num_players})"])
                 whole = f"s.seat_vars[{sym.value}][{x.code}]"

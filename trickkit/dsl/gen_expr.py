@@ -16,7 +16,6 @@ import lark
 from trickkit.dsl import builtins as B
 from trickkit.dsl.body import (
     SEAT_LISTS,
-    SEAT_NOW,
 )
 from trickkit.dsl.gen_names import NamesMixin
 from trickkit.dsl.scope import Scope
@@ -164,6 +163,16 @@ class ExprMixin(NamesMixin):
                 return Val(
                     read(self._code(b)), result_type, nullable=nullable, state=b.state, free=b.free, values=values
                 )
+            card_at = self.body.cards_at.get(b.code)
+            if card_at is not None:  # `pile[-1].rank`: read where the card is taken, one test for both
+                item, test = card_at
+                return Val(
+                    f"({read(item)} if {test} else None)",
+                    result_type,
+                    state=b.state,
+                    free=b.free,
+                    values=values,
+                )
             x = self._simple(b)
             return Val(
                 f"(None if {x.code} is None else {read(x.code)})",
@@ -236,12 +245,17 @@ class ExprMixin(NamesMixin):
             if b.is_const and b.const is None:  # `piles[9][0]`: no `None[0]` in generated code
                 return Val("None", et, None, True)
             i = x.const
+            if 0 <= i < self.ns.num_players and SEAT_LISTS.match(b.code):  # `hand[0]`: a seat, in range
+                return Val(f"{b.code}[{i}]", et, nullable=et != "zone", state=True, free=free)
             bs = self._simple(b)
             test = bs.code if i in (0, -1) else f"{i} < _len({bs.code})" if i >= 0 else f"{-i} <= _len({bs.code})"
             if b.nullable:
                 test = f"{bs.code} is not None and {test}"
-            return Val(f"({bs.code}[{i}] if {test} else None)", et, state=state, free=free)
-        if x.code in SEAT_NOW and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
+            code = f"({bs.code}[{i}] if {test} else None)"
+            if b.type == "zone":  # a zone holds cards, never null: null here only when the test fails
+                self.body.cards_at[code] = (f"{bs.code}[{i}]", test)
+            return Val(code, et, state=state, free=free)
+        if self._is_seat(x.code) and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             # a seat list holds one item per seat: its length is the seat count, known here

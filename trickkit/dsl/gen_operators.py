@@ -8,6 +8,7 @@ compared with a card attribute or a choice parameter is checked against its valu
 from __future__ import annotations
 
 import operator
+import re
 from typing import TypeGuard
 
 import attrs
@@ -16,6 +17,7 @@ import lark
 from trickkit.dsl.body import (
     MAX_FOLDED_INT_BITS,
     SIMPLE,
+    Line,
 )
 from trickkit.dsl.gen_expr import ExprMixin
 from trickkit.dsl.scope import Scope
@@ -34,6 +36,12 @@ from trickkit.dsl.types import (
     unify,
     union_values,
 )
+
+_SCALARS = ("int", "str", "bool", "card")
+"""Types of an item `in` tests without walking it: the charge of `runtime.contains` is the list's length."""
+
+_PLAIN_NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|-?[0-9]+)$")
+"""A local or a number: read after the charge as well as before it (it cannot fail)."""
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 
@@ -269,6 +277,28 @@ class OperatorsMixin(ExprMixin):
         plain = b.type == "zone" or (
             b.is_const and isinstance(b.const, list) and len(b.const) <= 64 and not is_list(a.type) and a.type != "any"
         )
+        if not plain and a.type in _SCALARS and not b.is_const and SIMPLE.match(b.code):
+            # `seat in used`: the charge of `_in` written out (an item that is no list adds nothing
+            # to it), without a call; the item first, then the charge, as the call does
+            r = self.body.temp()
+            xa = self._code(a)
+            charged: list[Line] = []
+            if not _PLAIN_NAME.match(xa):
+                charged.append(f"{r} = {xa}")
+                xa = r
+            charged += [
+                f"s.budget -= _len({b.code})",
+                "if s.budget < 0:",
+                ["_over_budget()"],
+                f"{r} = ({xa} in {b.code})",
+            ]
+            if b.nullable:
+                self._emit(f"{r} = False")
+                self._emit(f"if {b.code} is not None:")
+                self.body.lines.append(charged)
+            else:
+                self.body.lines.extend(charged)
+            return Val(r, "bool", nullable=False, state=state, free=free)
         if not b.nullable:
             if plain:
                 return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
