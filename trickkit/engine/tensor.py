@@ -289,6 +289,7 @@ class ObservationEncoder(ReferenceEncoding):
         self._face_of_id = tuple(self.face_index[t] for t in deck.face_texts)
         # one card text per card: the card id is its text's index, and a zone holds each at most once
         self._unique_cards = self.card_of_id == tuple(range(len(deck.texts)))
+        self._small_deck = len(deck.texts) <= 256  # card ids fit in bytes
         self._turns_steps = tuple(step.kind == "turns" for step in rules.steps)
         self._zeros = memoryview(np.zeros(2 + len(self.card_index), np.float32))  # type: ignore[arg-type]
         self._orders = tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
@@ -374,7 +375,8 @@ class ObservationEncoder(ReferenceEncoding):
             zones = seat_zones[index] if index >= 0 else state.table_zones
             was = keys[slot]
             if zones != was:
-                keys[slot] = list(map(list, zones))
+                if was is None:
+                    keys[slot] = [[*cards] for cards in zones]
                 self._zones(a, zones, was, hows, starts)
         trick = state.trick
         i = self._trick_slot
@@ -387,7 +389,7 @@ class ObservationEncoder(ReferenceEncoding):
         i = self._vars_slot  # numbers only: all compared at once (the masked bids of a simultaneous bid aside)
         if hidden is not None or not self._numbers_only or seat_vars != keys[i]:
             if self._numbers_only:  # the masked bids were written: compared again next time
-                keys[i] = _UNSET if hidden is not None else list(map(list, seat_vars))
+                keys[i] = _UNSET if hidden is not None else [[*values] for values in seat_vars]
             self._seat_vars(state, seat, a, keys, array, hidden)
         table_vars = state.table_vars
         if not self._numbers_only or table_vars != keys[i + 1]:
@@ -519,7 +521,7 @@ class ObservationEncoder(ReferenceEncoding):
 
     def _zones(self, a: Any, zones: list[list[int]], was: Any, hows: Any, starts: Any) -> None:
         """Rewrite the segments of ``zones`` (each seat's zone, or the table zones) whose cards
-        differ from ``was`` (a copy of them when last written; all of them if None)."""
+        differ from ``was`` (copies of them when last written, updated here; all of them if None)."""
         if was is None:
             T = len(self.card_index)
             for cards, start, how in zip(zones, starts, hows):
@@ -529,12 +531,20 @@ class ObservationEncoder(ReferenceEncoding):
                 else:
                     self._zone_anew(a, cards, how, start)
             return
-        unique = self._unique_cards
-        for cards, before, start, how in zip(zones, was, starts, hows):
+        unique, small = self._unique_cards, self._small_deck
+        for z, (cards, before, start, how) in enumerate(zip(zones, was, starts, hows)):
             if cards != before:
+                was[z] = [*cards]  # the key: a copy of the cards written
                 a[start] = len(cards)
                 if how is _ALL and unique:  # each card at most once: set the new ones, clear the gone
                     cells = a[start + 2 :]
+                    if small:  # the differences as bytes (card ids < 256): quicker than sets
+                        after, gone = bytes(cards), bytes(before)
+                        for c in after.translate(None, gone):
+                            cells[c] = 1.0
+                        for c in gone.translate(None, after):
+                            cells[c] = 0.0
+                        continue
                     for c in set(cards).difference(before):
                         cells[c] = 1.0
                     for c in set(before).difference(cards):
