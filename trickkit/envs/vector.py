@@ -37,6 +37,11 @@ infos)``, ``close()``) where a card game of several seats allows, and differs wh
 later game of slot ``i`` takes the next seed of a sequence started by ``s + i``, exactly as
 `trickkit.envs.pettingzoo` does after ``reset(seed=s + i)``: the same seeds and actions give the
 same games as ``num_envs`` single environments.
+
+**Cost.** A step checks the actions against the masks with numpy, applies them, then updates
+each game's tensor where its state keeps it (`trickkit.engine.tensor.ObservationEncoder.cached`,
+no copy) and concatenates them into the batch with one numpy call; the masks are cleared at once
+and each legal id set byte by byte. No array is allocated per game.
 """
 
 from __future__ import annotations
