@@ -154,7 +154,7 @@ class VectorEnv:
             given.shape == (self.num_envs,)
             and given.dtype.kind in "iu"
             and ((given >= 0) & (given < self.num_actions)).all()
-            and self._masks.reshape(-1)[self._arange + given].all()
+            and self._masks.reshape(-1)[self._arange + given.astype(np.intp)].all()
         ):
             ids: list[int] = given.tolist()
             return ids
