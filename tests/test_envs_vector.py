@@ -100,3 +100,19 @@ def test_copy_false_returns_the_buffers():
     obs1, _ = envs.reset(seed=2)
     obs2, *_ = envs.step(pick(random.Random(0), obs1["action_mask"]))
     assert obs1["observation"] is obs2["observation"]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.uint64])
+def test_actions_of_any_integer_dtype_are_checked_at_once(dtype):
+    """Actions as a numpy array of any integer type step every game; an illegal one is refused
+    naming its game, and no game moved."""
+    envs = VectorEnv("hearts", 3)
+    obs, _ = envs.reset(seed=1)
+    legal = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]], dtype)
+    obs, *_ = envs.step(legal)
+    histories = [len(s.history()) for s in envs.states]
+    bad = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]], dtype)
+    bad[2] = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    with pytest.raises(IllegalActionError, match="game 2"):
+        envs.step(bad)
+    assert [len(s.history()) for s in envs.states] == histories

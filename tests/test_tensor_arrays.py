@@ -96,3 +96,29 @@ def test_the_mask_is_int8_or_written_into_a_bool_or_int8_out():
         state.legal_action_mask(out=np.zeros(size + 1, np.int8))
     with pytest.raises(ValueError, match="dtype int8"):
         state.legal_action_mask(out=np.zeros(size, np.float32))
+
+
+@pytest.mark.parametrize("small_deck", [True, False])
+def test_shown_zones_flip_only_the_changed_cards_for_any_deck_size(small_deck, monkeypatch):
+    """A shown zone's changed cards are found as byte strings (card ids below 256) or as sets
+    (larger decks): both give the dict view's encoding at every decision of every seat."""
+    game = trickkit.load_game("hearts")
+    monkeypatch.setattr(game._observation_encoder, "_small_deck", small_deck)
+    rng = random.Random(4)
+    state = game.new_initial_state(seed=4)
+    for _ in range(120):
+        seat = state.current_player()
+        assert np.array_equal(state.observation_tensor(seat), reference(state, seat))
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_score_rule_reading_a_seat_variable_is_read_from_the_variable():
+    """``score: total[seat]`` is read from the variable (no rule call per seat), and a value the
+    engine would refuse still goes through ``state.scores()``, which reports it."""
+    game = trickkit.load_game("hearts")
+    encoder = game._observation_encoder
+    assert encoder._score_var == game.rules.seat_vars[0].index == 0
+    state = game.new_initial_state(seed=2)
+    state.seat_vars[0][1] = 7
+    assert state.observation_tensor(0)[encoder._scores_at + 1] == 7.0
+    assert trickkit.load_game("saqqara")._observation_encoder._score_var == -1  # a computed score

@@ -37,6 +37,11 @@ infos)``, ``close()``) where a card game of several seats allows, and differs wh
 later game of slot ``i`` takes the next seed of a sequence started by ``s + i``, exactly as
 `trickkit.envs.pettingzoo` does after ``reset(seed=s + i)``: the same seeds and actions give the
 same games as ``num_envs`` single environments.
+
+**Cost.** A step checks the actions against the masks with numpy, applies them, then updates
+each game's tensor where its state keeps it (`trickkit.engine.tensor.ObservationEncoder.cached`,
+no copy) and concatenates them into the batch with one numpy call; the masks are cleared at once
+and each legal id set byte by byte. No array is allocated per game.
 """
 
 from __future__ import annotations
@@ -82,8 +87,11 @@ class VectorEnv:
         self._masks = np.zeros((num_envs, self.num_actions), np.int8)
         self._seats = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros((num_envs, self.num_players), np.float32)
-        self._obs_rows = list(self._obs)  # row views, made once (writing through them fills the batch)
-        self._mask_rows = list(self._masks)
+        self._obs_flat = self._obs.reshape(-1)  # the batch as one row: the games' tensors concatenated into it
+        self._mask_cells = memoryview(self._masks.reshape(-1))  # type: ignore[arg-type]  # legal ids set byte by byte (quicker than numpy)
+        self._encoder = self.game._observation_encoder
+        self._ids = self.game.action_space.ids
+        self._arange = np.arange(num_envs) * self.num_actions
         self._seeds = [random.Random(random.SystemRandom().randrange(2**63)) for _ in range(num_envs)]
         self.states: list[Any] = []  # the trickkit State of each slot once reset() ran
 
@@ -96,8 +104,7 @@ class VectorEnv:
         else:
             seeds = [next_seed(r) for r in self._seeds]
         self.states = [self.game.new_initial_state(seed=s) for s in seeds]
-        for i in range(self.num_envs):
-            self._observe(i)
+        self._observe()
         return self._observations(), self._infos(None)
 
     def step(self, actions: Sequence[Any] | np.ndarray[Any, Any]) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
@@ -117,6 +124,40 @@ class VectorEnv:
             raise StateError("call reset() before stepping the environment")
         if len(actions) != self.num_envs:
             raise ValueError(f"give one action per game ({self.num_envs}), got {len(actions)}")
+        ids = self._checked(actions)
+        rewards = self._rewards
+        rewards[:] = 0.0
+        terminated = np.zeros(self.num_envs, bool)
+        final: list[Any] = [None] * self.num_envs
+        mode = self.reward_mode
+        for i, state in enumerate(states):
+            before = state.scores() if mode == "score" else None
+            state.apply_action(ids[i])
+            if before is not None or state._terminal:  # "win" rewards are all 0 until the end
+                rewards[i] = seat_rewards(state, mode, before)
+            if state._terminal:
+                terminated[i] = True
+                final[i] = state.scores()
+                states[i] = self.game.new_initial_state(seed=next_seed(self._seeds[i]))
+        self._observe()
+        truncated = np.zeros(self.num_envs, bool)
+        copied = rewards.copy() if self.copy else rewards
+        return self._observations(), copied, terminated, truncated, self._infos(final)
+
+    def _checked(self, actions: Sequence[Any] | np.ndarray[Any, Any]) -> list[int]:
+        """``actions`` as a list of ints, each legal in its game (checked all at once, with numpy;
+        anything else is looked at one by one, to say which is wrong and why)."""
+        if len(actions) != self.num_envs:
+            raise ValueError(f"give one action per game ({self.num_envs}), got {len(actions)}")
+        given = np.asarray(actions)
+        if (
+            given.shape == (self.num_envs,)
+            and given.dtype.kind in "iu"
+            and ((given >= 0) & (given < self.num_actions)).all()
+            and self._masks.reshape(-1)[self._arange + given.astype(np.intp)].all()
+        ):
+            ids: list[int] = given.tolist()
+            return ids
         masks = self._masks
         ids = []
         for i, action in enumerate(actions):
@@ -127,34 +168,37 @@ class VectorEnv:
             if not 0 <= a < self.num_actions or not masks[i, a]:
                 raise IllegalActionError(f"game {i}: action id {a} is not legal now (see the action mask)")
             ids.append(a)
-        rewards = self._rewards
-        rewards[:] = 0.0
-        terminated = np.zeros(self.num_envs, bool)
-        final: list[Any] = [None] * self.num_envs
-        mode = self.reward_mode
-        for i, state in enumerate(states):
-            before = state.scores() if mode == "score" else None
-            state.apply_action(ids[i])
-            if before is not None or state.is_terminal():  # "win" rewards are all 0 until the end
-                rewards[i] = seat_rewards(state, mode, before)
-            if state.is_terminal():
-                terminated[i] = True
-                final[i] = state.scores()
-                states[i] = self.game.new_initial_state(seed=next_seed(self._seeds[i]))
-            self._observe(i)
-        truncated = np.zeros(self.num_envs, bool)
-        copied = rewards.copy() if self.copy else rewards
-        return self._observations(), copied, terminated, truncated, self._infos(final)
+        return ids
+
+    def _observe(self) -> None:
+        """Each game's seat to act, its observation tensor and legal-action mask, into the batch:
+        the tensors (each state's own, updated in place by the encoder) are concatenated into it
+        with one numpy call; the masks are cleared at once and the legal ids set byte by byte."""
+        cached = self._encoder.cached
+        ids, cells, width = self._ids, self._mask_cells, self.num_actions
+        self._masks.fill(0)
+        seats, tensors = [], []
+        base = 0
+        for state in self.states:
+            seat = state.current_player()
+            seats.append(seat)
+            if seat < 0:  # never: each game is reset as it ends; kept for a state set from outside
+                tensors.append(np.zeros(self.observation_shape, np.float32))
+            else:
+                tensors.append(cached(state, seat))
+            legal = state._legal
+            try:
+                for action in state.legal_actions() if legal is None else legal:
+                    cells[base + ids[action.text]] = 1
+            except KeyError:
+                state.legal_action_mask()  # raises the ActionSpaceError naming the action
+                raise
+            base += width
+        np.concatenate(tensors, out=self._obs_flat)
+        self._seats[:] = seats
 
     def close(self) -> None:
         """Nothing to release (no processes, no files)."""
-
-    def _observe(self, i: int) -> None:
-        state = self.states[i]
-        seat = state.current_player()
-        self._seats[i] = seat
-        state.observation_tensor(seat, out=self._obs_rows[i])
-        state.legal_action_mask(out=self._mask_rows[i])
 
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
         if self.copy:
