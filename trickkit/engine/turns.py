@@ -16,6 +16,7 @@ from typing import Any
 from trickkit.dsl.compiler import EVALUATION_BUDGET, GameEnded
 from trickkit.dsl.runtime import distinct_values, dsl_str
 from trickkit.engine.actions import Action
+from trickkit.engine.lookahead import MAX_LOOKAHEAD_DEPTH, Unlocated, draws, trial_in_place, trial_on_copy
 from trickkit.engine.protocols import Frame, GameTables, Seat, located
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
 from trickkit.errors import DSLRuntimeError, did_you_mean, short_repr
@@ -28,11 +29,6 @@ Passes = tuple[Callable[[State, Frame], "list[list[Combo]]"], Callable[[State, F
 lookahead)`` (`trickkit.rules.ruleset.TurnStep.passes`)."""
 Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, bool, dict[Combo, Action]], ...]]
 """What `legal_turns` needs of a step (or an open window): see `_plan`."""
-
-MAX_LOOKAHEAD_DEPTH = 1
-"""How far lookahead looks: one action. An action with ``lookahead`` is legal if, after it,
-the seat's turn is over or some action is *allowed*; that next action's own lookahead is
-not checked again (it would multiply the cost for no gain in the shipped games)."""
 
 MAX_CACHED_ACTIONS = 100_000
 """Most actions of turns steps a Game keeps for reuse (an action's text and object cost more
@@ -208,22 +204,9 @@ def _passes(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
     return known
 
 
-_RANDOM_HELPERS = frozenset({"_draw_random", "_shuffle", "_insert_random"})
-"""Generated helpers that draw from the state's generator (see `trickkit.dsl.runtime`)."""
-
-
 def _draws(effect: Any) -> bool:
-    """True if the effect hook may draw randomness: its trial runs on a copy, so the state's
-    generator (shared lazily with copies) is never touched by a lookahead."""
-    fn = getattr(effect, "fn", None)
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return True  # not a generated rule: the copy is always safe
-    return not _RANDOM_HELPERS.isdisjoint(code.co_names)
-
-
-class _Unlocated(Exception):
-    """The bare effect function of a trial failed: the trial runs again through its hook."""
+    """True if the effect hook may draw randomness (its trial then runs on a copy): `lookahead.draws`."""
+    return draws(effect)
 
 
 def _trial_passes(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
@@ -237,67 +220,26 @@ def _trial_passes(game: GameTables, s: State, kind: ActionKind, combo: Combo) ->
         effect = kind.effect
         fn = getattr(effect, "fn", None)
         bare = fn if fn is not None and getattr(effect, "size", -1) == len(kind.domains) else None
-        plan = game._effect_draws[id(kind)] = (kind, _draws(effect), bare)
+        plan = game._effect_draws[id(kind)] = (kind, draws(effect), bare)
     if not plan[1]:
-        return _trial_in_place(game, s, kind, combo, plan[2])
-    return _trial_on_copy(game, s, kind, combo)
+        return trial_in_place(game, s, kind, combo, plan[2], _trial_after)
+    return trial_on_copy(game, s, kind, combo, _trial_after)
 
 
 def _trial_on_copy(game: GameTables, s: State, kind: ActionKind, combo: Combo) -> bool:
-    """`_trial_passes` on a copy of ``s``; what the trial spent of the evaluation budget is
-    charged to ``s`` (the lookahead is part of the engine call that asked for it, so n trials
-    of n combinations each cannot run unbounded)."""
-    trial = s._trial()
-    try:
-        return _trial_after(game, trial, kind, combo)
-    finally:
-        s.budget = trial.budget
+    """`_trial_passes` on a copy of ``s`` (`lookahead.trial_on_copy`)."""
+    return trial_on_copy(game, s, kind, combo, _trial_after)
 
 
 def _trial_in_place(game: GameTables, s: State, kind: ActionKind, combo: Combo, fn: Any = None) -> bool:
-    """`_trial_passes` on ``s`` itself: its zones and variables are swapped for copies while the
-    effect and the check run, then everything an effect or a check may change (those four
-    parts, ``turn_over``, ``next_turn``, ``memo``, ``_depth``, and ``known``: what a ``reveal``
-    in the effect showed) is put back, so the state is
-    exactly as before, the very same list objects included (tests/test_turns_passes.py); only
-    the evaluation budget stays spent, as after a trial on a copy (`_trial_on_copy`).
+    """`_trial_passes` on ``s`` itself, put back exactly as it was (`lookahead.trial_in_place`).
     ``fn``: the effect's bare generated function (frame: the combination), or None."""
-    saved = (
-        s.seat_zones,
-        s.table_zones,
-        s.seat_vars,
-        s.table_vars,
-        s.turn_over,
-        s.next_turn,
-        s.memo,
-        s._depth,
-        s.known,
-    )
-    s.seat_zones, s.table_zones, s.seat_vars, s.table_vars = game._copy_layout(s)
-    s.memo = None  # as on a fresh copy: the answers memoised so far describe the state before
-    s._depth += 1
-    try:
-        return _trial_after(game, s, kind, combo, fn)
-    except _Unlocated:
-        pass
-    finally:
-        (
-            s.seat_zones,
-            s.table_zones,
-            s.seat_vars,
-            s.table_vars,
-            s.turn_over,
-            s.next_turn,
-            s.memo,
-            s._depth,
-            s.known,
-        ) = saved
-    return _trial_on_copy(game, s, kind, combo)  # through the hook: the error, located
+    return trial_in_place(game, s, kind, combo, fn, _trial_after)
 
 
 def _trial_after(game: GameTables, trial: State, kind: ActionKind, combo: Combo, fn: Any = None) -> bool:
     """Run ``combo``'s effect on ``trial`` (a copy, or the state in a trial) and check it.
-    ``fn``: the effect's bare generated function; when it fails, `_Unlocated` is raised."""
+    ``fn``: the effect's bare generated function; when it fails, `Unlocated` is raised."""
     turn = trial.turn_no
     try:
         if fn is None:
@@ -309,7 +251,7 @@ def _trial_after(game: GameTables, trial: State, kind: ActionKind, combo: Combo,
     except Exception as e:
         if fn is None:
             raise
-        raise _Unlocated() from e
+        raise Unlocated() from e
     if trial.turn_over or trial.turn_no != turn or kind.opens is not None:
         return True
     step = game.rules.steps[trial.step]
