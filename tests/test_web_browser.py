@@ -79,7 +79,11 @@ def check_only_own_hand(page, table, seat: int) -> None:
     assert shown <= visible_cards(obs), (seat, shown - visible_cards(obs))
     assert set(mine) == {c for name in obs["seat_zones"] for c in obs["zones"][name][seat].get("cards", [])}
     everything = table.state.observation_all()
-    known = visible_cards(obs) | words(" ".join(table.state.history_seen_by(seat)))
+    # the seat's transcript may name cards it has seen go (a King's trade: "your Prince went to seat 2");
+    # the engine's own no-leak tests check that transcript
+    known = (
+        visible_cards(obs) | words(" ".join(table.state.history_seen_by(seat))) | words(table.state.transcript(seat))
+    )
     if table.state.current_player() == seat:  # its choices may name cards (a guess names any card)
         known |= words(" ".join(a.text for a in table.state.legal_actions()))
     hidden = {c for s, z in enumerate(everything["zones"]["hand"]) if s != seat for c in z["cards"]} - known
