@@ -2,9 +2,9 @@
 
 ``TRICKKIT_COMPILE=1 pip install .`` builds the opt-in compiled variant instead: mypyc (from the
 ``mypy`` package) compiles the engine modules of COMPILED to C extensions. The games are the
-same (tests/test_golden.py passes against either build); see docs/performance.md for what it
-gains. The per-game code the DSL generates is compiled by ``compile()`` when a game is loaded
-and stays Python in either build.
+same (tests/test_golden.py passes against either build), but not faster: see the measurements
+in docs/performance.md. The per-game code the DSL generates is compiled by ``compile()`` when a
+game is loaded and stays Python in either build.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ COMPILED = [
 ]
 """The hot engine modules (cProfile of random play), as mypyc compiles them without changes.
 
-Left out: engine/state.py compiles but is not correct compiled: its ``__slots__`` comes from the
-class annotations, which a mypyc class does not keep (``State._restore`` copies nothing), and a
-compiled State cannot be monkeypatched; engine/fused.py and engine/actions.py only run while a
-game loads."""
+Left out: engine/state.py, which mypyc refuses (``State.__slots__`` in ``_restore``) and which
+would not work compiled without changes: its ``__slots__`` comes from the class annotations, which
+a mypyc class does not keep; the aliases ``_copy = clone`` and ``__str__ = __repr__`` become
+instance attributes; ``clone`` uses ``object.__new__(State)``; and a compiled State cannot be
+monkeypatched. engine/fused.py and engine/actions.py compile but only run while a game loads."""
 
 # What mypy needs to type the compiled modules the way the checked-in code is typed: itself,
 # the stubs and the runtime dependencies (kept in step with pyproject.toml's [project] lists).

@@ -2,12 +2,12 @@
 
 The games of the compiled build are checked by running the golden playthroughs against it:
 
-    TRICKKIT_EXPECT_COMPILED=1 python -m pytest tests/test_compiled_build.py tests/test_golden.py
+    TRICKKIT_EXPECT_COMPILED=1 python -P -m pytest tests/test_compiled_build.py tests/test_golden.py
 
-with a Python that has the compiled build installed (not an editable install of the checkout),
-run from outside the checkout. With TRICKKIT_EXPECT_COMPILED=1 the test below makes sure that
-run really imported the compiled modules; without it, it is skipped (the default build is pure).
-"""
+in the checkout, with a Python that has the compiled build installed (not an editable install);
+``-P`` (Python 3.11+) keeps the checkout's own modules off sys.path. With
+TRICKKIT_EXPECT_COMPILED=1 the test below makes sure that run really imported the compiled
+modules; without it, it is skipped (the default build is pure)."""
 
 from __future__ import annotations
 
