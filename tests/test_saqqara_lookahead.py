@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ VARIANTS = [
 ]
 
 
-def _refusal(state, text):
+def _refusal(state: trickkit.State, text: str) -> str:
     try:
         state.apply_action(text)
     except trickkit.IllegalActionError as e:
@@ -33,7 +34,7 @@ def _refusal(state, text):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("params", VARIANTS, ids=lambda p: ",".join(p) or "default")
-def test_second_fits_decides_as_the_lookahead(players, params):
+def test_second_fits_decides_as_the_lookahead(players: int, params: dict[str, Any]) -> None:
     shipped = trickkit.load_game("saqqara", players=players, **params)
     fixture = trickkit.load_game(LOOKAHEAD, players=players, **params)
     assert not any(k.lookahead for st in shipped.rules.steps for k in getattr(st, "kinds", ()))
