@@ -2,11 +2,15 @@
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
 import trickkit
 from trickkit.engine import turns
+
+SAQQARA_LOOKAHEAD = Path(__file__).parent / "data" / "saqqara_lookahead.yaml"
+"""Saqqara written with `lookahead: placed == 0` (tests/test_saqqara_lookahead.py)."""
 
 TURN_GAMES = [n for n in trickkit.list_games() if any(st.kind == "turns" for st in trickkit.load_game(n).rules.steps)]
 
@@ -62,7 +66,7 @@ def test_a_clone_that_never_draws_still_replays_the_game():
 
 
 def _saqqara_with_lookahead(tmp_path, value):
-    text = trickkit.engine.loader.ruleset_text("saqqara")
+    text = SAQQARA_LOOKAHEAD.read_text("utf-8")
     assert "lookahead: placed == 0" in text
     path = tmp_path / f"saqqara_{abs(hash(value))}.yaml"
     path.write_text(text.replace("lookahead: placed == 0", f"lookahead: {value}"))
@@ -72,7 +76,7 @@ def _saqqara_with_lookahead(tmp_path, value):
 def test_a_lookahead_expression_checks_only_where_it_holds(tmp_path):
     """Saqqara checks only first placements: the same legal actions as checking every one,
     and fewer than checking none (some first placements are dead ends)."""
-    shipped = trickkit.load_game("saqqara", players=2)
+    shipped = trickkit.load_game(str(SAQQARA_LOOKAHEAD), players=2)
     always, never = _saqqara_with_lookahead(tmp_path, "true"), _saqqara_with_lookahead(tmp_path, "false")
     dead_ends = 0
     for seed in range(12):
@@ -148,7 +152,7 @@ def test_an_action_subclass_is_an_action():
     ],
 )
 def test_a_lookahead_that_is_not_a_bool_is_a_located_load_error(tmp_path, value, message):
-    text = trickkit.engine.loader.ruleset_text("saqqara").replace("lookahead: placed == 0", f"lookahead: {value}")
+    text = SAQQARA_LOOKAHEAD.read_text("utf-8").replace("lookahead: placed == 0", f"lookahead: {value}")
     path = tmp_path / "bad.yaml"
     path.write_text(text)
     line = text[: text.index(f"lookahead: {value}")].count("\n") + 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import textwrap
+from pathlib import Path
 
 import attrs
 import pytest
@@ -17,6 +18,10 @@ from trickkit.errors import DSLRuntimeError
 
 TURNS_GAMES = ["saqqara", "trumps", "crazy_eights", "six_nimmt", "hearts", "euchre", "love_letter"]
 """Every shipped game with a turns step (checked below, so a new one cannot be missed)."""
+
+SAQQARA_LOOKAHEAD = str(Path(__file__).parent / "data" / "saqqara_lookahead.yaml")
+"""Saqqara as it was written with `lookahead: placed == 0` (the shipped one now tests a second
+placement in `allowed`): a game whose lookahead trials run at many decisions."""
 
 
 def _turn_steps(game):
@@ -88,7 +93,7 @@ def test_generated_passes_agree_with_the_general_path(name, monkeypatch):
 
 def test_a_trial_state_gets_the_same_answer_from_both_paths(monkeypatch):
     # the lookahead's question (one level deep): is some action allowed after this one?
-    for game, state in _decisions("saqqara", 2, seed=11):
+    for game, state in _decisions(SAQQARA_LOOKAHEAD, 2, seed=11):
         step = game.rules.steps[state.step]
         trial = state._trial()
         fast = turns._any_passes(game, trial, step.kinds, step.passes)
@@ -168,7 +173,7 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
         lambda game, s, kind, combo: tried.append((id(kind), combo)) or real(game, s, kind, combo),
     )
     asked_can = 0
-    for game, state in _decisions("saqqara", 3, seed=5):
+    for game, state in _decisions(SAQQARA_LOOKAHEAD, 3, seed=5):
         tried.clear()
         legal = state.legal_actions()
         assert len(tried) == len(set(tried))
@@ -199,7 +204,7 @@ def _everything(s):
     return out
 
 
-@pytest.mark.parametrize("name", TURNS_GAMES)
+@pytest.mark.parametrize("name", [*TURNS_GAMES, SAQQARA_LOOKAHEAD])
 def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
     # Every allowed combination of every kind, at random decisions of every turns game, tried
     # on the state itself: afterwards every field is as before (the generator and the very list
@@ -235,7 +240,7 @@ def test_a_trial_in_place_leaves_the_state_exactly_as_it_was(name):
 
 def test_a_failing_effect_in_a_trial_in_place_leaves_the_state_as_it_was():
     game, state = next(
-        (g, s) for g, s in _decisions("saqqara", 1, seed=3) if any(a.verb == "place" for a in s.legal_actions())
+        (g, s) for g, s in _decisions(SAQQARA_LOOKAHEAD, 1, seed=3) if any(a.verb == "place" for a in s.legal_actions())
     )
     kind = next(k for k in game.rules.steps[state.step].kinds if k.name == "place")
     combo = next(a.choices for a in state.legal_actions() if a.verb == "place")
