@@ -257,3 +257,18 @@ def test_no_memoised_part_inside_another(name):
     for block in blocks:
         for inner in block.body + block.orelse:
             assert not any(b is not block for b in _memo_blocks(ast.unparse(inner))), ast.unparse(block)[:400]
+
+
+def test_sorted_by_keeps_ties_in_order_and_null_keys_last():
+    """`sorted(... by K)` (the runtime's `sort_keyed`): ascending keys, equal keys in their
+    order (True and 1 are equal keys too), null keys last in their order, as one stable sort."""
+    from trickkit.dsl import runtime
+
+    keyed = [(3, "a"), (None, "n1"), (1, "b"), (3, "c"), (None, "n2"), (1, "d")]
+    assert runtime.sort_keyed(keyed) == ["b", "d", "a", "c", "n1", "n2"]
+    assert keyed[1] == (None, "n1")  # the caller's list is left as it was
+    assert runtime.sort_keyed([(True, "x"), (1, "y"), (0, "z")]) == ["z", "x", "y"]
+    assert runtime.sort_keyed([(None, 1)]) == [1]
+    assert runtime.sort_keyed([]) == []
+    with pytest.raises(TypeError):
+        runtime.sort_keyed([(1, "x"), ("a", "y")])

@@ -9,6 +9,7 @@ from the generator, ending the game) goes through a helper written here.
 from __future__ import annotations
 
 import itertools as _itertools
+import operator as _operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, TypeAlias
 
@@ -236,12 +237,17 @@ def multiply(a: Any, b: Any) -> Any:
     return a * b
 
 
+_first = _operator.itemgetter(0)
+
+
 def sort_keyed(keyed: list[tuple[Any, Any]]) -> list[Any]:
     """The values of ``[(key, value), ...]`` ordered by key, null keys last, ties in order."""
-    order = sorted(
-        range(len(keyed)), key=lambda i: (keyed[i][0] is None, keyed[i][0] if keyed[i][0] is not None else 0, i)
-    )
-    return [keyed[i][1] for i in order]
+    last = [v for k, v in keyed if k is None]
+    if last:
+        keyed = [kv for kv in keyed if kv[0] is not None]
+    # sorted() is stable: equal keys keep their order, with no per-item Python key function
+    out = [v for _, v in sorted(keyed, key=_first)]
+    return out + last if last else out
 
 
 def move(c: int, frm: list[int], to: list[int], front: bool, name: str) -> None:
