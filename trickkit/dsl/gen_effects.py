@@ -7,6 +7,7 @@ against the variable's type (a value known only at play time is checked as it is
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeGuard, cast
 
@@ -33,6 +34,9 @@ from trickkit.dsl.types import (
     node_pos,
 )
 from trickkit.errors import did_you_mean
+
+# a seat's zone read directly (``hand[target]`` with a known seat): its place key is (zone, seat)
+_SEAT_ZONE = re.compile(r"^s\.seat_zones\[([0-9]+)\]\[(s\.current|[a-z][0-9]+|[0-9]+)\]$")
 
 
 def _is_named(node: Node) -> TypeGuard[Tree]:
@@ -199,7 +203,11 @@ class StatementsMixin(AggregatesMixin):
         elif name == "insert_random":
             self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
         elif name == "reveal":
-            self._emit(f"_reveal(s, {codes[0]}, {codes[1]})")
+            m = _SEAT_ZONE.match(codes[0])
+            if m and self._is_seat(m.group(2)):  # a seat's zone: its place is known, not searched for
+                self._emit(f"_reveal(s, {codes[0]}, {codes[1]}, ({m.group(1)}, {m.group(2)}))")
+            else:
+                self._emit(f"_reveal(s, {codes[0]}, {codes[1]})")
         elif name == "end_turn" and "next" in named:
             self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":

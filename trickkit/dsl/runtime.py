@@ -310,9 +310,10 @@ def _zones(s: State) -> Iterator[list[int]]:
         yield from zones
 
 
-def reveal(s: State, cards: Any, seats: Any) -> None:
+def reveal(s: State, cards: Any, seats: Any, place: tuple[int, int] | None = None) -> None:
     """``reveal(CARDS, SEATS)``: each seat of ``seats`` (a seat or a list of seats) learns each card
     of ``cards`` (a card id, a list of them, or a zone's list) at the place it lies now.
+    ``place``: the place key of ``cards`` when the generated code knows it is that zone.
 
     The knowledge is kept in ``s.known``: a new dict (never changed in place, so clones may share
     it) whose keys are ``(viewer, place, card id)``, a place being ``(seat zone index, seat)`` or
@@ -331,7 +332,8 @@ def reveal(s: State, cards: Any, seats: Any) -> None:
             raise ValueError(f"reveal(): {v!r} is not a seat (seats are 0..{n - 1})")
     ids = cards if isinstance(cards, list) else [cards]
     at: dict[int, tuple[int, int]] = {}
-    place = _place_of(s, cards)
+    if place is None:
+        place = _place_of(s, cards)
     if place is not None:  # a zone itself: every card lies there
         at = dict.fromkeys(cards, place)
     else:
