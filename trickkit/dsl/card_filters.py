@@ -271,7 +271,7 @@ class FiltersMixin(StatementsMixin):
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         if bulk:  # decided in the outer loops: every last choice passes, combined in one C call
             outer = "".join(f"[a{i}], " for i in range(n - 1))
-            lines += ["    " * n + f"out += _product(({outer}domains[{n - 1}]))", "    return out"]
+            lines += ["    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
         elif decided:  # the whole test was passed in an outer loop (see _early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]

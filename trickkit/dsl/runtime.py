@@ -256,6 +256,16 @@ def move(c: int, frm: list[int], to: list[int], front: bool, name: str) -> None:
         to.append(c)
 
 
+def move_top(frm: list[int] | None, to: list[int] | None, name: str) -> None:
+    """``move(frm[-1], frm, to)``: the top card of ``frm`` (a card lies in one place only, so
+    it is the one `move` would search for and remove), with `move`'s errors."""
+    if not frm:
+        raise ValueError(f"{name}(): the card is not in the zone it is moved from")
+    if to is None:
+        raise ValueError(f"{name}(): no zone to move to")
+    to.append(frm.pop())
+
+
 def move_all(frm: list[int], to: list[int]) -> None:
     if frm is not to:
         to.extend(frm)
@@ -490,6 +500,8 @@ HELPERS = {
     "_distinct_cards": distinct_cards,
     "_distinct_values": distinct_values,
     "_product": product,
+    "_move_top": move_top,
+    "_iproduct": _itertools.product,  # `out += _iproduct(...)`: combined in C, no list made in between
     "_attr_any": attr_of_any,
     "_mul": multiply,
     "_card_text": card_text,
