@@ -337,7 +337,7 @@ def test_a_combination_filter_skips_the_choices_that_cannot_pass(tmp_path, monke
     for part in skips:
         assert part in source, source
     assert ("continue" in source) == bool(skips), source
-    assert ("_product" in source) == bulk and ("for a2" in source) == (not bulk), source
+    assert ("_iproduct" in source) == bulk and ("for a2" in source) == (not bulk), source
     for hand in (["1", "4", "5"], ["5", "5", "2"], ["4", "6", "2"]):  # seat 0's (seat 1 holds 3 3 6)
         deal = [[hand, ["3", "3", "6"]]]
         fast = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]

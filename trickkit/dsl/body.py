@@ -54,6 +54,9 @@ class Body:
         self.loops = 0  # aggregates (or the card loop of a filter) around the code emitted now
         self.hoist: Hoist | None = None  # where the current outermost loop's invariants start
         self.eager = False  # compute invariants before the loop, not when first needed (card filters)
+        # an error only means "ask the general path" here (card and combination filters): a seat
+        # list is indexed without the range check, an index out of range raising IndexError
+        self.falls_back = False
         # code of an eagerly hoisted part -> its local; ("definition", name) -> the value of a
         # state-only definition inlined before a card loop (see GenBase._call_definition)
         self.hoisted: Hoisted = {}

@@ -50,6 +50,8 @@ _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
 """The frame, a context value, or a return: code that is not inlined as it stands."""
 
 
+# a plain read of a zone, the code of a choice's rule like ``hand[me]``
+_ZONE_READ = re.compile(r"^\(?s\.(seat_zones\[[0-9]+\]\[(s\.current|[0-9]+)\]|table_zones\[[0-9]+\])\)?$")
 _LEVEL_ASSIGN = re.compile(r"^(h[0-9]+) = (.+)$")
 """A part computed in a combination filter's outer loop (see `GenBase._leveled`): ``hN = code``."""
 
@@ -269,7 +271,7 @@ class FiltersMixin(StatementsMixin):
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         if bulk:  # decided in the outer loops: every last choice passes, combined in one C call
             outer = "".join(f"[a{i}], " for i in range(n - 1))
-            lines += ["    " * n + f"out += _product(({outer}domains[{n - 1}]))", "    return out"]
+            lines += ["    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
         elif decided:  # the whole test was passed in an outer loop (see _early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]
@@ -321,6 +323,9 @@ class FiltersMixin(StatementsMixin):
             return [*lines, target.format(code)]
 
         found = "return True" if first_only else ""
+        shared = self._shared_card_domains(kinds, texts)
+        if shared:  # made distinct at most once in the pass, by the first kind that reaches it
+            lines += [f"    {w} = None" for w in shared.values()]
         for kind in kinds:
             body: list[Line] = []
             if kind.get("where"):
@@ -359,6 +364,14 @@ class FiltersMixin(StatementsMixin):
                         sizes.append(repr(len(fixed)))
                         continue
                     sizes.append(f"_len(v{i})")
+                    w = shared.get(self._inline_parts.get(ref(fn), ((), ""))[1]) if distinct else None
+                    if w is not None:  # the same zone as another kind's: its cards, distinct, once
+                        inner += [
+                            f"if {w} is None:",
+                            [*call(fn, f"{w} = {{}}"), f"{w} = _distinct_cards({w}, {texts_code})"],
+                        ]
+                        inner.append(f"v{i} = {w}")
+                        continue
                     inner += call(fn, f"v{i} = {{}}")
                     if distinct:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
@@ -386,6 +399,23 @@ class FiltersMixin(StatementsMixin):
             lines += flatten(body)
         lines.append("    return False" if first_only else "    return out")
         return self._define(name, lines)
+
+    def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
+        """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by
+        the code that reads them, each with the pass local that keeps its distinct cards: a
+        plain read of a zone, which charges nothing, so computing it once changes no budget."""
+        if texts is None:
+            return {}
+        seen: dict[str, int] = {}
+        for kind in kinds:
+            for i, (fn, card) in enumerate(zip(kind["domains"], kind["cards"], strict=False)):
+                repeats = kind.get("repeats") or ()
+                if not card or _constant_domain(fn, True, bool(i < len(repeats) and repeats[i]), texts) is not None:
+                    continue
+                parts = self._inline_parts.get(getattr(fn, "__name__", ""))
+                if parts is not None and not parts[0] and _ZONE_READ.match(parts[1]):
+                    seen[parts[1]] = seen.get(parts[1], 0) + 1
+        return {code: f"p{k}" for k, code in enumerate(c for c, n in seen.items() if n > 1)}  # inlined locals: 1000 on
 
     def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
         """The statements and result of the generated rule ``name`` (a function of the state
@@ -425,6 +455,7 @@ class FiltersMixin(StatementsMixin):
             body.loops = 1
             hoist = body.hoist = Hoist()
             body.eager = True
+            body.falls_back = True
             inner: list[Line] = []
             body.lines = inner
             return self._expr_guarded(tree, scope), hoist, inner

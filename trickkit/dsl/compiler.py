@@ -120,11 +120,15 @@ class Compiler(FiltersMixin):
             self.body, self._rule = saved, saved_rule
         return bool(val.free)
 
-    def block(self, text: str, context: Context = (), where: str = "") -> tuple[Rule, int]:
+    def block(
+        self, text: str, context: Context = (), where: str = "", seats: frozenset[str] = frozenset()
+    ) -> tuple[Rule, int]:
         """Compile a statement block. Returns ``(function, frame_size)``.
 
         Blocks change the state between statements, so nothing is memoised across
         statements; loop invariants are hoisted only within one statement's expression.
+        ``seats``: context names that always hold a seat in 0..n-1 (a choice offered from
+        ``seats``): seat lists are indexed by them without a check.
         """
         tree = parse(str(text), "block")
         saved, self.body = self.body, Body()
@@ -132,6 +136,7 @@ class Compiler(FiltersMixin):
         self._rule = (where, str(text))
         try:
             scope = self._root_scope(context)
+            self.body.seats.update(scope.names[n].name for n in seats)  # context names are never assigned
             self._count(tree, "rule", "runs", "")
             try:
                 self._stmts(tree.children, scope)

@@ -7,6 +7,7 @@ against the variable's type (a value known only at play time is checked as it is
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeGuard, cast
 
@@ -33,6 +34,11 @@ from trickkit.dsl.types import (
     node_pos,
 )
 from trickkit.errors import did_you_mean
+
+# a seat's zone read directly (``hand[target]`` with a known seat): its place key is (zone, seat)
+# the top card of a zone held by a temp: ``(t0[-1] if t0 else None)``
+_TOP_CARD = re.compile(r"^\((t[0-9]+)\[-1\] if \1 else None\)$")
+_SEAT_ZONE = re.compile(r"^s\.seat_zones\[([0-9]+)\]\[(s\.current|[a-z][0-9]+|[0-9]+)\]$")
 
 
 def _is_named(node: Node) -> TypeGuard[Tree]:
@@ -180,7 +186,12 @@ class StatementsMixin(AggregatesMixin):
             if p == "seats" and v.type not in ("int", "list[int]", "list[any]", "any"):
                 raise error_at(a, f"{name}() needs a seat or a list of seats here, got {v.type}")
             codes.append(self._code(v))  # a helper's arguments are all read before anything moves
-        if name in ("move", "move_front"):
+        top = _TOP_CARD.match(codes[0]) if len(codes) == 3 else None
+        if name == "move" and top and f"{top.group(1)} = {codes[1]}" in self.body.lines:
+            # `move(stock[-1], stock, to)`, the draw: its temp holds that zone (temps are never
+            # assigned again), so the top card is popped, not searched for
+            self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
+        elif name in ("move", "move_front"):
             self._emit(f"_move({codes[0]}, {codes[1]}, {codes[2]}, {name == 'move_front'!r}, {name!r})")
         elif name == "move_all":
             self._emit(f"_move_all({codes[0]}, {codes[1]})")
@@ -199,7 +210,11 @@ class StatementsMixin(AggregatesMixin):
         elif name == "insert_random":
             self._emit(f"_insert_random(s, {codes[0]}, {codes[1]})")
         elif name == "reveal":
-            self._emit(f"_reveal(s, {codes[0]}, {codes[1]})")
+            m = _SEAT_ZONE.match(codes[0])
+            if m and self._is_seat(m.group(2)):  # a seat's zone: its place is known, not searched for
+                self._emit(f"_reveal(s, {codes[0]}, {codes[1]}, ({m.group(1)}, {m.group(2)}))")
+            else:
+                self._emit(f"_reveal(s, {codes[0]}, {codes[1]})")
         elif name == "end_turn" and "next" in named:
             self._emit(f"_end_turn(s, {named['next']})")
         elif name == "end_turn":

@@ -260,6 +260,10 @@ class ExprMixin(NamesMixin):
         if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
             # a seat list holds one item per seat: its length is the seat count, known here
             size = str(self.ns.num_players) if SEAT_LISTS.match(b.code) else None
+            if size and self.body.falls_back:  # out of range raises: the general path gives null
+                if self.body.hoist is not None and not b.free:  # the list itself read once, before the loops
+                    b = self._hoisted(b, [])
+                return Val(f"{b.code}[{self._code(x)}]", et, state=state, free=free)
             bs, xs = b if size else self._simple(b), self._simple(x)  # `s.seat_vars[0]` is read only once
             size = size or f"_len({bs.code})"
             return Val(

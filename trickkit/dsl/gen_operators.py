@@ -301,7 +301,15 @@ class OperatorsMixin(ExprMixin):
             return Val(r, "bool", nullable=False, state=state, free=free)
         if not b.nullable:
             if plain:
-                return Val(f"({self._code(a)} in {self._code(b)})", "bool", nullable=False, state=state, free=free)
+                code = self._code(b)
+                if (
+                    b.is_const
+                    and len(b.const) >= 3
+                    and a.type in ("int", "str")
+                    and all(x.__class__ in (int, str) for x in b.const)
+                ):  # `rank in [2, 3, 6]`: one hashed look-up, not a comparison per item (same result)
+                    code = self._const_code(frozenset(b.const))
+                return Val(f"({self._code(a)} in {code})", "bool", nullable=False, state=state, free=free)
             return Val(f"_in(s, {self._code(a)}, {self._code(b)})", "bool", nullable=False, state=state, free=free)
         y = self._simple(b)
         test = f"{self._code(a)} in {y.code}" if plain else f"_in(s, {self._code(a)}, {y.code})"

@@ -262,6 +262,16 @@ def move(c: int, frm: list[int], to: list[int], front: bool, name: str) -> None:
         to.append(c)
 
 
+def move_top(frm: list[int] | None, to: list[int] | None, name: str) -> None:
+    """``move(frm[-1], frm, to)``: the top card of ``frm`` (a card lies in one place only, so
+    it is the one `move` would search for and remove), with `move`'s errors."""
+    if not frm:
+        raise ValueError(f"{name}(): the card is not in the zone it is moved from")
+    if to is None:
+        raise ValueError(f"{name}(): no zone to move to")
+    to.append(frm.pop())
+
+
 def move_all(frm: list[int], to: list[int]) -> None:
     if frm is not to:
         to.extend(frm)
@@ -316,9 +326,10 @@ def _zones(s: State) -> Iterator[list[int]]:
         yield from zones
 
 
-def reveal(s: State, cards: Any, seats: Any) -> None:
+def reveal(s: State, cards: Any, seats: Any, place: tuple[int, int] | None = None) -> None:
     """``reveal(CARDS, SEATS)``: each seat of ``seats`` (a seat or a list of seats) learns each card
     of ``cards`` (a card id, a list of them, or a zone's list) at the place it lies now.
+    ``place``: the place key of ``cards`` when the generated code knows it is that zone.
 
     The knowledge is kept in ``s.known``: a new dict (never changed in place, so clones may share
     it) whose keys are ``(viewer, place, card id)``, a place being ``(seat zone index, seat)`` or
@@ -337,7 +348,8 @@ def reveal(s: State, cards: Any, seats: Any) -> None:
             raise ValueError(f"reveal(): {v!r} is not a seat (seats are 0..{n - 1})")
     ids = cards if isinstance(cards, list) else [cards]
     at: dict[int, tuple[int, int]] = {}
-    place = _place_of(s, cards)
+    if place is None:
+        place = _place_of(s, cards)
     if place is not None:  # a zone itself: every card lies there
         at = dict.fromkeys(cards, place)
     else:
@@ -494,6 +506,8 @@ HELPERS = {
     "_distinct_cards": distinct_cards,
     "_distinct_values": distinct_values,
     "_product": product,
+    "_move_top": move_top,
+    "_iproduct": _itertools.product,  # `out += _iproduct(...)`: combined in C, no list made in between
     "_attr_any": attr_of_any,
     "_mul": multiply,
     "_card_text": card_text,

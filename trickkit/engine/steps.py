@@ -59,7 +59,9 @@ def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
     if count < 0 or count * n > len(cards):
         raise DSLRuntimeError(f"{located(step.count)}: cannot deal {count} cards to {n} seats from {len(cards)} cards")
     first, end = s.dealer + 1, 0
-    for k in range(n):  # dealing starts left of the dealer: each hand (empty now) takes the next count cards, sorted
+    for k in range(
+        n if count else 0
+    ):  # dealing starts left of the dealer: each hand (empty now) takes the next count cards, sorted
         hand = hands[(first + k) % n]
         start, end = end, end + count
         hand += cards[start:end]

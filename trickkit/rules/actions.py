@@ -126,7 +126,11 @@ class ActionKindCompiler(CompilerBase):
                     choice_types=tuple(types),
                     domains=tuple(domains),
                     allowed=required(self.expr(ap + ("allowed",), context, "bool", "true", memoise=True)),
-                    effect=required(self.block(ap + ("effect",), context)) if "effect" in a else no_effect,
+                    effect=required(
+                        self.block(ap + ("effect",), context, _seat_choices(names, domains, self.ns.num_players))
+                    )
+                    if "effect" in a
+                    else no_effect,
                     reason=self.expr(ap + ("reason",), context, None) if "reason" in a else None,
                     lookahead=self._lookahead(ap + ("lookahead",), context),
                     opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
@@ -360,6 +364,17 @@ def _all_steps(items: list[Any]) -> Iterator[dict[str, Any]]:
 def _placeholders(template: str) -> list[str]:
     """The ``{field}`` names of an action text, in order."""
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def _seat_choices(names: tuple[str, ...], domains: list[RuleHook], n: int) -> frozenset[str]:
+    """The choices offered from a constant list of seats (``seats``): an action's effect runs
+    only with a legal action's values, so there each holds a seat in 0..n-1."""
+    out = set()
+    for name, hook in zip(names, domains, strict=False):
+        values = getattr(getattr(hook, "fn", None), "const_value", None)
+        if isinstance(values, (list, tuple)) and values and all(v.__class__ is int and 0 <= v < n for v in values):
+            out.add(name)
+    return frozenset(out)
 
 
 def _may_repeat(hook: Any) -> bool:

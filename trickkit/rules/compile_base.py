@@ -124,15 +124,16 @@ class CompilerBase:
             hook.filter, hook.filter_size = card_filter(self.compiler, hook.text, context) or (None, 0)
         return hook
 
-    def block(self, path: Path, context: Context) -> RuleHook | None:
-        """Compile the statement block at ``path`` as a hook (None, with a problem recorded, if it fails)."""
+    def block(self, path: Path, context: Context, seats: frozenset[str] = frozenset()) -> RuleHook | None:
+        """Compile the statement block at ``path`` as a hook (None, with a problem recorded, if it
+        fails); ``seats``: context names that always hold a seat (see `trickkit.dsl.compiler.Compiler.block`)."""
         node: Any = self.doc
         for k in path:
             node = node[k]
         text = rule_text(node)
         where = expr_where(self.loc, path)
         try:
-            fn, size = self.compiler.block(text, context, where)
+            fn, size = self.compiler.block(text, context, where, seats)
         except (DSLSyntaxError, DSLCompileError) as e:
             self.add(path, dsl_message(e, text))
             return None

@@ -1,0 +1,95 @@
+"""Generated code that knows more (Love Letter's speed, issue 29): a choice offered from
+``seats`` indexes seat lists without a check in its effect, combination filters index seat
+lists directly (an index out of range falls back on the general path), constant lists are
+tested by a set, kinds share a zone's distinct cards, a draw pops the top card, and
+``reveal`` of a seat's zone is told its place. Each gives what the code it replaces gives."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import trickkit
+from trickkit.dsl import runtime
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_codegen_tight import _both, _compiler
+from test_dsl import FakeState
+from test_turns_passes import HEAD
+
+
+def _function(source: str, name: str) -> str:
+    return source.split(f"def {name}(")[1].split("\ndef ")[0]
+
+
+def test_love_letters_effects_read_the_named_seats_zones_directly():
+    game = trickkit.load_game("love_letter")
+    source = game.rules.generated_source
+    aim = next(k for k in game.rules.steps[2].kinds if k.name == "aim")
+    effect = _function(source, aim.effect.fn.__name__)
+    assert "_index(" not in effect and "_bad_seat(" not in effect, effect  # target: one of `seats`
+    assert "_reveal(s, s.seat_zones[0][a1], s.current, (0, a1))" in effect, effect
+    assert "_move_top(" in effect, effect  # the Prince's draw from the deck
+
+
+def test_a_filter_indexing_a_seat_list_out_of_range_falls_back_to_the_general_path(tmp_path, monkeypatch):
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace(
+        'choices: {card: "hand[current_player]"}', 'choices: {card: "hand[current_player]", x: "range(-3, 4)"}'
+    )
+    text = text.replace('text: "play {card}"', 'text: "play {card} {x}"')
+    text = text.replace("allowed: true and true", "allowed: not flag[x] and card.rank > 0")
+    text = text.replace("table_variables:", "seat_variables:\n  flag: {initial: true}\ntable_variables:")
+    path = tmp_path / "flags.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    source = game.rules.generated_source
+    kind = game.rules.steps[1].kinds[0]
+    assert "0 <= " not in _function(source, kind.combo_filter.__name__)
+    fast, slow = _both(game, monkeypatch, [[["1", "3", "2"], ["4", "4", "5"]]])
+    # flag[-2], flag[-1]: counted from the end; flag[-3], flag[2], flag[3]: null, so `not flag` holds
+    assert fast == slow
+    assert [a for a in fast if a.startswith("play 1 ")] == ["play 1 -3", "play 1 2", "play 1 3"]
+
+
+def test_membership_in_a_constant_list_is_a_set_lookup_with_the_same_result():
+    c = _compiler()
+    fn, _, _ = c.expression("len(hand[0]) in [0, 2, 5]")
+    source = c.source()
+    name = re.search(r" in (_k[0-9]+)\)", source).group(1)
+    assert isinstance(c.env[name], frozenset), source
+    state = FakeState()
+    state.seat_zones = [[[0, 1], [], [3]]]
+    assert fn(state, []) is True
+    state.seat_zones = [[[0], [], [3]]]
+    assert fn(state, []) is False
+    c = _compiler()
+    c.expression("len(hand[0]) in [0, 2]")  # two items: compared in turn, as written
+    assert not any(isinstance(v, frozenset) for k, v in c.env.items() if k.startswith("_k")), c.source()
+
+
+def test_kinds_offering_the_same_zone_make_its_cards_distinct_once():
+    game = trickkit.load_game("love_letter")
+    step = game.rules.steps[2]
+    source = _function(game.rules.generated_source, step.passes[0].__name__)
+    # made by the first kind that reaches it (aim, or else plain), kept for the other
+    assert "p0 = None" in source and source.count("if p0 is None:") == source.count("v0 = p0") == 2, source
+
+
+def test_move_top_is_move_of_the_top_card():
+    for frm, to in (([3, 7, 1], [2]), ([5], [])):
+        a, b = [*frm], [*to]
+        runtime.move(a[-1], a, b, False, "move")
+        c, d = [*frm], [*to]
+        runtime.move_top(c, d, "move")
+        assert (a, b) == (c, d)
+    for frm, to in (([], []), (None, []), ([1], None)):
+        with pytest.raises(ValueError) as want:
+            runtime.move(frm[-1] if frm else None, frm, to, False, "move")
+        with pytest.raises(ValueError) as got:
+            runtime.move_top(frm, to, "move")
+        assert str(got.value) == str(want.value)
