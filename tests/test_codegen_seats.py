@@ -93,3 +93,14 @@ def test_move_top_is_move_of_the_top_card():
         with pytest.raises(ValueError) as got:
             runtime.move_top(frm, to, "move")
         assert str(got.value) == str(want.value)
+
+
+def test_six_nimmts_placement_indexes_rows_and_seats_without_range_checks():
+    """A loop over ``range(0, 4)`` indexes the four rows directly, a loop over the seats sorted
+    indexes the seat zones and variables directly; the game plays as before (the goldens)."""
+    game = trickkit.load_game("six_nimmt")
+    source = game.rules.generated_source
+    start = next(f for f in source.split("\ndef ") if "turns.on_turn_start" in f)
+    assert "_index(" not in start and "_bad_seat(" not in start, start  # `player`: one of the seats, sorted
+    assert "= s.table_zones[1 + v" in start, start  # `rows[i]` for `i in range(0, 4)`
+    assert "if 0 <= v" not in start, start

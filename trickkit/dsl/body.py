@@ -67,6 +67,12 @@ class Body:
         # locals known to hold a seat in 0..n-1 (a temp bound to ``turn_player``, the variable of
         # a loop over a constant list of seats): a seat list is indexed by them without a check
         self.seats: set[str] = set()
+        # loop variables over a constant list of ints in 0..k-1 -> k: a zone family of k or more
+        # zones is indexed by them without a check (``rows[i]`` for ``i in range(0, 4)``)
+        self.bounded: dict[str, int] = {}
+        # temps holding a list of seats in 0..n-1 for sure (``sorted(q for q in seats ...)``): a
+        # loop over one binds a seat, like a loop over ``seats``
+        self.seat_lists: set[str] = set()
         # code of a card taken from a zone at a fixed place (``pile[-1]``) -> (the item's code,
         # the test that it is there): its attributes are read under that test alone
         self.cards_at: dict[str, tuple[str, str]] = {}

@@ -67,6 +67,7 @@ class AggregatesMixin(OperatorsMixin):
         var = body.temp("v")
         if self._seat_items(coll):
             body.seats.add(var)
+        self._note_bounds(var, coll)
         body.inner.add(var)  # parts naming it vary in this loop: never hoisted out of it
         # items known never null: a zone's cards, the plays of the trick, the zones of a seat zone
         # or family, a range; a list built by the rules (`[lead, winner]`) may hold nulls
@@ -144,6 +145,8 @@ class AggregatesMixin(OperatorsMixin):
             parts.append(e)
         elif name == "sorted":
             self._emit(f"{result} = _sort_keyed({result})")
+            if e is not None and e.code in body.seats:  # the seats themselves, reordered
+                body.seat_lists.add(result)
         free = coll.free.union(*(v.free for v in parts)) - {var}
         state = coll.state or any(v.state for v in parts)
         assert e is not None  # highest / lowest compute the element after the loop

@@ -169,10 +169,18 @@ class GenBase:
             or (code.isdigit() and int(code) < self.ns.num_players)  # a seat written as a number
         )
 
+    def _note_bounds(self, var: str, coll: Val) -> None:
+        """Record that the loop variable ``var`` over ``coll`` is an int in 0..k-1 when ``coll`` is
+        a constant list of such ints (``range(0, 4)``), for `Body.bounded`."""
+        items = coll.const if coll.is_const else None
+        if isinstance(items, (list, tuple)) and items and all(x.__class__ is int and x >= 0 for x in items):
+            self.body.bounded[var] = max(items) + 1
+
     def _seat_items(self, coll: Val) -> bool:
-        """Is ``coll`` a constant list of seats in 0..n-1 (``seats``): its loop variable holds one?"""
+        """Is ``coll`` a constant list of seats in 0..n-1 (``seats``), or a temp of
+        `Body.seat_lists`: its loop variable holds one?"""
         n = self.ns.num_players
-        return (
+        return coll.code in self.body.seat_lists or (
             coll.is_const
             and isinstance(coll.const, (list, tuple))
             and all(x.__class__ is int and 0 <= x < n for x in coll.const)

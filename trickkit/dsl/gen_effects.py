@@ -77,6 +77,7 @@ class StatementsMixin(AggregatesMixin):
             )
             if self._seat_items(coll):
                 self.body.seats.add(var)
+            self._note_bounds(var, coll)
             self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None

@@ -231,6 +231,8 @@ class ExprMixin(NamesMixin):
                     nullable=not ok,
                     state=True,
                 )
+            if self.body.bounded.get(x.code, count + 1) <= count:  # a loop variable surely in range
+                return Val(f"s.table_zones[{start} + {x.code}]", "zone", nullable=False, state=True, free=x.free)
             xs = self._simple(x)
             test = f"{xs.code} is not None and 0 <= {xs.code} < {count}" if x.nullable else f"0 <= {xs.code} < {count}"
             return Val(f"(s.table_zones[{start} + {xs.code}] if {test} else None)", "zone", state=True, free=x.free)

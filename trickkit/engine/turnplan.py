@@ -84,6 +84,11 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
     )
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
+    # per-turn table variables whose initial value is shared (no list to copy) are reset inline
+    # below, without `State._reset_variables`' call: the commonest case, at every turn start
+    inline = tuple((v.index, v.initial) for v in game.rules.table_vars if v.per_turn)
+    if any(v.per_turn for v in game.rules.seat_vars) or any(i.__class__ is list for _, i in inline):
+        inline = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
         2
@@ -152,7 +157,11 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                 s.next_turn = None
                 s.turn_no += 1
                 if resets:
-                    s._reset_variables("per_turn")
+                    if inline:
+                        for index, initial in inline:
+                            s.table_vars[index] = initial
+                    else:
+                        s._reset_variables("per_turn")
                 if start is None:
                     break
                 start(s, start_frame)
