@@ -59,6 +59,11 @@ _LEVEL_NAME = re.compile(r"^h[0-9]+$")
 """The local of such a part."""
 
 
+_ROW_MIN = 6
+"""Fewest values of a constant last choice for a kinds pass to give whole rows: a row costs a
+lookup and a comparison in the engine, worth it only in place of as many combinations' lookups."""
+
+
 def _operands(code: str, op: str) -> list[str]:
     """The operands of a generated ``(A op B op ...)``, ``op`` being ``and`` or ``or``
     (``[code]`` if it is not one: no enclosing parentheses, no such operator at the top, or an
@@ -309,7 +314,8 @@ class FiltersMixin(StatementsMixin):
         in ``itertools.product`` order), or with ``first_only`` True when some kind has one.
         Without ``first_only``, ``fn.rows`` says per kind whether its entry comes as rows
         instead: ``(outer values, last domain)``, every last value passing after each outer
-        tuple (a kind with ``rows`` whose filter decides before its last choice), so that the
+        tuple (a kind with ``rows`` whose filter decides before its last choice, a constant one
+        of at least ``_ROW_MIN`` values), so that the
         engine takes each row's actions whole, made once.
         Any error inside means: ask the general path, which reports it, located.
         """
@@ -404,7 +410,7 @@ class FiltersMixin(StatementsMixin):
                         inner.append(f"out.append(_product({listed}))")
                 elif first_only:
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
-                elif kind.get("rows") and getattr(flt, "rows", None) is not None:
+                elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
                     inner.append(f"out.append(({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1}))")
                     row_kinds[-1] = True
