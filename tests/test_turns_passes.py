@@ -338,6 +338,7 @@ def test_a_combination_filter_skips_the_choices_that_cannot_pass(tmp_path, monke
         assert part in source, source
     assert ("continue" in source) == bool(skips), source
     assert ("_iproduct" in source) == bulk and ("for a2" in source) == (not bulk), source
+    assert _turn_steps(game)[0].passes[0].rows == (False,)  # y has too few values for whole rows
     for hand in (["1", "4", "5"], ["5", "5", "2"], ["4", "6", "2"]):  # seat 0's (seat 1 holds 3 3 6)
         deal = [[hand, ["3", "3", "6"]]]
         fast = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
@@ -392,3 +393,24 @@ def test_distinct_cards_keeps_the_first_copy_of_each_text_in_hands_of_any_size()
     assert distinct_cards([0, 2, 1, None, 2], texts) == [0, 2, None]
     hand = [0]
     assert distinct_cards(hand, texts) is not hand  # a new list: the zone itself is never handed out
+
+
+def test_a_kind_decided_before_its_last_choice_comes_as_rows_of_actions(tmp_path, monkeypatch):
+    # the last choice has enough constant values: the pass gives rows, the engine each row's actions whole
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "true")
+    text = text.replace(
+        'choices: {card: "hand[current_player]"}', 'choices: {card: "hand[current_player]", x: "range(0, 7)"}'
+    )
+    text = text.replace('text: "play {card}"', 'text: "play {card} {x}"')
+    text = text.replace("allowed: true and true", "allowed: card.rank != 4")
+    path = tmp_path / "rows.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    assert _turn_steps(game)[0].passes[0].rows == (True,)
+    for hand in (["1", "4", "5"], ["5", "5", "2"], ["1", "4", "5"], ["6", "2", "4"]):
+        deal = [[hand, ["3", "3", "6"]]]
+        fast = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
+        with monkeypatch.context() as m:
+            _general(m)
+            slow = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
+        assert fast == slow == [f"play {c} {x}" for c in sorted(set(hand) - {"4"}) for x in range(7)]

@@ -59,6 +59,11 @@ _LEVEL_NAME = re.compile(r"^h[0-9]+$")
 """The local of such a part."""
 
 
+_ROW_MIN = 6
+"""Fewest values of a constant last choice for a kinds pass to give whole rows: a row costs a
+lookup and a comparison in the engine, worth it only in place of as many combinations' lookups."""
+
+
 def _operands(code: str, op: str) -> list[str]:
     """The operands of a generated ``(A op B op ...)``, ``op`` being ``and`` or ``or``
     (``[code]`` if it is not one: no enclosing parentheses, no such operator at the top, or an
@@ -271,7 +276,16 @@ class FiltersMixin(StatementsMixin):
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         if bulk:  # decided in the outer loops: every last choice passes, combined in one C call
             outer = "".join(f"[a{i}], " for i in range(n - 1))
-            lines += ["    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
+            fn = self._define(
+                name, [*lines, "    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
+            )
+            # its rows variant, for a kinds pass: the outer choices' values of each row that passes whole
+            rows = f"_g{next(self._ids)}"
+            head = f"def {rows}(s, fr, domains):"
+            row = "(" + "".join(f"a{i}, " for i in range(n - 1)) + ")"
+            rows_fn = self._define(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
+            setattr(fn, "rows", rows_fn)  # noqa: B010  # an attribute of a generated function: typed as no field
+            return fn
         elif decided:  # the whole test was passed in an outer loop (see _early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]
@@ -293,10 +307,16 @@ class FiltersMixin(StatementsMixin):
         (or None), ``domains`` (one per choice), ``cards`` (per choice: is it a card choice),
         ``filter`` (the generated combination filter, or ``"all"``: every combination),
         ``allowed`` (for a kind without choices), ``where`` (for a comment) and ``repeats``
-        (optional, per choice: may its values repeat; then only the first of equal ones is kept).
+        (optional, per choice: may its values repeat; then only the first of equal ones is kept),
+        ``rows`` (optional: may its combinations come as whole rows).
 
         Returns ``fn(state, frame)``: a list with each kind's combinations (a list of tuples,
         in ``itertools.product`` order), or with ``first_only`` True when some kind has one.
+        Without ``first_only``, ``fn.rows`` says per kind whether its entry comes as rows
+        instead: ``(outer values, last domain)``, every last value passing after each outer
+        tuple (a kind with ``rows`` whose filter decides before its last choice, a constant one
+        of at least ``_ROW_MIN`` values), so that the
+        engine takes each row's actions whole, made once.
         Any error inside means: ask the general path, which reports it, located.
         """
         name = f"_g{next(self._ids)}"
@@ -326,7 +346,9 @@ class FiltersMixin(StatementsMixin):
         shared = self._shared_card_domains(kinds, texts)
         if shared:  # made distinct at most once in the pass, by the first kind that reaches it
             lines += [f"    {w} = None" for w in shared.values()]
+        row_kinds: list[bool] = []
         for kind in kinds:
+            row_kinds.append(False)
             body: list[Line] = []
             if kind.get("where"):
                 lines.append("    " + location_comment(kind["where"]))
@@ -388,6 +410,10 @@ class FiltersMixin(StatementsMixin):
                         inner.append(f"out.append(_product({listed}))")
                 elif first_only:
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
+                elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
+                    # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
+                    inner.append(f"out.append(({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1}))")
+                    row_kinds[-1] = True
                 else:
                     inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
                 if kind["guard"] is None:
@@ -398,7 +424,10 @@ class FiltersMixin(StatementsMixin):
                         body += ["else:", ["out.append(())"]]
             lines += flatten(body)
         lines.append("    return False" if first_only else "    return out")
-        return self._define(name, lines)
+        fn = self._define(name, lines)
+        if not first_only:
+            setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
+        return fn
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
         """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by

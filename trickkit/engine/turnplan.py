@@ -27,7 +27,7 @@ from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
-from trickkit.engine.turns import _action, _open_window, _passes, _plan, apply_turns, legal_turns
+from trickkit.engine.turns import Rows, _action, _open_window, _passes, _plan, apply_turns, legal_turns, row_actions
 from trickkit.rules.ruleset import ChooseStep, TurnStep
 from trickkit.rules.steps import never
 
@@ -116,6 +116,16 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                         continue
                     except KeyError:  # one not made yet: the loop below makes it
                         pass
+                if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
+                    outers, last = combos
+                    for outer in outers:
+                        known = look.get(outer)
+                        out += (
+                            known[1]
+                            if known is not None and known[0] == last
+                            else row_actions(game, s, kind, cache, look, outer, last)
+                        )
+                    continue
                 for combo in combos:
                     if look and not _passes(game, s, kind, combo):
                         continue

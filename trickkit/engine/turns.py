@@ -27,7 +27,7 @@ Combo = tuple[Any, ...]
 Passes = tuple[Callable[[State, Frame], "list[list[Combo]]"], Callable[[State, Frame], bool], bool]
 """The generated passes over the kinds of a turns step or window: ``(legal, any, some kind has a
 lookahead)`` (`trickkit.rules.ruleset.TurnStep.passes`)."""
-Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, bool, dict[Combo, Action]], ...]]
+Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, Any, dict[Combo, Action]], ...]]
 """What `legal_turns` needs of a step (or an open window): see `_plan`."""
 
 MAX_CACHED_ACTIONS = 100_000
@@ -295,7 +295,8 @@ def _run_pass(s: State, fn: Any) -> Any:
 def _plan(game: GameTables, step: TurnStep, window: int) -> Plan:
     """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
     window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
-    ``(kind, has a lookahead, its actions already made by combination)``. Those actions are
+    ``(kind, has a lookahead (or its `Rows` when the pass gives it rows), its actions already
+    made by combination)``. Those actions are
     entries of ``game._turn_actions``, found without building its (template, name, combination) key."""
     plans = game._turn_kind_actions.get(id(step))
     if plans is None:
@@ -303,12 +304,34 @@ def _plan(game: GameTables, step: TurnStep, window: int) -> Plan:
     plan: Plan | None = plans[1][window + 1]
     if plan is None:
         owner = step.windows[window] if window >= 0 else step
+        legal = owner.passes[0] if owner.passes is not None else None
+        as_rows = getattr(legal, "rows", None) or (False,) * len(owner.kinds)
         plan = plans[1][window + 1] = (
             owner.kinds,
-            owner.passes[0] if owner.passes is not None else None,
-            tuple((k, bool(k.lookahead), {}) for k in owner.kinds),
+            legal,
+            tuple((k, Rows() if r else bool(k.lookahead), {}) for k, r in zip(owner.kinds, as_rows, strict=True)),
         )
     return plan
+
+
+class Rows(dict[Combo, tuple[Any, list[Action]]]):
+    """A kind's whole rows of actions (see `row_actions`), by outer values, with the last domain
+    they were made for. Always true: it stands in the plan where a kind's lookahead flag is, so
+    that the kinds without rows pay nothing for it (their combinations are looked up first)."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def row_actions(
+    game: GameTables, s: State, kind: ActionKind, cache: dict[Combo, Action], rows: Rows, outer: Combo, last: Any
+) -> list[Action]:
+    """The actions of ``outer`` followed by each value of ``last`` (a row the generated pass
+    passed whole), in order: made once, kept in ``rows`` while the last domain holds the same values."""
+    made = [cache.get(outer + (x,)) or _action(game, s, kind, outer + (x,), cache) for x in last]
+    if len(rows) < MAX_CACHED_ACTIONS:
+        rows[outer] = (last if last.__class__ is tuple else [*last], made)  # a copy the pass cannot change
+    return made
 
 
 def _action(game: GameTables, s: State, kind: ActionKind, combo: Combo, cache: dict[Combo, Action]) -> Action:
@@ -335,7 +358,7 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
         kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
         found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
-            out = []
+            out: list[Action] = []
             for (kind, look, cache), combos in zip(rows, found):
                 if not combos:
                     continue
@@ -345,6 +368,16 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
                         continue
                     except KeyError:  # one not made yet: the loop below makes it
                         pass
+                if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
+                    outers, last = combos
+                    for outer in outers:
+                        known = look.get(outer)
+                        out += (
+                            known[1]
+                            if known is not None and known[0] == last
+                            else row_actions(game, s, kind, cache, look, outer, last)
+                        )
+                    continue
                 for combo in combos:
                     if look and not _passes(game, s, kind, combo):
                         continue

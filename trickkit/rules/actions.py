@@ -179,6 +179,7 @@ class ActionKindCompiler(CompilerBase):
                     "allowed": k.allowed.fn,
                     "where": k.allowed.where,
                     "filter": flt,
+                    "rows": not k.lookahead,  # rows of actions taken whole: no combination to check on its own
                 }
             )
         deck = self.deck_built
