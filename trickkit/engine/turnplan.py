@@ -27,7 +27,7 @@ from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
-from trickkit.engine.turns import Rows, _action, _open_window, _passes, _plan, apply_turns, legal_turns, row_actions
+from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
 from trickkit.rules.ruleset import ChooseStep, TurnStep
 from trickkit.rules.steps import never
 
@@ -106,32 +106,7 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 return legal_turns(game, step, s)
-            out: list[Action] = []
-            for (kind, look, cache), combos in zip(rows, found):
-                if not combos:
-                    continue
-                if not look:  # every combination made before: their actions, looked up in one C loop
-                    try:
-                        out += list(map(cache.__getitem__, combos))
-                        continue
-                    except KeyError:  # one not made yet: the loop below makes it
-                        pass
-                if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
-                    outers, last = combos
-                    for outer in outers:
-                        known = look.get(outer)
-                        out += (
-                            known[1]
-                            if known is not None and known[0] == last
-                            else row_actions(game, s, kind, cache, look, outer, last)
-                        )
-                    continue
-                for combo in combos:
-                    if look and not _passes(game, s, kind, combo):
-                        continue
-                    action = cache.get(combo)
-                    out.append(action if action is not None else _action(game, s, kind, combo, cache))
-            return out
+            return actions_of(game, s, rows, found)
         finally:
             s.memo = None
 

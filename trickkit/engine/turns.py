@@ -348,6 +348,37 @@ def _action(game: GameTables, s: State, kind: ActionKind, combo: Combo, cache: d
     return action
 
 
+def actions_of(game: GameTables, s: State, rows: Any, found: list[Any]) -> list[Action]:
+    """The actions of what a generated legal pass ``found``, kind by kind (``rows``: the plan's rows,
+    see `_plan`): cached actions looked up, rows that pass whole taken at once, lookaheads checked."""
+    out: list[Action] = []
+    for (kind, look, cache), combos in zip(rows, found):
+        if not combos:
+            continue
+        if not look:  # every combination made before: their actions, looked up in one C loop
+            try:
+                out += list(map(cache.__getitem__, combos))
+                continue
+            except KeyError:  # one not made yet: the loop below makes it
+                pass
+        if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
+            outers, last = combos
+            for outer in outers:
+                known = look.get(outer)
+                out += (
+                    known[1]
+                    if known is not None and known[0] == last
+                    else row_actions(game, s, kind, cache, look, outer, last)
+                )
+            continue
+        for combo in combos:
+            if look and not _passes(game, s, kind, combo):
+                continue
+            action = cache.get(combo)
+            out.append(action if action is not None else _action(game, s, kind, combo, cache))
+    return out
+
+
 def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
     opened = s.memo is None
     if opened:  # the state holds still while every combination is tested: memoise
@@ -358,31 +389,7 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
         kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
         found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
-            out: list[Action] = []
-            for (kind, look, cache), combos in zip(rows, found):
-                if not combos:
-                    continue
-                if not look:  # every combination made before: their actions, looked up in one C loop
-                    try:
-                        out += list(map(cache.__getitem__, combos))
-                        continue
-                    except KeyError:  # one not made yet: the loop below makes it
-                        pass
-                if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
-                    outers, last = combos
-                    for outer in outers:
-                        known = look.get(outer)
-                        out += (
-                            known[1]
-                            if known is not None and known[0] == last
-                            else row_actions(game, s, kind, cache, look, outer, last)
-                        )
-                    continue
-                for combo in combos:
-                    if look and not _passes(game, s, kind, combo):
-                        continue
-                    action = cache.get(combo)
-                    out.append(action if action is not None else _action(game, s, kind, combo, cache))
+            out = actions_of(game, s, rows, found)
             if s.window >= 0:
                 out.append(PASS)
             return out
