@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trickkit
+import trickkit.lab.simulation  # used as trickkit.lab.simulation below: imported here, not by luck of test order
 from trickkit import RulesetError, ScenarioError, TrickkitError
 from trickkit.rules import source as source_module
 from trickkit.rules.cards import MAX_CARD_TEXT, MAX_DECK_CARDS, MAX_DECK_FACES
