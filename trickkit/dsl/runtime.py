@@ -342,6 +342,16 @@ def reveal(s: State, cards: Any, seats: Any, place: tuple[int, int] | None = Non
     if cards is None:
         return
     n = s._n
+    if place is not None and seats.__class__ is int and 0 <= seats < n:
+        # a zone's cards shown to one seat, as most reveals are: what the general path below does, in short
+        if cards:
+            if s.known:  # what moved earlier in this action is forgotten first (see below)
+                forget_moved(s)
+            known = dict(s.known) if s.known else {}
+            for c in cards:
+                known[(seats, place, c)] = None
+            s.known = known
+        return
     viewers = seats if isinstance(seats, list) else [seats]
     for v in viewers:
         if v.__class__ is not int or not 0 <= v < n:
@@ -386,13 +396,17 @@ def forget_moved(s: State) -> None:
     known = s.known
     if not known:
         return
-    texts = s.rules.deck.texts
-    gone = set()
+    seat_zones = s.seat_zones
+    moved = None  # most calls find every card where it was: nothing built
     for _, place, card in known:
         z, x = place
-        if card not in (s.table_zones[x] if z < 0 else s.seat_zones[z][x]):
-            gone.add((place, texts[card]))
-    if gone:
+        if card not in (seat_zones[z][x] if z >= 0 else s.table_zones[x]):
+            if moved is None:
+                moved = []
+            moved.append((place, card))
+    if moved is not None:
+        texts = s.rules.deck.texts
+        gone = {(place, texts[card]) for place, card in moved}
         kept = {k: None for k in known if (k[1], texts[k[2]]) not in gone}
         s.known = kept or None
 
