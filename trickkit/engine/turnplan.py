@@ -1,5 +1,5 @@
-"""Planned turns and choose steps: each step's legal actions, and an action applied, as one
-engine function made once per Game that calls the rules' bare generated functions.
+"""Planned turns and choose steps: each step's legal actions, an action applied, and the step
+entered, as one engine function made once per Game that calls the rules' bare generated functions.
 
 `trickkit.engine.turns` and `trickkit.engine.choose` are the general path: every rule runs
 through its hook (a wrapper that turns a Python error into a located one), a step's parts
@@ -56,10 +56,11 @@ def plan_steps(
     game: GameTables, steps: tuple[Any, ...], legal: tuple[Any, ...], apply: tuple[Any, ...]
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """``legal``/``apply`` (the step functions of ``steps``, by index) with the planned ones of
-    every turns and choose step in their place."""
+    every turns and choose step in their place; those enter the steps after them (`_advance`)."""
     legal_out, apply_out = list(legal), list(apply)
-    enters: list[EnterFn | None] = [None] * len(steps)  # filled below: `advance` reads it when called
-    advance = _advance(steps, enters)
+    # filled below (`advance` reads it when called); None past the last step: the round's end
+    enters: list[EnterFn | None] = [None] * (len(steps) + 1)
+    advance = _advance(enters)
     for i, step in enumerate(steps):
         if isinstance(step, TurnStep):
             legal_out[i], apply_out[i], enters[i] = _turns_plan(game, step, advance)
@@ -72,11 +73,10 @@ def plan_steps(
     return tuple(legal_out), tuple(apply_out)
 
 
-def _advance(steps: tuple[Any, ...], enters: list[EnterFn | None]) -> AdvanceFn:
+def _advance(enters: list[EnterFn | None]) -> AdvanceFn:
     """What a planned apply calls when its step is over: `State._enter_step` from the next step,
     the planned steps entered here (``enters``, by index), any other handed to
     `State._enter_step` with the count of steps entered so far."""
-    last = len(steps) - 1
 
     def advance(s: State) -> None:
         i = s.step
@@ -87,7 +87,7 @@ def _advance(steps: tuple[Any, ...], enters: list[EnterFn | None]) -> AdvanceFn:
             if ran > MAX_STEPS_WITHOUT_DECISION:
                 raise _Fallback()  # the general path counts the same steps and says so
             s.step = i
-            enter = enters[i] if i <= last else None
+            enter = enters[i]
             if enter is None:
                 s._enter_step(ran - 1)
                 return
