@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import textwrap
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +55,7 @@ round:
 """
 
 
-def _cycle(tmp_path, repeat="count: 3", count="1", start="zero = zero"):
+def _cycle(tmp_path: Path, repeat: str = "count: 3", count: str = "1", start: str = "zero = zero") -> trickkit.Game:
     text = textwrap.dedent(CYCLE).lstrip()
     text = text.replace("REPEAT", repeat).replace("COUNT", count).replace("START", start)
     path = tmp_path / "cycle.yaml"
@@ -61,12 +63,12 @@ def _cycle(tmp_path, repeat="count: 3", count="1", start="zero = zero"):
     return trickkit.load_game(path)
 
 
-def _dispatched(game, monkeypatch):
+def _dispatched(game: trickkit.Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The kinds of the steps entered through ``Game.step_enter`` (the general dispatch), in order."""
     seen: list[str] = []
     general = game.step_enter
 
-    def step_enter(state, step):
+    def step_enter(state: Any, step: Any) -> bool:
         seen.append(step.kind)
         return general(state, step)
 
@@ -74,7 +76,9 @@ def _dispatched(game, monkeypatch):
     return seen
 
 
-def test_the_pick_and_place_cycle_enters_its_steps_without_the_dispatch(tmp_path, monkeypatch):
+def test_the_pick_and_place_cycle_enters_its_steps_without_the_dispatch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = _cycle(tmp_path)
     seen = _dispatched(game, monkeypatch)
     state = game.new_initial_state(seed=1)
@@ -89,7 +93,7 @@ def test_the_pick_and_place_cycle_enters_its_steps_without_the_dispatch(tmp_path
     assert state.round == 1
 
 
-def test_the_cycle_plays_as_the_general_path_in_six_nimmt():
+def test_the_cycle_plays_as_the_general_path_in_six_nimmt() -> None:
     game = trickkit.load_game("six_nimmt", players=3)
     rng = random.Random(5)
     state = game.new_initial_state(seed=5)
@@ -118,7 +122,9 @@ def test_the_cycle_plays_as_the_general_path_in_six_nimmt():
         ({"repeat": "until: 1 // (2 - len(table)) > 9"}, 4, r"\.until: ZeroDivisionError"),
     ],
 )
-def test_a_rule_failing_in_a_step_entered_by_a_planned_step_is_located(tmp_path, rule, failing, message):
+def test_a_rule_failing_in_a_step_entered_by_a_planned_step_is_located(
+    tmp_path: Path, rule: dict[str, str], failing: int, message: str
+) -> None:
     game = _cycle(tmp_path, **rule)
     state = game.new_initial_state(seed=1)
     for _ in range(failing - 1):
@@ -130,7 +136,7 @@ def test_a_rule_failing_in_a_step_entered_by_a_planned_step_is_located(tmp_path,
     assert len(state.history()) == failing - 1
 
 
-def test_a_cycle_that_never_asks_again_stops_by_the_same_counted_limit(tmp_path):
+def test_a_cycle_that_never_asks_again_stops_by_the_same_counted_limit(tmp_path: Path) -> None:
     game = _cycle(tmp_path, repeat="until: 'false'")
     state = game.new_initial_state(seed=1)
     for _ in range(2 * 3 + 2 * 3 - 1):  # 3 passes: every card picked and laid but the last
