@@ -216,12 +216,48 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 advance(s)
                 return False
         if s.turn_over:
-            if ended is not None and _holds(ended, ended_frame, ended_checked, s):
-                advance(s)
-                return False
-            if begin(s, s.turn_player + 1 if s.next_turn is None else s.next_turn):
-                advance(s)
-                return False
+            if ended is not None:
+                v = ended(s, ended_frame)
+                if ended_checked and v.__class__ is not bool:
+                    raise _Fallback()
+                if v:
+                    advance(s)
+                    return False
+            # `begin`, inline: a call less at every turn of games whose every action ends the turn
+            seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+            for _ in _TURN_LIMIT:
+                s.current = s.turn_player = seat % n
+                s.turn_over = False
+                s.next_turn = None
+                s.turn_no += 1
+                if resets:
+                    if inline:
+                        for index, initial in inline:
+                            s.table_vars[index] = initial
+                    else:
+                        s._reset_variables("per_turn")
+                if start is None:
+                    break
+                start(s, start_frame)
+                if not s.turn_over:
+                    break
+                if until is not None and _holds(until, until_frame, until_checked, s):
+                    _holds(until, until_frame, until_checked, s)
+                    advance(s)
+                    return False
+                if ended is not None and _holds(ended, ended_frame, ended_checked, s):
+                    advance(s)
+                    return False
+                seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+            else:
+                raise _Fallback()
+            if until is not None:
+                v = until(s, until_frame)
+                if until_checked and v.__class__ is not bool:
+                    raise _Fallback()
+                if v:
+                    advance(s)
+                    return False
         found = legal(s)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
