@@ -240,14 +240,18 @@ def multiply(a: Any, b: Any) -> Any:
 _first = _operator.itemgetter(0)
 
 
+_second = _operator.itemgetter(1)
+
+
 def sort_keyed(keyed: list[tuple[Any, Any]]) -> list[Any]:
     """The values of ``[(key, value), ...]`` ordered by key, null keys last, ties in order."""
+    # map() with itemgetters, no comprehension: no Python frame beyond this one (a hot rule's sort)
+    if None not in map(_first, keyed):  # (keys are DSL values: none equals null but null)
+        # sorted() is stable: equal keys keep their order, with no per-item Python key function
+        return [*map(_second, sorted(keyed, key=_first))]
     last = [v for k, v in keyed if k is None]
-    if last:
-        keyed = [kv for kv in keyed if kv[0] is not None]
-    # sorted() is stable: equal keys keep their order, with no per-item Python key function
-    out = [v for _, v in sorted(keyed, key=_first)]
-    return out + last if last else out
+    keyed = [kv for kv in keyed if kv[0] is not None]
+    return [*map(_second, sorted(keyed, key=_first)), *last]
 
 
 def move(c: int, frm: list[int], to: list[int], front: bool, name: str) -> None:

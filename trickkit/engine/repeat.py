@@ -13,6 +13,8 @@ seat and never stops (``until`` never true) is caught by the engine's counted li
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from trickkit.engine.protocols import GameTables, located
 from trickkit.engine.state import State
 from trickkit.errors import DSLRuntimeError
@@ -53,6 +55,22 @@ def enter_repeat_end(game: GameTables, s: State, step: RepeatEnd) -> bool:
     if _another_pass(s, step):
         s.step = step.start  # the engine moves on to the step after the start marker
     return False
+
+
+def planned_repeat_end(step: RepeatEnd) -> Callable[[State], bool]:
+    """`enter_repeat_end` as a function of the state alone, for the planned steps that enter the
+    next ones themselves (`trickkit.engine.turnplan`): the same test, no dispatch."""
+    slot, until, start = step.slot, step.until, step.start
+
+    def enter(s: State) -> bool:
+        left = s.passes[slot]
+        if left != 0 and (until is None or not until(s)):  # `_another_pass`
+            if left > 0:
+                s.passes[slot] = left - 1
+            s.step = start  # the round goes on after the start marker
+        return False
+
+    return enter
 
 
 def enter_when(game: GameTables, s: State, step: WhenStep) -> bool:

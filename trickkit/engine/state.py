@@ -481,8 +481,9 @@ class State(SeatViews):
         c._rng, c._rng_state, c._rng_lent = r, None, True
         return c
 
-    def _enter_step(self) -> None:
-        """Run automatic steps until a seat must decide or the game ends.
+    def _enter_step(self, ran: int = 0) -> None:
+        """Run automatic steps until a seat must decide or the game ends (``ran``: steps already
+        entered without a decision, by a planned step's apply, `trickkit.engine.turnplan`).
 
         Raises:
             DSLRuntimeError: `MAX_STEPS_WITHOUT_DECISION` steps ran with no seat asked to
@@ -490,7 +491,6 @@ class State(SeatViews):
         """
         steps = self.rules.steps
         game = self.game
-        ran = 0
         while True:
             ran += 1
             if ran > MAX_STEPS_WITHOUT_DECISION:

@@ -1,5 +1,5 @@
-"""Planned turns and choose steps: each step's legal actions, and an action applied, as one
-engine function made once per Game that calls the rules' bare generated functions.
+"""Planned turns and choose steps: each step's legal actions, an action applied, and the step
+entered, as one engine function made once per Game that calls the rules' bare generated functions.
 
 `trickkit.engine.turns` and `trickkit.engine.choose` are the general path: every rule runs
 through its hook (a wrapper that turns a Python error into a located one), a step's parts
@@ -15,6 +15,12 @@ on the general path, which reports the error, located. The legal actions compute
 apply fall back on the general path in place (a generated pass may fail only because a choice
 was null where it assumes none). Rules run in the same order, as often, as on the general
 path: the evaluation budget is charged alike.
+
+When a planned step is over, the steps after it are entered here too (`_advance`): a turns
+step, a choose step and the end of a ``repeat:`` block have planned enter functions, so a
+round that cycles through them (pick, place, pick again) never goes back through
+`State._enter_step` and the step-kind dispatch; any other step is handed to `State._enter_step`,
+which goes on counting the steps entered without a decision.
 """
 
 from __future__ import annotations
@@ -26,13 +32,20 @@ from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.protocols import GameTables
+from trickkit.engine.repeat import planned_repeat_end
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
 from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
-from trickkit.rules.ruleset import ChooseStep, TurnStep
+from trickkit.rules.ruleset import ChooseStep, RepeatEnd, TurnStep
 from trickkit.rules.steps import never
 
 LegalFn = Callable[[State], "list[Action]"]
 ApplyFn = Callable[[State, Action], bool]
+EnterFn = Callable[[State], bool]
+"""A planned step entered: ``fn(state) -> bool``, True when a seat must decide (as `trickkit.engine.kinds.ENTER`)."""
+AdvanceFn = Callable[[State], None]
+
+_TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
+"""The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
 
 
 class _Fallback(Exception):
@@ -43,16 +56,46 @@ def plan_steps(
     game: GameTables, steps: tuple[Any, ...], legal: tuple[Any, ...], apply: tuple[Any, ...]
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """``legal``/``apply`` (the step functions of ``steps``, by index) with the planned ones of
-    every turns and choose step in their place."""
+    every turns and choose step in their place; those enter the steps after them (`_advance`)."""
     legal_out, apply_out = list(legal), list(apply)
+    # filled below (`advance` reads it when called); None past the last step: the round's end
+    enters: list[EnterFn | None] = [None] * (len(steps) + 1)
+    advance = _advance(enters)
     for i, step in enumerate(steps):
         if isinstance(step, TurnStep):
-            legal_out[i], apply_out[i] = _turns_plan(game, step)
+            legal_out[i], apply_out[i], enters[i] = _turns_plan(game, step, advance)
         elif (
             isinstance(step, ChooseStep) and not game._has_copies
         ):  # copies: which copy is taken needs the general path
-            legal_out[i], apply_out[i] = _choose_plan(game, step)
+            legal_out[i], apply_out[i], enters[i] = _choose_plan(game, step, advance)
+        elif isinstance(step, RepeatEnd):
+            enters[i] = planned_repeat_end(step)
     return tuple(legal_out), tuple(apply_out)
+
+
+def _advance(enters: list[EnterFn | None]) -> AdvanceFn:
+    """What a planned apply calls when its step is over: `State._enter_step` from the next step,
+    the planned steps entered here (``enters``, by index), any other handed to
+    `State._enter_step` with the count of steps entered so far."""
+
+    def advance(s: State) -> None:
+        i = s.step
+        ran = 0
+        while True:
+            i += 1
+            ran += 1
+            if ran > MAX_STEPS_WITHOUT_DECISION:
+                raise _Fallback()  # the general path counts the same steps and says so
+            s.step = i
+            enter = enters[i]
+            if enter is None:
+                s._enter_step(ran - 1)
+                return
+            if enter(s):
+                return
+            i = s.step  # the end of a repeat block may have sent the round back to its start
+
+    return advance
 
 
 def _bare(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
@@ -66,9 +109,9 @@ def _bare(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
 
 
 # -- turns ----------------------------------------------------------------------------------
-def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
-    """The legal and apply functions of a turns step (`legal_turns`, `apply_turns` with
-    `trickkit.engine.turns.start_turn` inline)."""
+def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[LegalFn, ApplyFn, EnterFn]:
+    """The legal, apply and enter functions of a turns step (`legal_turns`, `apply_turns`,
+    `trickkit.engine.turns.enter_turns`, with `trickkit.engine.turns.start_turn` inline)."""
     n = game.rules.num_players
     effects: dict[str, tuple[Any, tuple[Any, ...], int | None]] = {}
     for kind in reversed(step.kinds):  # the first of a name wins, as `_kind_named` finds it
@@ -83,6 +126,7 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
         _bare(step.until_after_turn) if step.until_after_turn is not None else (None, (), False)
     )
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
+    first, first_frame, _ = _bare(step.first)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
     # per-turn table variables whose initial value is shared (no list to copy) are reset inline
     # below, without `State._reset_variables`' call: the commonest case, at every turn start
@@ -110,8 +154,50 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
         finally:
             s.memo = None
 
+    def begin(s: State, seat: int) -> bool:
+        """`start_turn` for ``seat``, then the caller's check of ``until``: True if the step is over."""
+        for _ in _TURN_LIMIT:
+            s.current = s.turn_player = seat % n
+            s.turn_over = False
+            s.next_turn = None
+            s.turn_no += 1
+            if resets:
+                if inline:
+                    for index, initial in inline:
+                        s.table_vars[index] = initial
+                else:
+                    s._reset_variables("per_turn")
+            if start is None:
+                break
+            start(s, start_frame)
+            if not s.turn_over:
+                break
+            # a turn ended as it began: the step may be over (both asked as `start_turn` and its caller ask)
+            if until is not None and _holds(until, until_frame, until_checked, s):
+                _holds(until, until_frame, until_checked, s)
+                return True
+            if ended is not None and _holds(ended, ended_frame, ended_checked, s):
+                return True
+            seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+        else:
+            raise _Fallback()  # turns that end as they begin, forever: the general path says so
+        if until is None:
+            return False
+        v = until(s, until_frame)
+        if until_checked and v.__class__ is not bool:
+            raise _Fallback()
+        return bool(v)
+
+    def enter(s: State) -> bool:
+        """`enter_turns`: the first turn starts unless ``until`` holds; True if a seat must decide."""
+        s.window, s.responders = -1, []
+        if until is not None and _holds(until, until_frame, until_checked, s):
+            return False
+        return not begin(s, first(s, first_frame))
+
     def apply(s: State, action: Action) -> bool:
-        """`apply_turns` (then `_after_action`, `start_turn`), outside reaction windows."""
+        """`apply_turns` (then `_after_action`, `start_turn`), outside reaction windows; the
+        steps after it are entered here when it is over."""
         if s.window >= 0:
             return apply_turns(game, step, s, action)
         fn, pad, opens = effects[action.verb]
@@ -127,16 +213,19 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
             if until_checked and v.__class__ is not bool:
                 raise _Fallback()  # the checked hook says what it got, located
             if v:
-                return True
+                advance(s)
+                return False
         if s.turn_over:
             if ended is not None:
                 v = ended(s, ended_frame)
                 if ended_checked and v.__class__ is not bool:
                     raise _Fallback()
                 if v:
-                    return True
+                    advance(s)
+                    return False
+            # `begin`, inline: a call less at every turn of games whose every action ends the turn
             seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
-            for _ in range(MAX_STEPS_WITHOUT_DECISION):  # start_turn
+            for _ in _TURN_LIMIT:
                 s.current = s.turn_player = seat % n
                 s.turn_over = False
                 s.next_turn = None
@@ -152,28 +241,30 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                 start(s, start_frame)
                 if not s.turn_over:
                     break
-                # a turn ended as it began: the step may be over (both asked as `start_turn` and its caller ask)
                 if until is not None and _holds(until, until_frame, until_checked, s):
                     _holds(until, until_frame, until_checked, s)
-                    return True
+                    advance(s)
+                    return False
                 if ended is not None and _holds(ended, ended_frame, ended_checked, s):
-                    return True
+                    advance(s)
+                    return False
                 seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
             else:
-                raise _Fallback()  # turns that end as they begin, forever: the general path says so
+                raise _Fallback()
             if until is not None:
                 v = until(s, until_frame)
                 if until_checked and v.__class__ is not bool:
                     raise _Fallback()
                 if v:
-                    return True
+                    advance(s)
+                    return False
         found = legal(s)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
         s._legal = found  # computed anyway: the next legal_actions() call reuses it
         return False
 
-    return legal, apply
+    return legal, apply, enter
 
 
 def _holds(fn: Any, frame: tuple[Any, ...], checked: bool, s: State) -> bool:
@@ -190,14 +281,42 @@ def _hook_call(hook: Any) -> Any:
 
 
 # -- choose ---------------------------------------------------------------------------------
-def _choose_plan(game: GameTables, step: ChooseStep) -> tuple[LegalFn, ApplyFn]:
-    """The legal and apply functions of a choose step (a deck without copies): the next
-    chooser's legal actions are found as the action is applied, from the cards that make
-    that seat the next to choose."""
-    source, to = step.source.index, step.to.index
+def _choose_plan(game: GameTables, step: ChooseStep, advance: AdvanceFn) -> tuple[LegalFn, ApplyFn, EnterFn]:
+    """The legal, apply and enter functions of a choose step (a deck without copies): the next
+    chooser's legal actions are found as the action is applied (or the step entered), from
+    the cards that make that seat the next to choose."""
+    source, to, allowed = step.source.index, step.to.index, step.allowed
+    n = game.rules.num_players
+    action_of = _choose_actions(game, step.verb).__getitem__  # card id -> its action
+    count, count_frame, _ = _bare(step.count)
+    first, first_frame, _ = _bare(step.first)
+    orders = tuple(tuple((f + k) % n for k in range(n)) for f in range(n))  # one card each, from seat f
+
+    def next_chooser(s: State, queue: list[int]) -> bool:
+        """`_next_chooser`, the legal actions of the seat found with it: True if a seat is to choose."""
+        while queue:
+            seat = queue[0]
+            cards = s.seat_zones[source][seat] if allowed is None else choosable(s, step, seat)
+            if cards:
+                s.current = seat
+                s._legal = [*map(action_of, cards)]  # computed anyway: legal_actions() reuses it
+                return True
+            while queue and queue[0] == seat:  # that seat has nothing left to choose from
+                del queue[0]
+        return False
+
+    def enter(s: State) -> bool:
+        """`enter_choose`: every seat's decisions queued from ``first``; True if a seat must choose."""
+        k = count(s, count_frame)
+        if k.__class__ is not int or k < 0:
+            raise _Fallback()  # the general path takes it as it is, or says what is wrong, located
+        seat = first(s, first_frame) % n
+        s.queue = [*orders[seat]] if k == 1 else [(seat + j) % n for j in range(n) for _ in range(k)]
+        s.acted = 0
+        return next_chooser(s, s.queue)
 
     def apply(s: State, action: Action) -> bool:
-        """`apply_choose`, and `legal_choose` for the next chooser."""
+        """`apply_choose`, and the next chooser's legal actions; the steps after it entered when it is over."""
         seat = s.current
         zones = s.seat_zones
         card = action.choices[0]
@@ -206,19 +325,20 @@ def _choose_plan(game: GameTables, step: ChooseStep) -> tuple[LegalFn, ApplyFn]:
         s.acted += 1
         queue = s.queue
         del queue[0]
-        while queue:  # `_next_chooser`
-            seat = queue[0]
-            cards = choosable(s, step, seat)
+        if queue and allowed is None:  # the commonest case inline: the next seat has cards
+            cards = zones[source][queue[0]]
             if cards:
-                s.current = seat
-                actions = _choose_actions(game, step.verb)
-                s._legal = [actions[c] for c in cards]  # computed anyway: legal_actions() reuses it
+                s.current = queue[0]
+                s._legal = [*map(action_of, cards)]
                 return False
-            while queue and queue[0] == seat:  # that seat has nothing left to choose from
-                del queue[0]
-        return True
+        if not next_chooser(s, queue):
+            advance(s)
+        return False
 
     def legal(s: State) -> list[Action]:
+        """`legal_choose`."""
+        if allowed is None:
+            return [*map(action_of, s.seat_zones[source][s.current])]
         return legal_choose(game, step, s)
 
-    return legal, apply
+    return legal, apply, enter

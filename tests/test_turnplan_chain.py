@@ -1,0 +1,147 @@
+"""Planned steps enter the steps after them (`trickkit.engine.turnplan._advance`): a round that
+cycles through choose and turns steps inside a ``repeat:`` block never goes back through the
+step-kind dispatch, plays exactly as the general path, counts the steps it enters without a
+decision, and a rule failing in a step so entered is still a located error that leaves the
+state as it was."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import trickkit
+from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.errors import DSLRuntimeError
+
+CYCLE = """
+format: 1
+name: cycle
+title: Cycle
+players: {min: 2, max: 3, default: 2}
+deck:
+  - rank: {from: 1, to: 12}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+  picked: {owner: seat, visibility: public}
+  table: {owner: table, visibility: public}
+table_variables:
+  zero: {initial: 0}
+game_over: "true"
+score: "0"
+round:
+  - deal: {count: 3}
+  - repeat:
+      REPEAT
+      steps:
+        - choose: {verb: pick, to: picked, count: "COUNT"}
+        - turns:
+            first: "0"
+            until: all(len(p) == 0 for p in picked)
+            on_turn_start: |
+              START
+            actions:
+              lay:
+                text: "lay {card}"
+                choices: {card: "picked[current_player]"}
+                effect: |
+                  move(card, picked[current_player], table)
+                  end_turn()
+"""
+
+
+def _cycle(tmp_path: Path, repeat: str = "count: 3", count: str = "1", start: str = "zero = zero") -> trickkit.Game:
+    text = textwrap.dedent(CYCLE).lstrip()
+    text = text.replace("REPEAT", repeat).replace("COUNT", count).replace("START", start)
+    path = tmp_path / "cycle.yaml"
+    path.write_text(text, "utf-8")
+    return trickkit.load_game(path)
+
+
+def _dispatched(game: trickkit.Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of the steps entered through ``Game.step_enter`` (the general dispatch), in order."""
+    seen: list[str] = []
+    general = game.step_enter
+
+    def step_enter(state: Any, step: Any) -> bool:
+        seen.append(step.kind)
+        return general(state, step)
+
+    monkeypatch.setattr(game, "step_enter", step_enter)
+    return seen
+
+
+def test_the_pick_and_place_cycle_enters_its_steps_without_the_dispatch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _cycle(tmp_path)
+    seen = _dispatched(game, monkeypatch)
+    state = game.new_initial_state(seed=1)
+    assert seen == ["deal", "repeat", "choose"]  # the game's start: the general path
+    seen.clear()
+    decisions = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        decisions += 1
+    assert decisions == 3 * 4  # 3 passes of 2 picks and 2 lays
+    assert seen == []  # every later step (turns, repeat end, choose) entered by the planned functions
+    assert state.round == 1
+
+
+def test_the_cycle_plays_as_the_general_path_in_six_nimmt() -> None:
+    game = trickkit.load_game("six_nimmt", players=3)
+    rng = random.Random(5)
+    state = game.new_initial_state(seed=5)
+    verbs = set()
+    while not state.is_terminal() and state.round == 1:
+        slow = state.clone()
+        action = rng.choice(state.legal_actions())
+        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
+        state.apply_action(action)
+        verbs.add(action.verb)
+        assert state.to_json() == slow.to_json()
+        assert state.budget == slow.budget  # the steps entered charge the budget alike
+        assert [a.text for a in state.legal_actions()] == [a.text for a in slow.legal_actions()]
+        assert state.current_player() == slow.current_player()
+    assert state.round == 2 and verbs == {"pick", "take"}  # a whole hand, rows taken too
+
+
+@pytest.mark.parametrize(
+    "rule, failing, message",
+    [
+        # the turns step entered by the last pick of the second pass (table: 2 cards)
+        ({"start": "if len(table) == 2 { zero = 1 // zero }"}, 6, r"\.turns\.on_turn_start: ZeroDivisionError"),
+        # the choose step of the second pass, entered by the last lay of the first
+        ({"count": "1 - len(table)"}, 4, r"\.choose\.count: a seat cannot choose -1 cards"),
+        # the end of the repeat block, entered by the last lay of the first pass
+        ({"repeat": "until: 1 // (2 - len(table)) > 9"}, 4, r"\.until: ZeroDivisionError"),
+    ],
+)
+def test_a_rule_failing_in_a_step_entered_by_a_planned_step_is_located(
+    tmp_path: Path, rule: dict[str, str], failing: int, message: str
+) -> None:
+    game = _cycle(tmp_path, **rule)
+    state = game.new_initial_state(seed=1)
+    for _ in range(failing - 1):
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(DSLRuntimeError, match=r"cycle\.yaml:\d+:\d+: \$\.round\[1\]\.repeat(\.steps\[\d\])?" + message):
+        state.apply_action(state.legal_actions()[0])
+    assert state.to_json() == before
+    assert len(state.history()) == failing - 1
+
+
+def test_a_cycle_that_never_asks_again_stops_by_the_same_counted_limit(tmp_path: Path) -> None:
+    game = _cycle(tmp_path, repeat="until: 'false'")
+    state = game.new_initial_state(seed=1)
+    for _ in range(2 * 3 + 2 * 3 - 1):  # 3 passes: every card picked and laid but the last
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(DSLRuntimeError, match=f"{MAX_STEPS_WITHOUT_DECISION} steps ran without asking"):
+        state.apply_action(state.legal_actions()[0])  # then passes of nobody to pick, nothing to lay
+    assert state.to_json() == before
