@@ -24,6 +24,7 @@ def _compiler(definitions: dict[str, str] | None = None) -> Compiler:
         "used": Symbol("table_var", "list[int]", 0),
         "hand": Symbol("seat_zone", "list[card]", 0),
         "score": Symbol("seat_var", "int", 0),
+        "piles": Symbol("zone_family", "list[zone]", (1, 4)),  # table zones 1-4
         "turn_player": Symbol("state", "int", None, code="(s.turn_player if s.window >= 0 else s.current)"),
     }
     defs = {k.split("(")[0]: parse(v) for k, v in (definitions or {}).items()}
@@ -59,6 +60,19 @@ def test_a_loop_over_the_seats_indexes_the_seat_lists_without_a_range_check():
     assert value == 11 + 22
     assert "_index(" not in source and "0 <= " not in source, source  # seat 0 as a number: in range too
     assert _run("len(hand[0]) + len(hand[2])", state)[0] == 3
+
+
+def test_the_length_of_a_zone_family_or_of_a_zone_per_seat_is_a_constant():
+    state = FakeState()
+    state.table_zones = [[], [0], [], [1, 2], [3], []]
+    state.seat_zones = [[[0, 1], [], [3]]]
+    before = state.budget
+    value, source = _run("range(1, len(piles) + 1)", state)
+    assert value == [1, 2, 3, 4] and state.budget == before
+    assert "_fn_len" not in source and "_fn_range" not in source, source  # folded when the rules load
+    value, source = _run("len(hand) * 10 + len(piles[1])", state)
+    assert value == 30 + 0  # piles[1] is table zone 2, empty; hand: a zone per seat
+    assert _run("len(piles[2])", state)[0] == 2  # one pile's length is read at play time
 
 
 def test_membership_of_a_number_is_charged_the_length_of_the_list_without_a_call():

@@ -417,6 +417,10 @@ def kind_available(game: GameTables, s: State, step: TurnStep, name: str) -> boo
     """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
     for kind in _kinds_now(s, step):
         if kind.name == name:
+            passes = _passes_of(s, step)
+            by_kind = getattr(passes[1], "by_kind", None) if passes is not None else None
+            if by_kind is not None and name in by_kind:  # its own generated pass (a rule asks `can`)
+                return _any_passes(game, s, (kind,), (None, by_kind[name], bool(kind.lookahead)))
             return _any_passes(game, s, (kind,))
     return False
 

@@ -191,13 +191,23 @@ class ActionKindCompiler(CompilerBase):
             else:
                 firsts.append(spec)
         try:
-            return (
+            passes = (
                 self.compiler.kinds_pass(specs, texts=texts),
                 self.compiler.kinds_pass(firsts, first_only=True, texts=texts),
                 any(bool(k.lookahead) for k in kinds),
             )
+            # a kind some rule asks about (`can('place')`): its own pass, run without a hook per rule
+            asked = self.compiler.asked_kinds
+            by_kind = {
+                k.name: self.compiler.kinds_pass([first], first_only=True, texts=texts)
+                for k, first in reversed(list(zip(kinds, firsts)))  # the first of a name wins, as `can` finds it
+                if k.name in asked
+            }
         except DSLCompileError:
             return None
+        if by_kind:
+            setattr(passes[1], "by_kind", by_kind)  # noqa: B010  # read by `trickkit.engine.turns.kind_available`
+        return passes
 
     def _private(self, path: Path, declared: Any, names: tuple[str, ...], template: str) -> tuple[str, ...]:
         """The choices other seats do not see: ``true`` is all of them, a list names them."""
