@@ -75,6 +75,20 @@ def test_the_length_of_a_zone_family_or_of_a_zone_per_seat_is_a_constant():
     assert _run("len(piles[2])", state)[0] == 2  # one pile's length is read at play time
 
 
+def test_distinct_of_single_values_is_one_call_charged_as_before():
+    state = FakeState()
+    state.table_vars = [[4, 5, 4, 7, 5]]
+    before = state.budget
+    value, source = _run("distinct(used)", state)
+    assert value == [4, 5, 7] and before - state.budget == 5  # its items, as `_charged` charges them
+    assert "_distinct_items(s, " in source and "_charged" not in source, source
+    state.seat_zones = [[[0, 1], [1], [0, 1]]]
+    before = state.budget
+    value, source = _run("distinct(list(hand[s] for s in seats))", state)
+    assert value == [[0, 1], [1]] and "_charged(s, _fn_distinct" in source, source  # lists within: the walk
+    assert before - state.budget == 3 + 3 + 5  # the seats looped (3), the lists (3) and their items (5)
+
+
 def test_membership_of_a_number_is_charged_the_length_of_the_list_without_a_call():
     state = FakeState()
     state.table_vars = [[4, 5, 6, 7]]

@@ -347,6 +347,9 @@ class ExprMixin(NamesMixin):
         nullable = name in ("index_of", "seat_holding") or result == "any"
         code_of = self._text_code if name == "str" else self._code  # str(card) is its text
         listed = ", ".join(code_of(v) for v in vals)
+        if name == "distinct" and elem_type(vals[0].type) in ("int", "str", "bool", "card") and _may_be_long(vals[0]):
+            # single values: charged their number, deduplicated, in one helper call
+            return Val(f"_distinct_items(s, {listed})", result, nullable=nullable, state=state, free=free)
         if name in _WALKING and any(_may_be_long(v) for v in vals):
             # the built-in walks a list: charged by its items, as a loop over it would be
             return Val(f"_charged(s, _fn_{name}, {listed})", result, nullable=nullable, state=state, free=free)
