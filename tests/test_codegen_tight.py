@@ -4,6 +4,7 @@ general path."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 import textwrap
 from pathlib import Path
@@ -16,6 +17,8 @@ from trickkit.dsl.types import Namespace, Symbol
 sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import CARD, FakeState
 from test_turns_passes import HEAD, _general, _turn_steps
+
+from trickkit.engine import turns
 
 
 def _compiler(definitions: dict[str, str] | None = None) -> Compiler:
@@ -164,3 +167,27 @@ def test_a_part_naming_only_a_middle_choice_is_computed_once_per_value_before_th
                 if (zero and x == 0) or c + y > 6 // (x + (0 if zero else 1))
             ]
             assert fast == want, (allowed, hand)
+
+
+def test_a_large_definition_over_the_choices_is_inlined_in_the_combination_filter(tmp_path):
+    big = " + ".join(f"(if x.rank > {i} then 1 else 0)" for i in range(8))  # past 60 tree nodes
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "high(card) >= 3")
+    text = text.replace("game_over:", f'definitions:\n  high(x): "{big}"\ngame_over:')
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    step = next(st for st in game.rules.steps if st.kind == "turns")
+    combo = step.kinds[0].combo_filter
+    assert combo.__name__ in game.rules.generated_source
+    body = game.rules.generated_source.split(f"def {combo.__name__}(")[1].split("\ndef ")[0]
+    assert "_d" not in body and "s.budget -= 1" in body, body  # inlined, its call's charge written out
+    kind = step.kinds[0]
+    test = kind.choice_test if kind.choice_test is not None else kind.allowed
+    for seed in range(4):  # the same combinations, charged the same, as a call per combination
+        fast_state = game.new_initial_state(seed=seed)
+        slow_state = fast_state.clone()
+        domains = turns._domains(fast_state, kind)
+        fast = combo(fast_state, (), domains)
+        slow = [c for c in itertools.product(*domains) if test(slow_state, *c)]
+        assert fast == slow
+        assert fast_state.budget == slow_state.budget < game.new_initial_state(seed=seed).budget

@@ -241,7 +241,11 @@ class FiltersMixin(StatementsMixin):
         solo: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
             (frozenset([f"a{i}"]), [], {}) for i in range(1, n - 1 if not first_only else 1)
         ]
-        val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+        self.in_filter = True
+        try:
+            val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+        finally:
+            self.in_filter = False
         decided = _early_exits(val.code, levels, solo)
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
