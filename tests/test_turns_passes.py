@@ -431,3 +431,22 @@ def test_a_kind_a_rule_asks_about_with_can_has_a_generated_pass_of_its_own(monke
     assert turns.kind_available(game, state, step, "place") is True
     assert ran == [by_kind["place"]]
     assert state.budget < budget  # its rules charged, as the general path charges them
+
+
+def test_can_is_answered_from_the_combinations_the_legal_pass_found_before(monkeypatch):
+    game = trickkit.load_game("saqqara")  # discard's `not can('place')`, place coming first
+    step = game.rules.steps[2]
+    assert step.passes[0].kept == (2,)  # place, the third kind
+    ran = []
+    real = turns._run_pass
+    monkeypatch.setattr(turns, "_run_pass", lambda s, fn: ran.append(fn) or real(s, fn))
+    asked = 0
+    for _, state in _decisions("saqqara", 2, seed=4):
+        if state.step != 2 or len(state.seat_zones[0][state.current]) < 5 or any(state.table_vars[1:5]):
+            continue  # not a turn's start with a full hand: discard does not ask
+        ran.clear()
+        legal = state.legal_actions()
+        assert step.passes[1].by_kind["place"] not in ran  # place's own pass did not run again
+        assert any(a.verb == "place" for a in legal) != any(a.verb == "discard" for a in legal)
+        asked += 1
+    assert asked > 5

@@ -178,6 +178,7 @@ class ActionKindCompiler(CompilerBase):
                     "repeats": k.repeats,
                     "allowed": k.allowed.fn,
                     "where": k.allowed.where,
+                    "name": k.name,
                     "filter": flt,
                     "rows": not k.lookahead,  # rows of actions taken whole: no combination to check on its own
                 }
@@ -190,6 +191,12 @@ class ActionKindCompiler(CompilerBase):
                 firsts.append(dict(spec, filter=k.combo_first))
             else:
                 firsts.append(spec)
+        asked = self.compiler.asked_kinds
+        named: set[str] = set()
+        for spec, k in zip(specs, kinds):
+            # its combinations kept for `can` (the first kind of a name; a lookahead would have to run)
+            spec["can"] = k.name in asked and k.name not in named and not k.lookahead
+            named.add(k.name)
         try:
             passes = (
                 self.compiler.kinds_pass(specs, texts=texts),
@@ -197,7 +204,6 @@ class ActionKindCompiler(CompilerBase):
                 any(bool(k.lookahead) for k in kinds),
             )
             # a kind some rule asks about (`can('place')`): its own pass, run without a hook per rule
-            asked = self.compiler.asked_kinds
             by_kind = {
                 k.name: self.compiler.kinds_pass([first], first_only=True, texts=texts)
                 for k, first in reversed(list(zip(kinds, firsts)))  # the first of a name wins, as `can` finds it
