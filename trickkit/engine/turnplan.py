@@ -90,7 +90,7 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
     per_turn = [(v.index, v.initial) for v in game.rules.table_vars if v.per_turn]
     inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
     inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
-    if any(v.per_turn for v in game.rules.seat_vars):
+    if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
@@ -145,11 +145,12 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                 s.next_turn = None
                 s.turn_no += 1
                 if resets:
-                    if inline or inline_lists:
+                    if inline:
                         for index, initial in inline:
                             s.table_vars[index] = initial
-                        for index, initial in inline_lists:
-                            s.table_vars[index] = fresh(initial)
+                        if inline_lists:
+                            for index, initial in inline_lists:
+                                s.table_vars[index] = fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
