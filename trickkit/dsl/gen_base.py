@@ -89,7 +89,12 @@ class GenBase:
         if self.coverage is not None:
             self.env["_cov"] = self.coverage.hit
         self._ended_lets: dict[str, tuple[int, int] | None] = {}  # let names of blocks already closed -> (line, column)
+        self.asked_kinds: set[str] = set()
+        """The action kinds a rule asks about with ``can('kind')``: each gets a generated pass
+        of its own (see `trickkit.rules.actions.ActionKindCompiler._kinds_passes`)."""
         self.inline_definitions = False
+        self.in_filter = False
+        """Compiling a combination filter: larger definitions over the choices are inlined too."""
         """Inline state-only definitions too (see `Splice.card_test`: computed once, before the card loop)."""
 
     def _root_scope(self, context: Context) -> Scope:

@@ -31,6 +31,7 @@ from typing import Any
 from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
+from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
@@ -128,11 +129,13 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
     first, first_frame, _ = _bare(step.first)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
-    # per-turn table variables whose initial value is shared (no list to copy) are reset inline
-    # below, without `State._reset_variables`' call: the commonest case, at every turn start
-    inline = tuple((v.index, v.initial) for v in game.rules.table_vars if v.per_turn)
-    if any(v.per_turn for v in game.rules.seat_vars) or any(i.__class__ is list for _, i in inline):
-        inline = ()
+    # per-turn table variables are reset inline below, without `State._reset_variables`' call:
+    # the commonest case, at every turn start; a list (``touched: []``) gets a copy of its own
+    per_turn = [(v.index, v.initial) for v in game.rules.table_vars if v.per_turn]
+    inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
+    inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
+    if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
+        inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
         2
@@ -234,6 +237,9 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                     if inline:
                         for index, initial in inline:
                             s.table_vars[index] = initial
+                        if inline_lists:
+                            for index, initial in inline_lists:
+                                s.table_vars[index] = fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
