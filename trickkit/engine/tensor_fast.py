@@ -378,8 +378,13 @@ class IncrementalEncoding:
         """Rewrite the segments of ``zones`` (each seat's zone, or the table zones) whose cards
         differ from ``was`` (copies of them when last written, updated here)."""
         unique = self._unique_cards
-        for cards, before, (start, how) in zip(zones, was, segs):
+        for cards, before, seg in zip(zones, was, segs):
             if cards == before:
+                continue
+            start, how = seg
+            if how is _COUNT:  # another seat's hand, say: its count only
+                a[start] = len(cards)
+                before[:] = cards  # the key: a copy of the cards written
                 continue
             count = len(cards)
             a[start] = count
@@ -388,8 +393,11 @@ class IncrementalEncoding:
                 known = len(before)
                 if count == known - 1:  # one card left (played, passed): the sums' difference, checked
                     gone = sum(before) - sum(cards)
-                    if gone in before:
+                    try:
                         i = before.index(gone)
+                    except ValueError:
+                        i = -1
+                    if i >= 0:
                         del before[i]
                         if before == cards:
                             a[cells + gone] = 0.0
@@ -413,9 +421,9 @@ class IncrementalEncoding:
                         a[cells + c] = 1.0
                     for c in set(before).difference(cards):
                         a[cells + c] = 0.0
-            elif how is not _COUNT:
+            else:
                 self._zone_anew(a, cards, how, start)
-            before[:] = cards  # the key: a copy of the cards written
+            before[:] = cards
 
     def _zone_anew(self, a: Any, cards: list[int], how: str, start: int) -> None:
         """Write one shown zone's segment whole: ``[count, 1, counts per card text]`` of its cards
