@@ -25,6 +25,7 @@ from typing import Any
 from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
+from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
 from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
@@ -84,10 +85,10 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
     )
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
-    # per-turn table variables whose initial value is shared (no list to copy) are reset inline
-    # below, without `State._reset_variables`' call: the commonest case, at every turn start
-    inline = tuple((v.index, v.initial) for v in game.rules.table_vars if v.per_turn)
-    if any(v.per_turn for v in game.rules.seat_vars) or any(i.__class__ is list for _, i in inline):
+    # per-turn table variables are reset inline below, without `State._reset_variables`' call:
+    # the commonest case, at every turn start (a list initial value is copied, as there)
+    inline = tuple((v.index, v.initial, v.initial.__class__ is list) for v in game.rules.table_vars if v.per_turn)
+    if any(v.per_turn for v in game.rules.seat_vars):
         inline = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
@@ -143,8 +144,8 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                 s.turn_no += 1
                 if resets:
                     if inline:
-                        for index, initial in inline:
-                            s.table_vars[index] = initial
+                        for index, initial, copied in inline:
+                            s.table_vars[index] = fresh(initial) if copied else initial
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
