@@ -28,7 +28,15 @@ from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
-from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
+from trickkit.engine.turns import (
+    _close_window,
+    _kind_named,
+    _next_responder,
+    _open_window,
+    _plan,
+    actions_of,
+    legal_turns,
+)
 from trickkit.rules.ruleset import ChooseStep, TurnStep
 from trickkit.rules.steps import never
 
@@ -112,15 +120,22 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
             s.memo = None
 
     def apply(s: State, action: Action) -> bool:
-        """`apply_turns` (then `_after_action`, `start_turn`), outside reaction windows."""
-        if s.window >= 0:
-            return apply_turns(game, step, s, action)
-        fn, pad, opens = effects[action.verb]
-        fn(s, action.choices + pad)
-        if opens is not None:
-            _open_window(game, s, step, opens)
-            if s.window >= 0:  # a responder decides next
+        """`apply_turns` (then `_after_action`, `start_turn`)."""
+        if s.window >= 0:  # a response: as `apply_turns` does it, then on as below once the window closed
+            if action.verb == "pass":
+                _next_responder(game, s, step)
+            else:
+                _kind_named(game, step.windows[s.window].kinds, action.verb).effect(s, *action.choices)
+                _close_window(s)
+            if s.window >= 0:  # the next responder decides
                 return False
+        else:
+            fn, pad, opens = effects[action.verb]
+            fn(s, action.choices + pad)
+            if opens is not None:
+                _open_window(game, s, step, opens)
+                if s.window >= 0:  # a responder decides next
+                    return False
         if after is not None:
             after(s, after_frame)
         if until is not None:
