@@ -95,9 +95,13 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
     # per-turn table variables are reset inline below, without `State._reset_variables`' call:
     # the commonest case, at every turn start (a list initial value is copied, as there)
-    inline = tuple((v.index, v.initial, v.initial.__class__ is list) for v in game.rules.table_vars if v.per_turn)
+    turn_vars = [v for v in game.rules.table_vars if v.per_turn]
+    inline: tuple[tuple[int, Any], ...] | None = tuple(
+        (v.index, v.initial) for v in turn_vars if v.initial.__class__ is not list
+    )
+    copied = tuple((v.index, v.initial) for v in turn_vars if v.initial.__class__ is list)
     if any(v.per_turn for v in game.rules.seat_vars):
-        inline = ()
+        inline = None  # seat variables too: `State._reset_variables`
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
         2
@@ -158,9 +162,12 @@ def _turns_plan(game: GameTables, step: TurnStep) -> tuple[LegalFn, ApplyFn]:
                 s.next_turn = None
                 s.turn_no += 1
                 if resets:
-                    if inline:
-                        for index, initial, copied in inline:
-                            s.table_vars[index] = fresh(initial) if copied else initial
+                    if inline is not None:
+                        for index, initial in inline:
+                            s.table_vars[index] = initial
+                        if copied:
+                            for index, initial in copied:
+                                s.table_vars[index] = fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
