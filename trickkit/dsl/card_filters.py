@@ -35,7 +35,7 @@ _GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
 """Names of the generated rule functions and combination filters a kinds pass may call."""
 
 
-_INLINE_MAX_LINES = 4
+_INLINE_MAX_LINES = 16
 """Longest rule (in generated lines) a generated pass inlines instead of calling."""
 
 

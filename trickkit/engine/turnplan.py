@@ -35,7 +35,15 @@ from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
-from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
+from trickkit.engine.turns import (
+    _close_window,
+    _kind_named,
+    _next_responder,
+    _open_window,
+    _plan,
+    actions_of,
+    legal_turns,
+)
 from trickkit.rules.ruleset import ChooseStep, RepeatEnd, TurnStep
 from trickkit.rules.steps import never
 
@@ -199,16 +207,23 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return not begin(s, first(s, first_frame))
 
     def apply(s: State, action: Action) -> bool:
-        """`apply_turns` (then `_after_action`, `start_turn`), outside reaction windows; the
-        steps after it are entered here when it is over."""
-        if s.window >= 0:
-            return apply_turns(game, step, s, action)
-        fn, pad, opens = effects[action.verb]
-        fn(s, action.choices + pad)
-        if opens is not None:
-            _open_window(game, s, step, opens)
-            if s.window >= 0:  # a responder decides next
+        """`apply_turns` (then `_after_action`, `start_turn`); the steps after it are entered here
+        when it is over."""
+        if s.window >= 0:  # a response: as `apply_turns` does it, then on as below once the window closed
+            if action.verb == "pass":
+                _next_responder(game, s, step)
+            else:
+                _kind_named(game, step.windows[s.window].kinds, action.verb).effect(s, *action.choices)
+                _close_window(s)
+            if s.window >= 0:  # the next responder decides
                 return False
+        else:
+            fn, pad, opens = effects[action.verb]
+            fn(s, action.choices + pad)
+            if opens is not None:
+                _open_window(game, s, step, opens)
+                if s.window >= 0:  # a responder decides next
+                    return False
         if after is not None:
             after(s, after_frame)
         if until is not None:

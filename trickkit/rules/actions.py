@@ -351,7 +351,8 @@ class ActionKindCompiler(CompilerBase):
             tree = lark.Tree("and_", [tree, term])
         where = expr_where(self.loc, path)
         try:
-            fn, size, _ = self.compiler.expression_tree(tree, (), None, memoise=True, where=where)
+            # asked once per decision: memoising its parts would only cost
+            fn, size, _ = self.compiler.expression_tree(tree, (), None, memoise=False, where=where)
         except (DSLCompileError, RecursionError):
             return None  # cannot happen: it compiled with the choices in scope and read none
         return cast(RuleHook, make_hook(fn, size, 0, where, rule_text(text)))
