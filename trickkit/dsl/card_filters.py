@@ -59,6 +59,11 @@ _LEVEL_NAME = re.compile(r"^h[0-9]+$")
 """The local of such a part."""
 
 
+_UNROLL_MIN, _UNROLL_MAX = 2, 3
+"""How many values of a constant last choice a combination filter unrolls (see `combo_filter`):
+a loop body per value, so only a few."""
+
+
 _ROW_MIN = 6
 """Fewest values of a constant last choice for a kinds pass to give whole rows: a row costs a
 lookup and a comparison in the engine, worth it only in place of as many combinations' lookups."""
@@ -215,7 +220,9 @@ class FiltersMixin(StatementsMixin):
             lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
         return self._define(name, lines), len(context)
 
-    def combo_filter(self, tree: Node, context: Context, first_only: bool = False) -> Rule:
+    def combo_filter(
+        self, tree: Node, context: Context, first_only: bool = False, last: Sequence[Any] | None = None
+    ) -> Rule:
         """An action kind's test over every combination of its choices, as one generated pass:
         ``filter(state, frame, domains) -> [combination, ...]`` in the order of
         ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
@@ -223,6 +230,10 @@ class FiltersMixin(StatementsMixin):
         State-only parts of the test are computed once per call, before the loops (a failure
         there makes the engine fall back to testing each combination on its own). With
         ``first_only`` it stops at the first combination that passes (a list of at most one).
+        ``last``: the values of the last choice when its domain is a small constant list of
+        distinct values (``end: ['left', 'right']``); the test is then generated once per value,
+        with the value a constant (``end == 'left'`` decided here), one after the other in the
+        loop of the choice before.
 
         Raises:
             DSLCompileError: as `expression_tree`.
@@ -271,6 +282,10 @@ class FiltersMixin(StatementsMixin):
                 loops[i] = f"for {', '.join(names)} in {kept}:"
         lines.append("    out = []")
         bulk = decided and not first_only and not inner
+        skips = "continue" in "\n".join(flatten([x for lv in (*solo, *levels) for x in lv[1]]))
+        if not bulk and not skips and last is not None and _UNROLL_MIN <= len(last) <= _UNROLL_MAX:
+            # (kept as a loop where outer values are skipped: the unrolled tests skip none)
+            return self._unrolled(tree, context, first_only, last)
         for i in range(n - 1 if bulk else n):
             lines.append("    " * (i + 1) + loops[i])
             if i < n - 1:  # the parts that name only the choices so far
@@ -478,6 +493,73 @@ class FiltersMixin(StatementsMixin):
             return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
 
         return [renumber(line) for line in lines], f"({renumber(code)})"
+
+    def _unrolled(self, tree: Node, context: Context, first_only: bool, last: Sequence[Any]) -> Rule:
+        """`combo_filter` with the last choice unrolled: one test per value of it (``last``)."""
+        n = len(context)
+        outer = {name: Local(f"a{i}", t, nullable=False) for i, (name, t) in enumerate(context[:-1])}
+        name_last, type_last = context[-1]
+        levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)
+        ]
+        solo: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset([f"a{i}"]), [], {}) for i in range(1, n - 1 if not first_only else 1)
+        ]
+        tests: list[tuple[Val, list[Line], str]] = []
+        saved, self.body = self.body, Body()
+        self.in_filter = True
+        try:
+            body = self.body
+            body.levels = [*solo, *levels]
+            body.loops = 1
+            hoist = body.hoist = Hoist()
+            body.eager = True
+            body.falls_back = True
+            for value in last:  # one body, so parts the values share are computed once
+                inner: list[Line] = []
+                body.lines = inner
+                local = Local(f"a{n - 1}", type_last, nullable=value is None, const=(value,))
+                scope = Scope({**outer, name_last: local})
+                tests.append((self._expr_guarded(tree, scope), inner, self._const_code(value)))
+        finally:
+            self.in_filter = False
+            self.body = saved
+        name = f"_g{next(self._ids)}"
+        lines = [f"def {name}(s, fr, domains):"]
+        lines += flatten(hoist.lines)
+        loops = [f"for a{i} in domains[{i}]:" for i in range(n - 1)]
+        inners = [x for _, inner, _ in tests for x in inner]
+        used = _TEMP_REF.findall(
+            "\n".join(flatten([*hoist.lines, *inners, *(x for lv in (*solo, *levels) for x in lv[1])]))
+        )
+        top = max(map(int, used), default=-1)
+        later = "\n".join(flatten([*inners, *(x for lv in levels for x in lv[1])]))
+        later += "\n" + "\n".join(val.code for val, _, _ in tests)
+        for i, (_, out, _) in enumerate(solo, start=1):
+            if out:  # each value with its parts (as in combo_filter)
+                top += 1
+                kept, names = f"v{top}", [f"a{i}"]
+                names += [
+                    m.group(1)
+                    for m in (_LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
+                    if m and re.search(rf"\b{m.group(1)}\b", later)
+                ]
+                row = "(" + ", ".join(names) + ")"
+                lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
+                lines += flatten([*out, f"{kept}.append({row})"], depth=2)
+                loops[i] = f"for {', '.join(names)} in {kept}:"
+        lines.append("    out = []")
+        for i in range(n - 1):
+            lines.append("    " * (i + 1) + loops[i])
+            lines += flatten(levels[i][1], depth=i + 2)
+        pad = "    " * n
+        for val, inner, code in tests:
+            combo = "(" + "".join(f"a{i}, " for i in range(n - 1)) + code + ("," if n == 1 else "") + ")"
+            found = f"return [{combo}]" if first_only else f"out.append({combo})"
+            lines += flatten(inner, depth=n)
+            lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
+        lines.append("    return out")
+        return self._define(name, lines)
 
     def _loop_test(
         self, tree: Node | str, scope: Scope, levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = ()
