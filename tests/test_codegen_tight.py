@@ -191,3 +191,23 @@ def test_a_large_definition_over_the_choices_is_inlined_in_the_combination_filte
         slow = [c for c in itertools.product(*domains) if test(slow_state, *c)]
         assert fast == slow
         assert fast_state.budget == slow_state.budget < game.new_initial_state(seed=seed).budget
+
+
+def test_a_zone_compared_empty_or_not_is_tested_by_its_truth_without_a_call():
+    state = FakeState()
+    state.table_zones = [[], [0], [], [1, 2], [3], []]
+    state.seat_zones = [[[0, 1], [], [3]]]
+    for text, want in [
+        ("count(s for s in seats if len(hand[s]) == 0)", 1),
+        ("count(s for s in seats if len(hand[s]) != 0)", 2),
+        ("count(p for p in piles if len(p) > 0)", 3),
+    ]:
+        before = state.budget
+        value, source = _run(text, state)
+        assert value == want, text
+        assert "_len(v" not in source and "_fn_len" not in source and "(not " in source, source
+        assert before - state.budget == (3 if "seats" in text else 4)  # charged the loop only, as len() was
+    # other comparisons call len(), and a zone that may be missing (an index out of range) is
+    # left to len(), which fails (then the general path reports it, located)
+    value, source = _run("len(hand[1]) > 1 or len(piles[score[0]]) == 0", state)
+    assert "_len(s.seat_zones[0][1]) > 1" in source and "_fn_len(" in source, source
