@@ -11,6 +11,7 @@ cache, or left in place. Also here: the rule coverage counters (`trickkit.dsl.co
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
@@ -53,6 +54,9 @@ from trickkit.dsl.types import (
 )
 
 T = TypeVar("T")
+
+_LOCAL = re.compile(r"^[ah][0-9]+$")
+"""A choice of a combination filter, or a part its loops computed (see `GenBase._leveled`)."""
 
 
 _MEMO_MIN_NODES = 6
@@ -285,6 +289,8 @@ class GenBase:
             return None
         for bound, out, seen in self.body.levels:
             if val.free <= bound:
+                if not lines and _LOCAL.match(val.code):  # already a local of the loops: no copy
+                    return val
                 if not lines and val.code in seen:
                     return attrs.evolve(val, code=seen[val.code])
                 h = self.body.temp("h")
