@@ -211,3 +211,32 @@ def test_a_zone_compared_empty_or_not_is_tested_by_its_truth_without_a_call():
     # left to len(), which fails (then the general path reports it, located)
     value, source = _run("len(hand[1]) > 1 or len(piles[score[0]]) == 0", state)
     assert "_len(s.seat_zones[0][1]) > 1" in source and "_fn_len(" in source, source
+
+
+def test_a_choice_over_constant_numbers_indexes_a_zone_family_without_a_check(monkeypatch):
+    # Saqqara's place {artifact} {row} {end}: row in range(1, 4), so rows[row - 1] is a row for
+    # sure (no range check), and end in ['left', 'right'] is unrolled: a test per end
+    game = trickkit.load_game("saqqara")
+    kind = next(k for k in _turn_steps(game)[-1].kinds if k.name == "place")
+    for flt in (kind.combo_filter, kind.combo_first):
+        source = game.rules.generated_source.split(f"def {flt.__name__}(")[1].split("\ndef ")[0]
+        assert "s.table_zones[6 + h0]" in source and " if 0 <= " not in source, source
+        assert "for a2" not in source and "'left')" in source and "'right')" in source, source
+    rng = __import__("random").Random(3)
+    fast, slow = [], []
+    for g in range(4):
+        s = game.new_initial_state(seed=g)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            fast.append([a.text for a in legal])
+            s.apply_action(rng.choice(legal))
+    rng = __import__("random").Random(3)
+    with monkeypatch.context() as m:
+        _general(m)
+        for g in range(4):
+            s = game.new_initial_state(seed=g)
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                slow.append([a.text for a in legal])
+                s.apply_action(rng.choice(legal))
+    assert fast == slow and any(a.startswith("place") for x in fast for a in x)

@@ -295,6 +295,10 @@ class GenBase:
                     return attrs.evolve(val, code=seen[val.code])
                 h = self.body.temp("h")
                 out.extend([*list(lines), f"{h} = {val.code}"])
+                if val.code in self.body.ranges:  # (what is known of its value holds for its local)
+                    self.body.ranges[h] = self.body.ranges[val.code]
+                    if val.code in self.body.bounded:
+                        self.body.bounded[h] = self.body.bounded[val.code]
                 if not lines:
                     seen[val.code] = h
                 return attrs.evolve(val, code=h)

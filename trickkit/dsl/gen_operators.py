@@ -370,4 +370,11 @@ class OperatorsMixin(ExprMixin):
                 code = f"({k} * {x.code} if {-bound} < {x.code} < {bound} else _mul({k}, {x.code}))"
                 return Val(code, "int", nullable=False, state=state, free=free)
             return Val(f"_mul({self._code(a)}, {self._code(b)})", "int", nullable=False, state=state, free=free)
-        return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
+        code = f"({self._code(a)} {op} {self._code(b)})"
+        known = self.body.ranges.get(a.code) if op in ("+", "-") and b.const.__class__ is int else None
+        if known is not None:  # a value known to lie in lo..hi, plus a constant: known too
+            k = b.const if op == "+" else -b.const
+            self.body.ranges[code] = (known[0] + k, known[1] + k)
+            if known[0] + k >= 0:
+                self.body.bounded[code] = known[1] + k + 1
+        return Val(code, "int", nullable=False, state=state, free=free)

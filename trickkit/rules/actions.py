@@ -136,9 +136,9 @@ class ActionKindCompiler(CompilerBase):
                     opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                     guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                     choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
-                    combo_filter=self._combo_filter(a.get("allowed"), context, last=_last_values(domains)),
+                    combo_filter=self._combo_filter(a.get("allowed"), context, values=_constant_values(domains)),
                     combo_first=self._combo_filter(
-                        a.get("allowed"), context, first_only=True, last=_last_values(domains)
+                        a.get("allowed"), context, first_only=True, values=_constant_values(domains)
                     ),
                     description=str(a.get("description", "")),
                     private=self._private(ap + ("private",), a.get("private", False), names, template),
@@ -320,7 +320,7 @@ class ActionKindCompiler(CompilerBase):
         return make_hook(fn, size, len(context), expr_where(self.loc, path), rule_text(text))
 
     def _combo_filter(
-        self, text: Any, context: Context, first_only: bool = False, last: Sequence[Any] | None = None
+        self, text: Any, context: Context, first_only: bool = False, values: Sequence[Sequence[Any] | None] = ()
     ) -> Any:
         """The generated pass over every combination of choices (see `ActionKind.combo_filter`)."""
         if not context:
@@ -337,7 +337,7 @@ class ActionKindCompiler(CompilerBase):
         for term in terms[1:]:
             tree = lark.Tree("and_", [tree, term])
         try:
-            return self.compiler.combo_filter(tree, context, first_only, last)
+            return self.compiler.combo_filter(tree, context, first_only, values)
         except (DSLCompileError, RecursionError):
             return None  # reported where `allowed` itself is compiled (or nested too deeply to generate)
 
@@ -423,15 +423,14 @@ def _may_repeat(hook: Any) -> bool:
     return True
 
 
-def _last_values(domains: list[RuleHook]) -> list[Any] | None:
-    """The values of an action kind's last choice when its domain is a constant list of distinct
-    texts or numbers (``end: ['left', 'right']``), which the engine passes as they are: a
-    combination filter may unroll them (see `trickkit.dsl.card_filters.FiltersMixin.combo_filter`)."""
-    if not domains:
-        return None
-    value = getattr(getattr(domains[-1], "fn", None), "const_value", None)
-    if value.__class__ is not list:
-        return None
-    if not all(v.__class__ in (str, int) for v in value) or len(set(value)) != len(value):
-        return None
-    return value
+def _constant_values(domains: list[RuleHook]) -> list[list[Any] | None]:
+    """Per choice of an action kind, the values of its domain when that is a constant list of
+    distinct texts or numbers (``end: ['left', 'right']``, ``row: range(1, 4)``), which the
+    engine passes as they are; else None (see
+    `trickkit.dsl.card_filters.FiltersMixin.combo_filter`)."""
+    out: list[list[Any] | None] = []
+    for hook in domains:
+        value: Any = getattr(getattr(hook, "fn", None), "const_value", None)
+        simple = value.__class__ is list and all(v.__class__ in (str, int) for v in value)
+        out.append(value if simple and len(set(value)) == len(value) else None)
+    return out
