@@ -191,3 +191,52 @@ def test_a_large_definition_over_the_choices_is_inlined_in_the_combination_filte
         slow = [c for c in itertools.product(*domains) if test(slow_state, *c)]
         assert fast == slow
         assert fast_state.budget == slow_state.budget < game.new_initial_state(seed=seed).budget
+
+
+def test_a_zone_compared_empty_or_not_is_tested_by_its_truth_without_a_call():
+    state = FakeState()
+    state.table_zones = [[], [0], [], [1, 2], [3], []]
+    state.seat_zones = [[[0, 1], [], [3]]]
+    for text, want in [
+        ("count(s for s in seats if len(hand[s]) == 0)", 1),
+        ("count(s for s in seats if len(hand[s]) != 0)", 2),
+        ("count(p for p in piles if len(p) > 0)", 3),
+    ]:
+        before = state.budget
+        value, source = _run(text, state)
+        assert value == want, text
+        assert "_len(v" not in source and "_fn_len" not in source and "(not " in source, source
+        assert before - state.budget == (3 if "seats" in text else 4)  # charged the loop only, as len() was
+    # other comparisons call len(), and a zone that may be missing (an index out of range) is
+    # left to len(), which fails (then the general path reports it, located)
+    value, source = _run("len(hand[1]) > 1 or len(piles[score[0]]) == 0", state)
+    assert "_len(s.seat_zones[0][1]) > 1" in source and "_fn_len(" in source, source
+
+
+def test_a_choice_over_constant_numbers_indexes_a_zone_family_without_a_check(monkeypatch):
+    # Saqqara's place {artifact} {row} {end}: row in range(1, 4), so rows[row - 1] is a row for
+    # sure (no range check), and end in ['left', 'right'] is unrolled: a test per end
+    game = trickkit.load_game("saqqara")
+    kind = next(k for k in _turn_steps(game)[-1].kinds if k.name == "place")
+    for flt in (kind.combo_filter, kind.combo_first):
+        source = game.rules.generated_source.split(f"def {flt.__name__}(")[1].split("\ndef ")[0]
+        assert "s.table_zones[6 + h0]" in source and " if 0 <= " not in source, source
+        assert "for a2" not in source and "'left')" in source and "'right')" in source, source
+    rng = __import__("random").Random(3)
+    fast, slow = [], []
+    for g in range(4):
+        s = game.new_initial_state(seed=g)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            fast.append([a.text for a in legal])
+            s.apply_action(rng.choice(legal))
+    rng = __import__("random").Random(3)
+    with monkeypatch.context() as m:
+        _general(m)
+        for g in range(4):
+            s = game.new_initial_state(seed=g)
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                slow.append([a.text for a in legal])
+                s.apply_action(rng.choice(legal))
+    assert fast == slow and any(a.startswith("place") for x in fast for a in x)

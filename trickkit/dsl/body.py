@@ -70,6 +70,9 @@ class Body:
         # loop variables over a constant list of ints in 0..k-1 -> k: a zone family of k or more
         # zones is indexed by them without a check (``rows[i]`` for ``i in range(0, 4)``)
         self.bounded: dict[str, int] = {}
+        # ints known to lie in lo..hi (a combination filter's choice over a constant list of ints,
+        # such a choice plus a constant): ``row - 1`` for ``row`` in range(1, 4) is bounded too
+        self.ranges: dict[str, tuple[int, int]] = {}
         # temps holding a list of seats in 0..n-1 for sure (``sorted(q for q in seats ...)``): a
         # loop over one binds a seat, like a loop over ``seats``
         self.seat_lists: set[str] = set()

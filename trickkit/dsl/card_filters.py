@@ -19,6 +19,7 @@ from trickkit.dsl.body import (
     flatten,
     location_comment,
 )
+from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.runtime import distinct_cards, distinct_values
@@ -52,120 +53,16 @@ _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
 
 # a plain read of a zone, the code of a choice's rule like ``hand[me]``
 _ZONE_READ = re.compile(r"^\(?s\.(seat_zones\[[0-9]+\]\[(s\.current|[0-9]+)\]|table_zones\[[0-9]+\])\)?$")
-_LEVEL_ASSIGN = re.compile(r"^(h[0-9]+) = (.+)$")
-"""A part computed in a combination filter's outer loop (see `GenBase._leveled`): ``hN = code``."""
 
-_LEVEL_NAME = re.compile(r"^h[0-9]+$")
-"""The local of such a part."""
+
+_UNROLL_MIN, _UNROLL_MAX = 2, 3
+"""How many values of a constant last choice a combination filter unrolls (see `combo_filter`):
+a loop body per value, so only a few."""
 
 
 _ROW_MIN = 6
 """Fewest values of a constant last choice for a kinds pass to give whole rows: a row costs a
 lookup and a comparison in the engine, worth it only in place of as many combinations' lookups."""
-
-
-def _operands(code: str, op: str) -> list[str]:
-    """The operands of a generated ``(A op B op ...)``, ``op`` being ``and`` or ``or``
-    (``[code]`` if it is not one: no enclosing parentheses, no such operator at the top, or an
-    operator of lower precedence there, as in ``(a or b and c)``)."""
-    if not (code.startswith("(") and code.endswith(")")):
-        return [code]
-    lower = (" or ", " if ", " else ", "lambda") if op == "and" else (" if ", " else ", "lambda")
-    word = f" {op} "
-    parts, depth, start, quote, i = [], 0, 1, "", 1
-    body_end = len(code) - 1
-    while i < body_end:
-        ch = code[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:  # the first parenthesis closes before the end: (a) and (b)
-                return [code]
-        elif depth == 0:
-            if code.startswith(word, i):
-                parts.append(code[start:i])
-                start = i = i + len(word)
-                continue
-            if any(code.startswith(w, i) for w in lower):
-                return [code]
-        i += 1
-    if depth != 0 or quote or not parts:
-        return [code]
-    return [*parts, code[start:body_end]]
-
-
-def _early_exits(
-    code: str,
-    levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]],
-    solo: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = (),
-) -> bool:
-    """Let a combination filter skip the choices that cannot pass. For every conjunct of the
-    test ``code`` (through ``hN = (A and B)`` definitions) computed in an outer loop, put
-    ``if not hN: continue`` right after it in that loop's lines (``levels``), so that no deeper
-    choice is tried for a value that already fails (a Guard's guesses for a card that is no
-    Guard); for a conjunct ``(X and ... or Y and ...)`` whose every alternative has such
-    parts, ``if not (X or Y): continue`` once they are all computed. Skipping only avoids work:
-    a failed conjunct fails the whole test, and a part whose computation might have failed is
-    not computed, as the general path would not compute it either.
-    The parts of ``solo`` (each naming one later choice alone) are computed before the loops,
-    once per value of that choice: a failed one drops the value (no combination with it can
-    pass); an alternative among them is left to the innermost test.
-    Returns True when the whole test is so decided in an outer loop (the innermost loop then
-    tests nothing)."""
-    order: list[str] = []  # the parts computed in outer loops, in the order they are computed
-    rhs: dict[str, str] = {}
-    early: set[str] = set()  # the parts of `solo`
-    for k, (_, out, _) in enumerate((*solo, *levels)):
-        for line in out:
-            m = _LEVEL_ASSIGN.match(line) if isinstance(line, str) else None
-            if m is not None and m.group(1) not in rhs:
-                order.append(m.group(1))
-                rhs[m.group(1)] = m.group(2)
-                if k < len(solo):
-                    early.add(m.group(1))
-    needed: set[str] = set()
-    either: list[list[list[str]]] = []  # alternatives, each with its outer parts
-
-    def walk(part: str) -> None:
-        for c in _operands(part, "and"):
-            if _LEVEL_NAME.match(c) and c in rhs:
-                if c not in needed:
-                    needed.add(c)
-                    walk(rhs[c])
-                continue
-            alternatives = [[x for x in _operands(d, "and") if x in rhs] for d in _operands(c, "or")]
-            if len(alternatives) > 1 and all(alternatives) and not early.intersection(*alternatives):
-                either.append(alternatives)
-
-    walk(code)
-    holds: set[str] = set()  # needed parts true wherever the loops go on past them
-    after: dict[str, list[str]] = {}  # a part -> the tests to put right after its computation
-    for name in order:
-        if name in needed:
-            if not all(c in holds for c in _operands(rhs[name], "and")):  # (else implied by its operands)
-                after.setdefault(name, []).append(f"if not {name}:")
-            holds.add(name)
-    for alternatives in either:
-        last = max((x for a in alternatives for x in a), key=order.index)
-        test = " or ".join("(" + " and ".join(a) + ")" for a in alternatives)
-        after.setdefault(last, []).append(f"if not ({test}):")
-    for _, out, _ in (*solo, *levels):
-        at = [i for i, line in enumerate(out) if isinstance(line, str) and line.split(" = ", 1)[0] in after]
-        for i in reversed(at):
-            tests = after[cast(str, out[i]).split(" = ", 1)[0]]
-            block: list[Line] = []
-            for t in tests:
-                block += [t, ["continue"]]
-            out[i + 1 : i + 1] = block
-    return code in rhs
 
 
 def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] | None) -> list[Any] | None:
@@ -184,6 +81,23 @@ def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] 
     except Exception:  # e.g. a list among the values: left to fail, located, at play time
         return None
     return value
+
+
+def _ranges(values: Sequence[Sequence[Any] | None]) -> dict[str, tuple[int, int]]:
+    """The choices (``aN``) whose constant domain holds ints only -> (least, greatest)."""
+    out = {}
+    for i, vs in enumerate(values):
+        if vs and all(v.__class__ is int for v in vs):
+            out[f"a{i}"] = (min(vs), max(vs))
+    return out
+
+
+def _known(body: Body, ranges: dict[str, tuple[int, int]]) -> None:
+    """Tell ``body`` what ``ranges`` (see `_ranges`) say of the choices."""
+    for name, (lo, hi) in ranges.items():
+        body.ranges[name] = (lo, hi)
+        if lo >= 0:
+            body.bounded[name] = hi + 1
 
 
 class FiltersMixin(StatementsMixin):
@@ -215,7 +129,13 @@ class FiltersMixin(StatementsMixin):
             lines += [f"        if {self._code(val)}:", f"            out.append({card.name})", "    return out"]
         return self._define(name, lines), len(context)
 
-    def combo_filter(self, tree: Node, context: Context, first_only: bool = False) -> Rule:
+    def combo_filter(
+        self,
+        tree: Node,
+        context: Context,
+        first_only: bool = False,
+        values: Sequence[Sequence[Any] | None] = (),
+    ) -> Rule:
         """An action kind's test over every combination of its choices, as one generated pass:
         ``filter(state, frame, domains) -> [combination, ...]`` in the order of
         ``itertools.product(*domains)``; ``context`` names the choices, one per domain.
@@ -223,6 +143,12 @@ class FiltersMixin(StatementsMixin):
         State-only parts of the test are computed once per call, before the loops (a failure
         there makes the engine fall back to testing each combination on its own). With
         ``first_only`` it stops at the first combination that passes (a list of at most one).
+        ``values``: per choice, the values of its domain when it is a constant list of distinct
+        texts or numbers (else None), which the engine passes as they are. A choice over ints is
+        then known to lie between its least and greatest (``rows[row - 1]`` for ``row`` in
+        range(1, 4) needs no range check); a small last one is unrolled: the test is generated
+        once per value, with the value a constant (``end == 'left'`` decided here), one after
+        the other in the loop of the choice before.
 
         Raises:
             DSLCompileError: as `expression_tree`.
@@ -243,10 +169,10 @@ class FiltersMixin(StatementsMixin):
         ]
         self.in_filter = True
         try:
-            val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+            val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels], _ranges(values))
         finally:
             self.in_filter = False
-        decided = _early_exits(val.code, levels, solo)
+        decided = early_exits(val.code, levels, solo)
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
         lines += flatten(hoist.lines)
@@ -262,7 +188,7 @@ class FiltersMixin(StatementsMixin):
                 kept, names = f"v{top}", [f"a{i}"]
                 names += [  # the parts the loops after read
                     m.group(1)
-                    for m in (_LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
+                    for m in (LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
                     if m and re.search(rf"\b{m.group(1)}\b", later)
                 ]
                 row = "(" + ", ".join(names) + ")"
@@ -271,6 +197,11 @@ class FiltersMixin(StatementsMixin):
                 loops[i] = f"for {', '.join(names)} in {kept}:"
         lines.append("    out = []")
         bulk = decided and not first_only and not inner
+        skips = "continue" in "\n".join(flatten([x for lv in (*solo, *levels) for x in lv[1]]))
+        last = values[-1] if len(values) == n else None
+        if not bulk and not skips and last is not None and _UNROLL_MIN <= len(last) <= _UNROLL_MAX:
+            # (kept as a loop where outer values are skipped: the unrolled tests skip none)
+            return self._unrolled(tree, context, first_only, last, _ranges(values[:-1]))
         for i in range(n - 1 if bulk else n):
             lines.append("    " * (i + 1) + loops[i])
             if i < n - 1:  # the parts that name only the choices so far
@@ -290,7 +221,7 @@ class FiltersMixin(StatementsMixin):
             rows_fn = self._define(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
             setattr(fn, "rows", rows_fn)  # noqa: B010  # an attribute of a generated function: typed as no field
             return fn
-        elif decided:  # the whole test was passed in an outer loop (see _early_exits)
+        elif decided:  # the whole test was passed in an outer loop (see early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]
         else:
@@ -479,8 +410,82 @@ class FiltersMixin(StatementsMixin):
 
         return [renumber(line) for line in lines], f"({renumber(code)})"
 
+    def _unrolled(
+        self, tree: Node, context: Context, first_only: bool, last: Sequence[Any], ranges: dict[str, tuple[int, int]]
+    ) -> Rule:
+        """`combo_filter` with the last choice unrolled: one test per value of it (``last``)."""
+        n = len(context)
+        outer = {name: Local(f"a{i}", t, nullable=False) for i, (name, t) in enumerate(context[:-1])}
+        name_last, type_last = context[-1]
+        levels: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset(f"a{j}" for j in range(i + 1)), [], {}) for i in range(n - 1)
+        ]
+        solo: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
+            (frozenset([f"a{i}"]), [], {}) for i in range(1, n - 1 if not first_only else 1)
+        ]
+        tests: list[tuple[Val, list[Line], str]] = []
+        saved, self.body = self.body, Body()
+        self.in_filter = True
+        try:
+            body = self.body
+            body.levels = [*solo, *levels]
+            body.loops = 1
+            hoist = body.hoist = Hoist()
+            body.eager = True
+            body.falls_back = True
+            _known(body, ranges)
+            for value in last:  # one body, so parts the values share are computed once
+                inner: list[Line] = []
+                body.lines = inner
+                local = Local(f"a{n - 1}", type_last, nullable=value is None, const=(value,))
+                scope = Scope({**outer, name_last: local})
+                tests.append((self._expr_guarded(tree, scope), inner, self._const_code(value)))
+        finally:
+            self.in_filter = False
+            self.body = saved
+        name = f"_g{next(self._ids)}"
+        lines = [f"def {name}(s, fr, domains):"]
+        lines += flatten(hoist.lines)
+        loops = [f"for a{i} in domains[{i}]:" for i in range(n - 1)]
+        inners = [x for _, inner, _ in tests for x in inner]
+        used = _TEMP_REF.findall(
+            "\n".join(flatten([*hoist.lines, *inners, *(x for lv in (*solo, *levels) for x in lv[1])]))
+        )
+        top = max(map(int, used), default=-1)
+        later = "\n".join(flatten([*inners, *(x for lv in levels for x in lv[1])]))
+        later += "\n" + "\n".join(val.code for val, _, _ in tests)
+        for i, (_, out, _) in enumerate(solo, start=1):
+            if out:  # each value with its parts (as in combo_filter)
+                top += 1
+                kept, names = f"v{top}", [f"a{i}"]
+                names += [
+                    m.group(1)
+                    for m in (LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
+                    if m and re.search(rf"\b{m.group(1)}\b", later)
+                ]
+                row = "(" + ", ".join(names) + ")"
+                lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
+                lines += flatten([*out, f"{kept}.append({row})"], depth=2)
+                loops[i] = f"for {', '.join(names)} in {kept}:"
+        lines.append("    out = []")
+        for i in range(n - 1):
+            lines.append("    " * (i + 1) + loops[i])
+            lines += flatten(levels[i][1], depth=i + 2)
+        pad = "    " * n
+        for val, inner, code in tests:
+            combo = "(" + "".join(f"a{i}, " for i in range(n - 1)) + code + ("," if n == 1 else "") + ")"
+            found = f"return [{combo}]" if first_only else f"out.append({combo})"
+            lines += flatten(inner, depth=n)
+            lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
+        lines.append("    return out")
+        return self._define(name, lines)
+
     def _loop_test(
-        self, tree: Node | str, scope: Scope, levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = ()
+        self,
+        tree: Node | str,
+        scope: Scope,
+        levels: Sequence[tuple[frozenset[str], list[Line], dict[str, str]]] = (),
+        ranges: dict[str, tuple[int, int]] | None = None,
     ) -> tuple[Val, Hoist, list[Line]]:
         """Compile a test that a generated loop runs per candidate: ``(value, hoist, lines)``,
         with the state-only parts in ``hoist``, computed before the loop (and ``levels``:
@@ -495,6 +500,7 @@ class FiltersMixin(StatementsMixin):
             hoist = body.hoist = Hoist()
             body.eager = True
             body.falls_back = True
+            _known(body, ranges or {})
             inner: list[Line] = []
             body.lines = inner
             return self._expr_guarded(tree, scope), hoist, inner

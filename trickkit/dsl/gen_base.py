@@ -55,6 +55,9 @@ from trickkit.dsl.types import (
 
 T = TypeVar("T")
 
+_LOCAL = re.compile(r"^[ah][0-9]+$")
+"""A choice of a combination filter, or a part its loops computed (see `GenBase._leveled`)."""
+
 
 _MEMO_MIN_NODES = 6
 """Smallest state-only subtree worth memoising in the state's cache (below it the cache costs more)."""
@@ -292,10 +295,16 @@ class GenBase:
             return None
         for bound, out, seen in self.body.levels:
             if val.free <= bound:
+                if not lines and _LOCAL.match(val.code):  # already a local of the loops: no copy
+                    return val
                 if not lines and val.code in seen:
                     return attrs.evolve(val, code=seen[val.code])
                 h = self.body.temp("h")
                 out.extend([*list(lines), f"{h} = {val.code}"])
+                if val.code in self.body.ranges:  # (what is known of its value holds for its local)
+                    self.body.ranges[h] = self.body.ranges[val.code]
+                    if val.code in self.body.bounded:
+                        self.body.bounded[h] = self.body.bounded[val.code]
                 if not lines:
                     seen[val.code] = h
                 return attrs.evolve(val, code=h)

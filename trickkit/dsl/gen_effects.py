@@ -78,7 +78,10 @@ class StatementsMixin(AggregatesMixin):
             if self._seat_items(coll):
                 self.body.seats.add(var)
             self._note_bounds(var, coll)
-            self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
+            if coll.is_const:  # a constant list (``range(1, 4)``): no effect changes it
+                self._emit(f"for {var} in {t}:")
+            else:
+                self._emit(f"for {var} in {t}[:]:")  # a copy: the body may move cards out of it
             self._block(lambda: self._stmts(stmts, inner))
             return None
         if node.data == "let_stmt":

@@ -344,6 +344,10 @@ class ExprMixin(NamesMixin):
                 count = self.ns.num_players
             if count is not None:
                 return Val(repr(count), "int", count, False)
+            if not vals[0].nullable and is_list(vals[0].type) and vals[0].type != "any":
+                # a list that is there: `_len` (the same len), whose emptiness a comparison
+                # with 0 may test as the list's truth (see `GenOperators._compare`)
+                return Val(f"_len({self._code(vals[0])})", "int", nullable=False, state=state, free=free)
         nullable = name in ("index_of", "seat_holding") or result == "any"
         code_of = self._text_code if name == "str" else self._code  # str(card) is its text
         listed = ", ".join(code_of(v) for v in vals)

@@ -68,6 +68,9 @@ class NamesMixin(GenBase):
         name = str(node.children[0])
         local = scope.lookup(name)
         if local is not None:
+            if local.const is not None:  # a value of an unrolled choice: a constant in its loop body
+                value = local.const[0]
+                return Val(self._const_code(value), local.type, value, value is None)
             free = frozenset([local.name]) if local.free is None else local.free
             return Val(local.name, local.type, nullable=local.nullable, free=free, state=local.state)
         if name in self._def_trees and self.ns.definition_params.get(name):

@@ -67,6 +67,23 @@ def _small_factor(a: Val, b: Val) -> tuple[str, Val] | None:
     return None
 
 
+def _sized(code: str) -> str | None:
+    """``X`` of code ``_len(X)`` as a whole (the length of a list that is there, see
+    `ExprMixin._e_call`), else None."""
+    if not (code.startswith("_len(") and code.endswith(")")):
+        return None
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0 and i != len(code) - 1:
+                return None  # ``_len(a) + _len(b)``: not one call
+    inner = code[5:-1]
+    return None if "'" in inner or '"' in inner else inner
+
+
 def _is_text_literal(node: Node) -> TypeGuard[Tree]:
     """Is ``node`` a text written in the rule itself (not a parameter or a definition)?"""
     return isinstance(node, lark.Tree) and node.data == "str_lit"
@@ -215,6 +232,10 @@ class OperatorsMixin(ExprMixin):
     def _compare(self, node: Tree, op: str, a: Val, b: Val) -> Val:
         left, _, right = node.children
         state, free = a.state or b.state, a.free | b.free
+        listed = _sized(a.code) if b.is_const and b.const == 0 and b.type == "int" else None
+        if listed is not None and op in ("==", "!=", ">"):  # a list's emptiness: its truth, no call
+            code = f"(not {listed})" if op == "==" else f"(not not {listed})"
+            return Val(code, "bool", nullable=False, state=state, free=free)
         if op in ("==", "!="):
             check_comparable(node, a.type, b.type, op)
             if b.is_const and _is_text_literal(right):  # a literal, not a parameter ('none' may mean no suit)
@@ -349,4 +370,11 @@ class OperatorsMixin(ExprMixin):
                 code = f"({k} * {x.code} if {-bound} < {x.code} < {bound} else _mul({k}, {x.code}))"
                 return Val(code, "int", nullable=False, state=state, free=free)
             return Val(f"_mul({self._code(a)}, {self._code(b)})", "int", nullable=False, state=state, free=free)
-        return Val(f"({self._code(a)} {op} {self._code(b)})", "int", nullable=False, state=state, free=free)
+        code = f"({self._code(a)} {op} {self._code(b)})"
+        known = self.body.ranges.get(a.code) if op in ("+", "-") and b.const.__class__ is int else None
+        if known is not None:  # a value known to lie in lo..hi, plus a constant: known too
+            k = b.const if op == "+" else -b.const
+            self.body.ranges[code] = (known[0] + k, known[1] + k)
+            if known[0] + k >= 0:
+                self.body.bounded[code] = known[1] + k + 1
+        return Val(code, "int", nullable=False, state=state, free=free)

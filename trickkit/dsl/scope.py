@@ -21,6 +21,7 @@ class Local:
     free: frozenset[str] | None = None  # what it reads, when it is an inlined argument's code
     state: bool = False
     declared: tuple[int, int] | None = None  # (line, column) of its ``let``: a local name the block may assign
+    const: tuple[object] | None = None  # (value,) of a choice a combination filter unrolls: known when generating
 
 
 class Scope:

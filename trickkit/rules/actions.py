@@ -8,7 +8,7 @@ generated filter over every combination of choices).
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 import lark
@@ -136,8 +136,10 @@ class ActionKindCompiler(CompilerBase):
                     opens=self._window_index(ap + ("opens",), a.get("opens"), window_names),
                     guard=self._guard(ap + ("allowed",), a.get("allowed"), context),
                     choice_test=self._choice_test(ap + ("allowed",), a.get("allowed"), context),
-                    combo_filter=self._combo_filter(a.get("allowed"), context),
-                    combo_first=self._combo_filter(a.get("allowed"), context, first_only=True),
+                    combo_filter=self._combo_filter(a.get("allowed"), context, values=_constant_values(domains)),
+                    combo_first=self._combo_filter(
+                        a.get("allowed"), context, first_only=True, values=_constant_values(domains)
+                    ),
                     description=str(a.get("description", "")),
                     private=self._private(ap + ("private",), a.get("private", False), names, template),
                     verb=verb,
@@ -317,7 +319,9 @@ class ActionKindCompiler(CompilerBase):
             return None  # reported where `allowed` itself is compiled
         return make_hook(fn, size, len(context), expr_where(self.loc, path), rule_text(text))
 
-    def _combo_filter(self, text: Any, context: Context, first_only: bool = False) -> Any:
+    def _combo_filter(
+        self, text: Any, context: Context, first_only: bool = False, values: Sequence[Sequence[Any] | None] = ()
+    ) -> Any:
         """The generated pass over every combination of choices (see `ActionKind.combo_filter`)."""
         if not context:
             return None  # one combination, (): `allowed` is tested as it is
@@ -333,7 +337,7 @@ class ActionKindCompiler(CompilerBase):
         for term in terms[1:]:
             tree = lark.Tree("and_", [tree, term])
         try:
-            return self.compiler.combo_filter(tree, context, first_only)
+            return self.compiler.combo_filter(tree, context, first_only, values)
         except (DSLCompileError, RecursionError):
             return None  # reported where `allowed` itself is compiled (or nested too deeply to generate)
 
@@ -418,3 +422,16 @@ def _may_repeat(hook: Any) -> bool:
             items.append(token if item.data == "int_lit" else repr(text_value(token)))
         return len(set(items)) < len(items)
     return True
+
+
+def _constant_values(domains: list[RuleHook]) -> list[list[Any] | None]:
+    """Per choice of an action kind, the values of its domain when that is a constant list of
+    distinct texts or numbers (``end: ['left', 'right']``, ``row: range(1, 4)``), which the
+    engine passes as they are; else None (see
+    `trickkit.dsl.card_filters.FiltersMixin.combo_filter`)."""
+    out: list[list[Any] | None] = []
+    for hook in domains:
+        value: Any = getattr(getattr(hook, "fn", None), "const_value", None)
+        simple = value.__class__ is list and all(v.__class__ in (str, int) for v in value)
+        out.append(value if simple and len(set(value)) == len(value) else None)
+    return out
