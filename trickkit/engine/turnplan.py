@@ -115,16 +115,29 @@ def _round_end(game: GameTables) -> Callable[[State], bool]:
     over, over_frame, over_checked = _bare(rules.game_over)
     n = rules.num_players
     resets = any(v.per_round for v in (*rules.seat_vars, *rules.table_vars))
+    # the variables `State._reset_variables` puts back, when none holds a list (shared values)
+    seat_resets = tuple((v.index, [v.initial] * n) for v in rules.seat_vars if v.per_round)
+    table_resets = tuple((v.index, v.initial) for v in rules.table_vars if v.per_round)
+    if any(v.initial.__class__ is list for v in (*rules.seat_vars, *rules.table_vars) if v.per_round):
+        seat_resets = table_resets = ()  # a list to copy for each: `State._reset_variables`
 
     def end(s: State) -> bool:
         """True if the game is over."""
-        if _holds(over, over_frame, over_checked, s):
+        v = over(s, over_frame)
+        if over_checked and v.__class__ is not bool:
+            raise _Fallback()  # the checked hook says what it got, located
+        if v:
             s.step = len(rules.steps)  # where the general path leaves a finished game
             s._terminal = True
             return True
         s.round += 1
         s.dealer = (s.dealer + 1) % n
-        if resets:
+        if seat_resets or table_resets:  # `_reset_variables("per_round")`, inline
+            for index, initial in seat_resets:
+                s.seat_vars[index] = [*initial]
+            for index, initial in table_resets:
+                s.table_vars[index] = initial
+        elif resets:
             s._reset_variables("per_round")
         return False
 
@@ -309,7 +322,19 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 if v:
                     advance(s)
                     return False
-        found = legal(s)
+        if pass_legal is None or s.window >= 0:
+            found = legal(s)
+        else:  # `legal`, inline (no memo is open in an apply): a call less per decision
+            s.memo = {}
+            budget = s.budget
+            try:
+                found = pass_legal(s, ())
+            except Exception:  # the general path computes (or reports) it as if alone
+                s.budget, s.memo = budget, None
+                found = legal_turns(game, step, s)
+            else:
+                found = actions_of(game, s, rows, found)
+                s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
         s._legal = found  # computed anyway: the next legal_actions() call reuses it
