@@ -11,6 +11,9 @@ loading cancel out. Needs valgrind. PYTHONHASHSEED is fixed at 0.
   python benchmarks/instructions.py GAME               instructions per game and per step of random play
   python benchmarks/instructions.py GAME --reference   the hand-coded tests/reference/GAME.py, --mode api
   python benchmarks/instructions.py GAME --clones      instructions per clone (a state after 20 actions)
+  python benchmarks/instructions.py GAME --tensor      per step with the current seat's observation tensor
+                                                       and the legal-action mask at every decision, and
+                                                       what they add to the step (a learner's loop)
   python benchmarks/instructions.py GAME --load        instructions to load GAME once in a process
 
 The ratio trickkit / hand-coded of bench.py is (reference instructions per game) / (trickkit
@@ -35,6 +38,22 @@ for g in range(n):
     s = game.new_initial_state(seed=g)
     while not s.is_terminal():
         s.apply_action(rng.choice(s.legal_actions())); steps += 1
+print("STEPS", steps)
+"""
+
+TENSOR = r"""
+import random, sys
+import trickkit
+game = trickkit.load_game(sys.argv[1]); n = int(sys.argv[2]); mode = int(sys.argv[3])
+rng = random.Random(0); steps = 0
+for g in range(n):
+    s = game.new_initial_state(seed=g)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        if mode:
+            s.observation_tensor(s.current_player())
+            s.legal_action_mask()
+        s.apply_action(rng.choice(legal)); steps += 1
 print("STEPS", steps)
 """
 
@@ -77,13 +96,13 @@ def count(argv: list[str]) -> tuple[int, str]:
             return int(re.search(r"summary:\s+(\d+)", summary.read()).group(1)), done.stdout
 
 
-def run_script(script: str, game: str, n: int) -> tuple[int, int]:
+def run_script(script: str, game: str, n: int, *extra: str) -> tuple[int, int]:
     """Run one of the scripts above for ``n`` units: (instructions, the units it reports)."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "script.py")
         with open(path, "w") as f:
             f.write(script)
-        total, stdout = count([sys.executable, path, game, str(n)])
+        total, stdout = count([sys.executable, path, game, str(n), *extra])
         return total, int(re.search(r"STEPS (\d+)", stdout).group(1))
 
 
@@ -95,6 +114,7 @@ def main() -> None:
     what.add_argument("--reference", action="store_true", help="the hand-coded simulator instead")
     what.add_argument("--clones", action="store_true", help="instructions per clone")
     what.add_argument("--load", action="store_true", help="instructions of one load")
+    what.add_argument("--tensor", action="store_true", help="per step with tensor + mask, and what they add")
     args = ap.parse_args()
     if args.load:
         loaded = run_script(LOAD, args.game, 1)[0] - run_script(LOAD, args.game, 0)[0]
@@ -107,6 +127,15 @@ def main() -> None:
         print(f"{args.game} hand-coded: {per_game / 1e3:.0f} k instructions/game")
         return
     n = args.games or (2000 if args.clones else 20)
+    if args.tensor:  # the same games (same seeds and choices) with and without tensor + mask
+        runs = {(m, k): run_script(TENSOR, args.game, k, m) for m in ("0", "1") for k in (n, 2 * n)}
+        steps = runs[("0", 2 * n)][1] - runs[("0", n)][1]
+        step, both = ((runs[(m, 2 * n)][0] - runs[(m, n)][0]) / steps for m in ("0", "1"))
+        print(
+            f"{args.game}: step {step:.0f} instructions, with tensor + mask {both:.0f} "
+            f"(+{both - step:.0f}, {(both - step) / step:.2f}x the step)"
+        )
+        return
     (small, small_units), (large, large_units) = (
         run_script(CLONES if args.clones else PLAY, args.game, k) for k in (n, 2 * n)
     )

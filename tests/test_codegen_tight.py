@@ -4,6 +4,7 @@ general path."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 import textwrap
 from pathlib import Path
@@ -17,6 +18,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_dsl import CARD, FakeState
 from test_turns_passes import HEAD, _general, _turn_steps
 
+from trickkit.engine import turns
+
 
 def _compiler(definitions: dict[str, str] | None = None) -> Compiler:
     symbols = {
@@ -24,6 +27,7 @@ def _compiler(definitions: dict[str, str] | None = None) -> Compiler:
         "used": Symbol("table_var", "list[int]", 0),
         "hand": Symbol("seat_zone", "list[card]", 0),
         "score": Symbol("seat_var", "int", 0),
+        "piles": Symbol("zone_family", "list[zone]", (1, 4)),  # table zones 1-4
         "turn_player": Symbol("state", "int", None, code="(s.turn_player if s.window >= 0 else s.current)"),
     }
     defs = {k.split("(")[0]: parse(v) for k, v in (definitions or {}).items()}
@@ -59,6 +63,33 @@ def test_a_loop_over_the_seats_indexes_the_seat_lists_without_a_range_check():
     assert value == 11 + 22
     assert "_index(" not in source and "0 <= " not in source, source  # seat 0 as a number: in range too
     assert _run("len(hand[0]) + len(hand[2])", state)[0] == 3
+
+
+def test_the_length_of_a_zone_family_or_of_a_zone_per_seat_is_a_constant():
+    state = FakeState()
+    state.table_zones = [[], [0], [], [1, 2], [3], []]
+    state.seat_zones = [[[0, 1], [], [3]]]
+    before = state.budget
+    value, source = _run("range(1, len(piles) + 1)", state)
+    assert value == [1, 2, 3, 4] and state.budget == before
+    assert "_fn_len" not in source and "_fn_range" not in source, source  # folded when the rules load
+    value, source = _run("len(hand) * 10 + len(piles[1])", state)
+    assert value == 30 + 0  # piles[1] is table zone 2, empty; hand: a zone per seat
+    assert _run("len(piles[2])", state)[0] == 2  # one pile's length is read at play time
+
+
+def test_distinct_of_single_values_is_one_call_charged_as_before():
+    state = FakeState()
+    state.table_vars = [[4, 5, 4, 7, 5]]
+    before = state.budget
+    value, source = _run("distinct(used)", state)
+    assert value == [4, 5, 7] and before - state.budget == 5  # its items, as `_charged` charges them
+    assert "_distinct_items(s, " in source and "_charged" not in source, source
+    state.seat_zones = [[[0, 1], [1], [0, 1]]]
+    before = state.budget
+    value, source = _run("distinct(list(hand[s] for s in seats))", state)
+    assert value == [[0, 1], [1]] and "_charged(s, _fn_distinct" in source, source  # lists within: the walk
+    assert before - state.budget == 3 + 3 + 5  # the seats looped (3), the lists (3) and their items (5)
 
 
 def test_membership_of_a_number_is_charged_the_length_of_the_list_without_a_call():
@@ -136,3 +167,27 @@ def test_a_part_naming_only_a_middle_choice_is_computed_once_per_value_before_th
                 if (zero and x == 0) or c + y > 6 // (x + (0 if zero else 1))
             ]
             assert fast == want, (allowed, hand)
+
+
+def test_a_large_definition_over_the_choices_is_inlined_in_the_combination_filter(tmp_path):
+    big = " + ".join(f"(if x.rank > {i} then 1 else 0)" for i in range(8))  # past 60 tree nodes
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", "true").replace("CHOICE", "high(card) >= 3")
+    text = text.replace("game_over:", f'definitions:\n  high(x): "{big}"\ngame_over:')
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    step = next(st for st in game.rules.steps if st.kind == "turns")
+    combo = step.kinds[0].combo_filter
+    assert combo.__name__ in game.rules.generated_source
+    body = game.rules.generated_source.split(f"def {combo.__name__}(")[1].split("\ndef ")[0]
+    assert "_d" not in body and "s.budget -= 1" in body, body  # inlined, its call's charge written out
+    kind = step.kinds[0]
+    test = kind.choice_test if kind.choice_test is not None else kind.allowed
+    for seed in range(4):  # the same combinations, charged the same, as a call per combination
+        fast_state = game.new_initial_state(seed=seed)
+        slow_state = fast_state.clone()
+        domains = turns._domains(fast_state, kind)
+        fast = combo(fast_state, (), domains)
+        slow = [c for c in itertools.product(*domains) if test(slow_state, *c)]
+        assert fast == slow
+        assert fast_state.budget == slow_state.budget < game.new_initial_state(seed=seed).budget

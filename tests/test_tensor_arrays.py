@@ -122,3 +122,39 @@ def test_a_score_rule_reading_a_seat_variable_is_read_from_the_variable():
     state.seat_vars[0][1] = 7
     assert state.observation_tensor(0)[encoder._scores_at + 1] == 7.0
     assert trickkit.load_game("saqqara")._observation_encoder._score_var == -1  # a computed score
+
+
+def test_a_zone_edited_like_a_move_but_not_one_is_encoded_as_it_is():
+    """A shown zone that lost one card, or grew, is found by cheap checks (the sums' difference,
+    the old cards still on the bottom); edits that only look like that still give the dict view's
+    encoding: a card swapped for another while one left, cards come under the old ones."""
+    game = trickkit.load_game("hearts")
+    state = game.new_initial_state(seed=5)
+    seat = state.current_player()
+    hand = state.seat_zones[0][seat]
+    other = state.seat_zones[0][(seat + 1) % 4]  # where the extra cards come from
+    edits = [
+        lambda: hand.pop(3),  # one card left: the quick way
+        lambda: _swap_two_for_one(hand, other),  # one fewer, the sums' difference a card held, but not a card left
+        lambda: hand.extend([other.pop(), other.pop()]),  # cards on top: the quick way
+        lambda: hand.insert(0, other.pop()),  # one more, but under the others
+        lambda: hand.append(hand.pop(0)),  # the same cards in another order
+        lambda: hand.clear(),
+    ]
+    for edit in edits:
+        state.observation_tensor(seat)
+        edit()
+        assert np.array_equal(state.observation_tensor(seat), reference(state, seat)), edit
+
+
+def _swap_two_for_one(hand, other):
+    """Take two cards p, q out of ``hand`` and put in one r of ``other`` such that p + q - r is
+    another card of ``hand`` (the sums then name a card that did not leave)."""
+    for p in hand:
+        for q in hand:
+            for r in other:
+                if p != q and p + q - r in hand and p + q - r not in (p, q):
+                    hand.remove(p), hand.remove(q), other.remove(r)
+                    hand.append(r)
+                    return
+    raise AssertionError("no such cards")

@@ -121,6 +121,23 @@ def test_per_turn_variables_start_afresh_on_the_planned_path(tmp_path):
     assert state.seat_vars[0] == [0, 0]  # seat 0 played (drew 1), then seat 1's turn reset it
 
 
+def test_a_per_turn_list_variable_starts_each_turn_as_a_list_of_its_own(tmp_path):
+    text = textwrap.dedent(TINY).lstrip().replace("drew: {initial: 0, reset: turn}", "drew: {initial: 0}")
+    text = text.replace(
+        "  flag: {initial: false}\n", "  flag: {initial: false}\n  marks: {initial: [0, 0], reset: turn}\n"
+    )
+    text = text.replace("UNTIL", "all(len(h) == 0 for h in hand)").replace("START", "zero = zero")
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text.replace("EFFECT", "marks[0] = marks[0] + 1"), "utf-8")
+    game = trickkit.load_game(path)
+    assert not any(v.per_turn for v in game.rules.seat_vars)  # the planned path resets it inline
+    state = game.new_initial_state(seed=1)
+    for _ in range(3):  # each turn changes its own list in place; the next starts from [0, 0]
+        state.apply_action(state.legal_actions()[0])
+        assert state.table_vars[2] == [0, 0]
+    assert [v.initial for v in game.rules.table_vars if v.name == "marks"] == [[0, 0]]
+
+
 @pytest.mark.parametrize(
     "rule, message",
     [

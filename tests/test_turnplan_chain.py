@@ -161,6 +161,8 @@ zones:
   table: {owner: table, visibility: public}
 table_variables:
   laid: {initial: 0, reset: round}
+  lays: {initial: 0, reset: turn}
+  seen: {initial: [], reset: turn}
 seat_variables:
   won: {initial: 0}
 game_over: won[0] + won[1] >= 3
@@ -179,6 +181,8 @@ round:
           effect: |
             move(card, hand[current_player], table)
             laid += 1
+            lays += 1
+            seen = [card.rank]
             end_turn()
   - effect: |
       won[table[-1].rank % 2] += 1
@@ -206,12 +210,30 @@ def test_a_round_and_the_next_deal_and_effects_are_entered_without_the_dispatch(
     assert state.step == len(game.rules.steps)  # where the general path leaves a finished game
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_love_letter_rounds_play_as_the_general_path(players: int) -> None:
-    game = trickkit.load_game("love_letter", players=players)
-    rng = random.Random(players)
-    state = game.new_initial_state(seed=players)
+def test_the_first_turn_of_the_next_round_puts_back_the_per_turn_variables(tmp_path: Path) -> None:
+    game = _rounds(tmp_path)
+    state = game.new_initial_state(seed=3)
     while not state.is_terminal():
+        slow = state.clone()
+        action = state.legal_actions()[0]
+        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
+        state.apply_action(action)
+        assert state.table_vars == slow.table_vars  # a list among them: put back at every turn's start
+        assert state.to_json() == slow.to_json()
+    assert state.round == 3
+
+
+@pytest.mark.parametrize(
+    "name, players",
+    # Love Letter: a deal, effects and turns; Trumps: per-turn variables, a list among them, put
+    # back at the first turn of a round too
+    [("love_letter", 2), ("love_letter", 3), ("love_letter", 4), ("trumps", None)],
+)
+def test_rounds_play_as_the_general_path(name: str, players: int | None) -> None:
+    game = trickkit.load_game(name, players=players) if players else trickkit.load_game(name)
+    rng = random.Random(players)
+    state = game.new_initial_state(seed=players or 7)
+    while not state.is_terminal() and len(state.history()) < 600:
         slow = state.clone()
         action = rng.choice(state.legal_actions())
         slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch

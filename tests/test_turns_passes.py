@@ -77,14 +77,16 @@ def test_generated_passes_agree_with_the_general_path(name, monkeypatch):
         fast = turns.legal_turns(game, step, fast_state)
         fast_any = [turns._any_passes(game, fast_state, (k,)) for k in kinds]
         fast_all = turns._any_passes(game, fast_state, kinds, passes)
+        fast_can = [turns.kind_available(game, fast_state, step, k.name) for k in kinds]
         with monkeypatch.context() as m:
             _general(m)
             slow = turns.legal_turns(game, step, slow_state)
             slow_any = [turns._any_passes(game, slow_state, (k,)) for k in kinds]
             slow_all = turns._any_passes(game, slow_state, kinds, passes)
+            slow_can = [turns.kind_available(game, slow_state, step, k.name) for k in kinds]
         assert [a.text for a in fast] == [a.text for a in slow]
         assert fast == slow  # the same Action objects, in the same order
-        assert (fast_any, fast_all) == (slow_any, slow_all)
+        assert (fast_any, fast_all, fast_can) == (slow_any, slow_all, slow_can)
         assert fast_state.budget == slow_state.budget  # every rule charged as the general path charges it
         assert fast_state.to_json() == slow_state.to_json() == state.to_json()
         checked += 1
@@ -414,3 +416,37 @@ def test_a_kind_decided_before_its_last_choice_comes_as_rows_of_actions(tmp_path
             _general(m)
             slow = [a.text for a in game.new_initial_state(seed=1, deals=deal).legal_actions()]
         assert fast == slow == [f"play {c} {x}" for c in sorted(set(hand) - {"4"}) for x in range(7)]
+
+
+def test_a_kind_a_rule_asks_about_with_can_has_a_generated_pass_of_its_own(monkeypatch):
+    game = trickkit.load_game("saqqara")  # discard: `... and not can('place')`
+    step = game.rules.steps[2]
+    by_kind = step.passes[1].by_kind
+    assert set(by_kind) == {"place"}  # only the kind asked about: the others cost nothing at load
+    state = next(st for g, st in _decisions("saqqara", 1, seed=2) if st.step == 2)
+    ran = []
+    real = turns._run_pass
+    monkeypatch.setattr(turns, "_run_pass", lambda s, fn: ran.append(fn) or real(s, fn))
+    budget = state.budget
+    assert turns.kind_available(game, state, step, "place") is True
+    assert ran == [by_kind["place"]]
+    assert state.budget < budget  # its rules charged, as the general path charges them
+
+
+def test_can_is_answered_from_the_combinations_the_legal_pass_found_before(monkeypatch):
+    game = trickkit.load_game("saqqara")  # discard's `not can('place')`, place coming first
+    step = game.rules.steps[2]
+    assert step.passes[0].kept == (2,)  # place, the third kind
+    ran = []
+    real = turns._run_pass
+    monkeypatch.setattr(turns, "_run_pass", lambda s, fn: ran.append(fn) or real(s, fn))
+    asked = 0
+    for _, state in _decisions("saqqara", 2, seed=4):
+        if state.step != 2 or len(state.seat_zones[0][state.current]) < 5 or any(state.table_vars[1:5]):
+            continue  # not a turn's start with a full hand: discard does not ask
+        ran.clear()
+        legal = state.legal_actions()
+        assert step.passes[1].by_kind["place"] not in ran  # place's own pass did not run again
+        assert any(a.verb == "place" for a in legal) != any(a.verb == "discard" for a in legal)
+        asked += 1
+    assert asked > 5

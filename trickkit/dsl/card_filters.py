@@ -35,7 +35,7 @@ _GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
 """Names of the generated rule functions and combination filters a kinds pass may call."""
 
 
-_INLINE_MAX_LINES = 4
+_INLINE_MAX_LINES = 16
 """Longest rule (in generated lines) a generated pass inlines instead of calling."""
 
 
@@ -241,7 +241,11 @@ class FiltersMixin(StatementsMixin):
         solo: list[tuple[frozenset[str], list[Line], dict[str, str]]] = [
             (frozenset([f"a{i}"]), [], {}) for i in range(1, n - 1 if not first_only else 1)
         ]
-        val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+        self.in_filter = True
+        try:
+            val, hoist, inner = self._loop_test(tree, scope, [*solo, *levels])
+        finally:
+            self.in_filter = False
         decided = _early_exits(val.code, levels, solo)
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr, domains):"]
@@ -347,6 +351,7 @@ class FiltersMixin(StatementsMixin):
         if shared:  # made distinct at most once in the pass, by the first kind that reaches it
             lines += [f"    {w} = None" for w in shared.values()]
         row_kinds: list[bool] = []
+        kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
         for kind in kinds:
             row_kinds.append(False)
             body: list[Line] = []
@@ -423,10 +428,15 @@ class FiltersMixin(StatementsMixin):
                     if not first_only:
                         body += ["else:", ["out.append(())"]]
             lines += flatten(body)
+            if kind.get("can") and not first_only and not row_kinds[-1]:
+                # a rule asks `can` about this kind: its answer, found now, kept for the decision
+                kept.append(len(row_kinds) - 1)
+                lines += [f"    s.memo[('can', {kind['name']!r})] = out[-1]"]
         lines.append("    return False" if first_only else "    return out")
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
+            setattr(fn, "kept", tuple(kept))  # noqa: B010  # read by `trickkit.engine.turns.legal_turns`
         return fn
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:

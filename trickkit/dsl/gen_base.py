@@ -11,6 +11,7 @@ cache, or left in place. Also here: the rule coverage counters (`trickkit.dsl.co
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
@@ -59,6 +60,10 @@ _MEMO_MIN_NODES = 6
 """Smallest state-only subtree worth memoising in the state's cache (below it the cache costs more)."""
 
 
+_CALL_OR_LOOP = re.compile(r"\w\(| for ")
+"""Code that calls a function (a name then its parenthesis) or loops: a part worth memoising."""
+
+
 class GenBase:
     """The state of one ruleset's code generation, and the steps every part goes through."""
 
@@ -77,6 +82,7 @@ class GenBase:
         self._defs: dict[tuple[str, Context | None, tuple[str, ...]], CompiledDefinition | Val] = {}
         self._memo_keys = itertools.count()
         self._sizes: dict[str, int] = {}  # expanded size of each definition (see _expanded_size)
+        self._site_sizes: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}  # see _site_size
         self.definition_where: dict[str, str] = {}
         """Definition name -> ``file:line:col: $.path`` of its text, for comments in generated code."""
         self._sources: list[str] = []
@@ -89,7 +95,12 @@ class GenBase:
         if self.coverage is not None:
             self.env["_cov"] = self.coverage.hit
         self._ended_lets: dict[str, tuple[int, int] | None] = {}  # let names of blocks already closed -> (line, column)
+        self.asked_kinds: set[str] = set()
+        """The action kinds a rule asks about with ``can('kind')``: each gets a generated pass
+        of its own (see `trickkit.rules.actions.ActionKindCompiler._kinds_passes`)."""
         self.inline_definitions = False
+        self.in_filter = False
+        """Compiling a combination filter: larger definitions over the choices are inlined too."""
         """Inline state-only definitions too (see `Splice.card_test`: computed once, before the card loop)."""
 
     def _root_scope(self, context: Context) -> Scope:
@@ -216,6 +227,7 @@ class GenBase:
                 self.memoise
                 and (kind == "aggregate" or tree_size(node) >= _MEMO_MIN_NODES)
                 and val.code not in self.body.cards_at  # `pile[-1]`: a read cheaper than a memo
+                and (lines or _CALL_OR_LOOP.search(val.code))  # plain reads and tests: cheaper than a memo too
             ):
                 return self._memoised(val, lines)
         elif (

@@ -45,6 +45,7 @@ _WALKING = frozenset({"str", "distinct", "concat", "index_of", "seat_holding"})
 
 
 _SEAT_ZONES = re.compile(r"^s\.seat_zones\[[0-9]+\]$")
+_ZONE_FAMILY = re.compile(r"^s\.table_zones\[([0-9]+):([0-9]+)\]$")
 
 
 def _may_be_long(v: Val) -> bool:
@@ -313,6 +314,7 @@ class ExprMixin(NamesMixin):
             kind = text_value(kind_node.children[0])
             if kind not in self.ns.action_kinds:
                 raise error_at(kind_node, f"no action kind {kind!r}{did_you_mean(kind, self.ns.action_kinds)}")
+            self.asked_kinds.add(kind)
             return Val(f"_can(s, {kind!r})", "bool", nullable=False, state=True)
         if name == "card_named":
             return self._card_named(node, args, vals)
@@ -335,9 +337,19 @@ class ExprMixin(NamesMixin):
             result = inner if is_list(inner) else "list[any]"
             if result == "zone":
                 result = "list[card]"
+        if name == "len":  # a zone family, or a zone of every seat: as many as the game has, known now
+            family = _ZONE_FAMILY.match(vals[0].code)
+            count = int(family[2]) - int(family[1]) if family else None
+            if count is None and _SEAT_ZONES.match(vals[0].code):
+                count = self.ns.num_players
+            if count is not None:
+                return Val(repr(count), "int", count, False)
         nullable = name in ("index_of", "seat_holding") or result == "any"
         code_of = self._text_code if name == "str" else self._code  # str(card) is its text
         listed = ", ".join(code_of(v) for v in vals)
+        if name == "distinct" and elem_type(vals[0].type) in ("int", "str", "bool", "card") and _may_be_long(vals[0]):
+            # single values: charged their number, deduplicated, in one helper call
+            return Val(f"_distinct_items(s, {listed})", result, nullable=nullable, state=state, free=free)
         if name in _WALKING and any(_may_be_long(v) for v in vals):
             # the built-in walks a list: charged by its items, as a loop over it would be
             return Val(f"_charged(s, _fn_{name}, {listed})", result, nullable=nullable, state=state, free=free)

@@ -41,6 +41,13 @@ _INLINE_MAX_NODES = 60
 larger ones become functions, so no chain of definitions can blow up the generated code."""
 
 
+_INLINE_FILTER_NODES = 200
+"""Largest definition inlined where a combination filter calls it with the kind's choices (see
+`trickkit.dsl.card_filters.FiltersMixin.combo_filter`): called for every combination, its call
+would cost more than its lines, and inlined its parts naming only some choices leave the loops.
+Past `_INLINE_MAX_NODES` its call's charge of one budget item is written out where it stood."""
+
+
 _INLINE_ALWAYS_NODES = 6
 """A definition this small (``lead: trick[0]``) is inlined everywhere: a call would cost more."""
 
@@ -119,14 +126,24 @@ class NamesMixin(GenBase):
             raise error_at(node, f"definition {name!r} refers to itself ({' -> '.join((*defs, name))})")
         root = scope.root()
         size = self._expanded_size(name)
+        bound = args or self._reads_context(name, root)
+        # called by a combination filter for every combination: inlined all the same (see
+        # `_INLINE_FILTER_NODES`), its call's charge written out below
+        filtered = self.in_filter and bound and _INLINE_MAX_NODES < size <= _INLINE_FILTER_NODES
+        # what it inlines here: the state-only definitions it uses stay calls (unless inlined too)
+        site = size if size <= _INLINE_MAX_NODES or self.inline_definitions else self._site_size(name, root)
         if (
-            (args or self.inline_definitions or self._reads_context(name, root)) and size <= _INLINE_MAX_NODES
-        ) or size <= _INLINE_ALWAYS_NODES:
+            filtered
+            or ((bound or self.inline_definitions) and site <= _INLINE_MAX_NODES)
+            or size <= _INLINE_ALWAYS_NODES
+        ):
             # small and tied to the rule's context: inline, so its state-only parts can be hoisted
             inner = root
             for p, a in zip(params, args, strict=False):
                 x = self._simple(a)
                 inner = inner.child(p, Local(x.code, a.type, a.nullable, a.free, a.state))
+            if size > _INLINE_MAX_NODES:  # its function would charge each call: so does its text
+                self.body.lines += ["s.budget -= 1", "if s.budget < 0:", ["_over_budget()"]]
             # a state-only definition inlined before a card loop (Splice.card_test) is computed once
             once = ("definition", name) if self.inline_definitions and not args and self.body.eager else None
             if once is not None and once in self.body.hoisted:
@@ -199,15 +216,43 @@ class NamesMixin(GenBase):
         if name in self._sizes:
             return self._sizes[name]
         if name in active:
-            return _INLINE_MAX_NODES + 1  # a cycle: reported where it is compiled
+            return _INLINE_FILTER_NODES + 1  # a cycle: reported where it is compiled
         tree = self._def_trees[name]
         total = tree_size(tree)
         for tok in tree.scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME"):
             if str(tok) in self._def_trees:
                 total += self._expanded_size(str(tok), (*active, name))
+            if total > _INLINE_FILTER_NODES:
+                break
+        self._sizes[name] = total = min(total, _INLINE_FILTER_NODES + 1)
+        return total
+
+    def _site_size(self, name: str, root: Scope, active: tuple[str, ...] = ()) -> int:
+        """`_expanded_size` of definition ``name`` inlined where ``root`` is the rule's context
+        (capped): a definition it uses that stays a call there (state-only, larger than
+        `_INLINE_ALWAYS_NODES`, reading no context name of ``root``) counts one node, its call."""
+        key = (name, tuple(root.names), active)
+        known = self._site_sizes.get(key)
+        if known is not None:
+            return known
+        if name in active:
+            return _INLINE_MAX_NODES + 1  # a cycle: reported where it is compiled
+        total = tree_size(self._def_trees[name])
+        for word in self._def_trees[name].scan_values(lambda v: isinstance(v, lark.Token) and v.type == "NAME"):
+            d = str(word)
+            if d not in self._def_trees:
+                continue
+            if (
+                not self.ns.definition_params.get(d)
+                and self._expanded_size(d) > _INLINE_ALWAYS_NODES
+                and not self._reads_context(d, root)
+            ):
+                total += 1
+            else:
+                total += self._site_size(d, root, (*active, name))
             if total > _INLINE_MAX_NODES:
                 break
-        self._sizes[name] = total = min(total, _INLINE_MAX_NODES + 1)
+        self._site_sizes[key] = total = min(total, _INLINE_MAX_NODES + 1)
         return total
 
     def _compile_definition(

@@ -137,6 +137,15 @@ def charged_call(s: State, function: Callable[..., Any], *args: Any) -> Any:
     return function(*args)
 
 
+def distinct_items(s: State, xs: list[Any]) -> list[Any]:
+    """``distinct(xs)`` of a list of single values (numbers, texts, cards, true/false: no list
+    within), charged its items as `charged_call` charges them: one call where that makes four."""
+    s.budget -= len(xs)
+    if s.budget < 0:
+        over_budget()
+    return list(dict.fromkeys(xs))
+
+
 def stored(s: State, v: Any) -> Any:
     """``v``, about to be stored in a variable, measured first: its items, the items of the
     lists within it counted too (through shared lists), are charged to the evaluation budget,
@@ -534,6 +543,7 @@ HELPERS = {
     "_in": contains,
     "_eq": equal,
     "_charged": charged_call,
+    "_distinct_items": distinct_items,
     "_kept": kept_as,
     "_stored": stored,
 }

@@ -11,29 +11,35 @@ import numpy as np
 from trickkit.jsonsafe import MAX_JSON_INT_DIGITS
 
 
-def legal_action_mask(state: Any, out: Any = None) -> Any:
-    """`trickkit.State.legal_action_mask` of ``state`` (see there)."""
-    space = state.game.action_space
-    if out is not None and not (
-        out.__class__ is np.ndarray and out.shape == (len(space.texts),) and out.dtype is _INT8 and out.flags.writeable
-    ):  # the usual out passes here, quicker; check_out says what is wrong with another
-        check_out(
-            out, (len(space),), out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
-        )
-    cells = bytearray(len(space.texts))  # set byte by byte: quicker than numpy's indexing for a few ids
-    ids = space.ids
-    legal = state._legal  # the state's own list of this decision, when made (no copy)
-    try:
-        for action in state.legal_actions() if legal is None else legal:  # none once the game is over
-            cells[ids[action.text]] = 1
-    except KeyError:
-        space.ids_of(state.legal_actions())  # raises the ActionSpaceError naming the action
-        raise
-    mask = np.frombuffer(cells, np.int8)
-    if out is None:
-        return mask
-    out.view(np.int8)[:] = mask
-    return out
+def mask_function(game: Any) -> Any:
+    """`trickkit.State.legal_action_mask` for ``game``'s states: a function of ``(state, out)``
+    (made once per Game: the action space's tables are bound, nothing is imported per call)."""
+    space = game.action_space
+    width, ids = len(space.texts), space.ids
+    shape, frombuffer = (width,), np.frombuffer
+
+    def legal_action_mask(state: Any, out: Any = None) -> Any:
+        if out is not None and not (
+            out.__class__ is np.ndarray and out.shape == shape and out.dtype is _INT8 and out.flags.writeable
+        ):  # the usual out passes here, quicker; check_out says what is wrong with another
+            check_out(
+                out, shape, out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
+            )
+        legal = state._legal  # the state's own list of this decision, when made (no copy)
+        cells = bytearray(width)  # set byte by byte: quicker than numpy's indexing for a few ids
+        try:
+            for action in state.legal_actions() if legal is None else legal:  # none once the game is over
+                cells[ids[action.text]] = 1
+        except KeyError:
+            space.ids_of(state.legal_actions())  # raises the ActionSpaceError naming the action
+            raise
+        mask = frombuffer(cells, _INT8)
+        if out is None:
+            return mask
+        out.view(np.int8)[:] = mask
+        return out
+
+    return legal_action_mask
 
 
 def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:

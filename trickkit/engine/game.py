@@ -451,6 +451,12 @@ class Game:
 
         return ObservationEncoder(self)
 
+    @functools.cached_property
+    def _legal_action_mask(self) -> Any:
+        from trickkit.engine.arrays import mask_function  # numpy: imported when a mask is first asked
+
+        return mask_function(self)
+
     def observation_tensor_shape(self) -> tuple[int]:
         """The shape of `State.observation_tensor`: ``(size,)``, a flat vector of floats."""
         return (self._observation_encoder.size,)

@@ -53,9 +53,7 @@ class SeatViews:
             ValueError: ``out`` is not such an array.
             trickkit.engine.spaces.ActionSpaceError: a legal action has no id.
         """
-        from trickkit.engine.arrays import legal_action_mask
-
-        return legal_action_mask(self, out)
+        return self.game._legal_action_mask(self, out)  # made once per Game (engine.arrays.mask_function)
 
     def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
         """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
@@ -68,7 +66,8 @@ class SeatViews:
         Raises:
             ValueError: ``seat`` is not a seat of this game, or ``out`` is not such an array.
         """
-        seat = self._seat_of(seat, "observation_tensor")
+        if seat.__class__ is not int or not 0 <= seat < self._n:  # the usual seat passes here, quicker
+            seat = self._seat_of(seat, "observation_tensor")
         return self.game._observation_encoder.encode(self, seat, out)
 
     def information_state_tensor(self, seat: Seat, out: Any = None) -> Any:

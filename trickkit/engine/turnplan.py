@@ -32,11 +32,20 @@ from typing import Any
 from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
+from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
 from trickkit.engine.steps import deal
-from trickkit.engine.turns import _open_window, _plan, actions_of, apply_turns, legal_turns
+from trickkit.engine.turns import (
+    _close_window,
+    _kind_named,
+    _next_responder,
+    _open_window,
+    _plan,
+    actions_of,
+    legal_turns,
+)
 from trickkit.rules.ruleset import ChooseStep, DealStep, EffectStep, RepeatEnd, TurnStep
 from trickkit.rules.steps import never
 
@@ -192,11 +201,13 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
     first, first_frame, _ = _bare(step.first)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
-    # per-turn table variables whose initial value is shared (no list to copy) are reset inline
-    # below, without `State._reset_variables`' call: the commonest case, at every turn start
-    inline = tuple((v.index, v.initial) for v in game.rules.table_vars if v.per_turn)
-    if any(v.per_turn for v in game.rules.seat_vars) or any(i.__class__ is list for _, i in inline):
-        inline = ()
+    # per-turn table variables are reset inline below, without `State._reset_variables`' call:
+    # the commonest case, at every turn start; a list (``touched: []``) gets a copy of its own
+    per_turn = [(v.index, v.initial) for v in game.rules.table_vars if v.per_turn]
+    inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
+    inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
+    if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
+        inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     rows = _plan(game, step, -1)[
         2
@@ -229,6 +240,9 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 if inline:
                     for index, initial in inline:
                         s.table_vars[index] = initial
+                    if inline_lists:
+                        for index, initial in inline_lists:
+                            s.table_vars[index] = fresh(initial)
                 else:
                     s._reset_variables("per_turn")
             if start is None:
@@ -260,16 +274,23 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return not begin(s, first(s, first_frame))
 
     def apply(s: State, action: Action) -> bool:
-        """`apply_turns` (then `_after_action`, `start_turn`), outside reaction windows; the
-        steps after it are entered here when it is over."""
-        if s.window >= 0:
-            return apply_turns(game, step, s, action)
-        fn, pad, opens = effects[action.verb]
-        fn(s, action.choices + pad)
-        if opens is not None:
-            _open_window(game, s, step, opens)
-            if s.window >= 0:  # a responder decides next
+        """`apply_turns` (then `_after_action`, `start_turn`); the steps after it are entered here
+        when it is over."""
+        if s.window >= 0:  # a response: as `apply_turns` does it, then on as below once the window closed
+            if action.verb == "pass":
+                _next_responder(game, s, step)
+            else:
+                _kind_named(game, step.windows[s.window].kinds, action.verb).effect(s, *action.choices)
+                _close_window(s)
+            if s.window >= 0:  # the next responder decides
                 return False
+        else:
+            fn, pad, opens = effects[action.verb]
+            fn(s, action.choices + pad)
+            if opens is not None:
+                _open_window(game, s, step, opens)
+                if s.window >= 0:  # a responder decides next
+                    return False
         if after is not None:
             after(s, after_frame)
         if until is not None:
@@ -298,6 +319,9 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                     if inline:
                         for index, initial in inline:
                             s.table_vars[index] = initial
+                        if inline_lists:
+                            for index, initial in inline_lists:
+                                s.table_vars[index] = fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:

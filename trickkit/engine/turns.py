@@ -396,8 +396,12 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
             return out
         out = []
         made = game._turn_actions
-        for kind in kinds:
-            for combo in _combinations(s, kind):
+        kept = getattr(legal, "kept", ())  # as the generated pass keeps them for `can`
+        for i, kind in enumerate(kinds):
+            combos = _combinations(s, kind)
+            if i in kept:
+                s.memo[("can", kind.name)] = combos  # type: ignore[index]  # opened above
+            for combo in combos:
                 if not kind.lookahead or _passes(game, s, kind, combo):
                     key = (kind.template, kind.name, combo)
                     action = made.get(key)
@@ -416,8 +420,17 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
 
 def kind_available(game: GameTables, s: State, step: TurnStep, name: str) -> bool:
     """True if the current seat may now take an action of kind ``name`` (the DSL's ``can``)."""
+    memo = s.memo
+    if memo is not None:  # the legal actions being found: that kind's, found before, were kept
+        known = memo.get(("can", name))
+        if known is not None:
+            return bool(known)
     for kind in _kinds_now(s, step):
         if kind.name == name:
+            passes = _passes_of(s, step)
+            by_kind = getattr(passes[1], "by_kind", None) if passes is not None else None
+            if by_kind is not None and name in by_kind:  # its own generated pass (a rule asks `can`)
+                return _any_passes(game, s, (kind,), (None, by_kind[name], bool(kind.lookahead)))
             return _any_passes(game, s, (kind,))
     return False
 

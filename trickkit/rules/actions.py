@@ -178,6 +178,7 @@ class ActionKindCompiler(CompilerBase):
                     "repeats": k.repeats,
                     "allowed": k.allowed.fn,
                     "where": k.allowed.where,
+                    "name": k.name,
                     "filter": flt,
                     "rows": not k.lookahead,  # rows of actions taken whole: no combination to check on its own
                 }
@@ -190,14 +191,29 @@ class ActionKindCompiler(CompilerBase):
                 firsts.append(dict(spec, filter=k.combo_first))
             else:
                 firsts.append(spec)
+        asked = self.compiler.asked_kinds
+        named: set[str] = set()
+        for spec, k in zip(specs, kinds):
+            # its combinations kept for `can` (the first kind of a name; a lookahead would have to run)
+            spec["can"] = k.name in asked and k.name not in named and not k.lookahead
+            named.add(k.name)
         try:
-            return (
+            passes = (
                 self.compiler.kinds_pass(specs, texts=texts),
                 self.compiler.kinds_pass(firsts, first_only=True, texts=texts),
                 any(bool(k.lookahead) for k in kinds),
             )
+            # a kind some rule asks about (`can('place')`): its own pass, run without a hook per rule
+            by_kind = {
+                k.name: self.compiler.kinds_pass([first], first_only=True, texts=texts)
+                for k, first in reversed(list(zip(kinds, firsts)))  # the first of a name wins, as `can` finds it
+                if k.name in asked
+            }
         except DSLCompileError:
             return None
+        if by_kind:
+            setattr(passes[1], "by_kind", by_kind)  # noqa: B010  # read by `trickkit.engine.turns.kind_available`
+        return passes
 
     def _private(self, path: Path, declared: Any, names: tuple[str, ...], template: str) -> tuple[str, ...]:
         """The choices other seats do not see: ``true`` is all of them, a list names them."""
@@ -335,7 +351,8 @@ class ActionKindCompiler(CompilerBase):
             tree = lark.Tree("and_", [tree, term])
         where = expr_where(self.loc, path)
         try:
-            fn, size, _ = self.compiler.expression_tree(tree, (), None, memoise=True, where=where)
+            # asked once per decision: memoising its parts would only cost
+            fn, size, _ = self.compiler.expression_tree(tree, (), None, memoise=False, where=where)
         except (DSLCompileError, RecursionError):
             return None  # cannot happen: it compiled with the choices in scope and read none
         return cast(RuleHook, make_hook(fn, size, 0, where, rule_text(text)))
