@@ -145,3 +145,121 @@ def test_a_cycle_that_never_asks_again_stops_by_the_same_counted_limit(tmp_path:
     with pytest.raises(DSLRuntimeError, match=f"{MAX_STEPS_WITHOUT_DECISION} steps ran without asking"):
         state.apply_action(state.legal_actions()[0])  # then passes of nobody to pick, nothing to lay
     assert state.to_json() == before
+
+
+ROUNDS = """
+format: 1
+name: rounds
+title: Rounds
+players: {min: 2, max: 2, default: 2}
+deck:
+  - rank: {from: 1, to: 6}
+    text: "{rank}"
+zones:
+  stock: {owner: table, visibility: hidden}
+  hand: {owner: seat, visibility: owner}
+  table: {owner: table, visibility: public}
+table_variables:
+  laid: {initial: 0, reset: round}
+  lays: {initial: 0, reset: turn}
+  seen: {initial: [], reset: turn}
+seat_variables:
+  won: {initial: 0}
+game_over: won[0] + won[1] >= 3
+score: won[seat]
+round:
+  - deal: {count: 2}
+  - effect: |
+      SETUP
+  - turns:
+      first: "0"
+      until: len(table) == 4
+      actions:
+        lay:
+          text: "lay {card}"
+          choices: {card: "hand[current_player]"}
+          effect: |
+            move(card, hand[current_player], table)
+            laid += 1
+            lays += 1
+            seen = [card.rank]
+            end_turn()
+  - effect: |
+      won[table[-1].rank % 2] += 1
+"""
+
+
+def _rounds(tmp_path: Path, setup: str = "laid = laid") -> trickkit.Game:
+    path = tmp_path / "rounds.yaml"
+    path.write_text(textwrap.dedent(ROUNDS).lstrip().replace("SETUP", setup), "utf-8")
+    return trickkit.load_game(path)
+
+
+def test_a_round_and_the_next_deal_and_effects_are_entered_without_the_dispatch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _rounds(tmp_path)
+    seen = _dispatched(game, monkeypatch)
+    state = game.new_initial_state(seed=3)
+    assert seen == ["deal", "effect", "turns"]  # the game's start: the general path
+    seen.clear()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert seen == []  # the round's end effect, the game_over test, the next deal, effect and turns: planned
+    assert state.round == 3 and sum(state.scores()) == 3
+    assert state.step == len(game.rules.steps)  # where the general path leaves a finished game
+
+
+def test_the_first_turn_of_the_next_round_puts_back_the_per_turn_variables(tmp_path: Path) -> None:
+    game = _rounds(tmp_path)
+    state = game.new_initial_state(seed=3)
+    while not state.is_terminal():
+        slow = state.clone()
+        action = state.legal_actions()[0]
+        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
+        state.apply_action(action)
+        assert state.table_vars == slow.table_vars  # a list among them: put back at every turn's start
+        assert state.to_json() == slow.to_json()
+    assert state.round == 3
+
+
+@pytest.mark.parametrize(
+    "name, players",
+    # Love Letter: a deal, effects and turns; Trumps: per-turn variables, a list among them, put
+    # back at the first turn of a round too
+    [("love_letter", 2), ("love_letter", 3), ("love_letter", 4), ("trumps", None)],
+)
+def test_rounds_play_as_the_general_path(name: str, players: int | None) -> None:
+    game = trickkit.load_game(name, players=players) if players else trickkit.load_game(name)
+    rng = random.Random(players)
+    state = game.new_initial_state(seed=players or 7)
+    while not state.is_terminal() and len(state.history()) < 600:
+        slow = state.clone()
+        action = rng.choice(state.legal_actions())
+        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
+        state.apply_action(action)
+        assert state.to_json() == slow.to_json()
+        assert (state.round, state.step, state.dealer, state.current_player()) == (
+            slow.round,
+            slow.step,
+            slow.dealer,
+            slow.current_player(),
+        )
+        assert state.budget == slow.budget  # the steps entered charge the budget alike
+        assert state.seat_vars == slow.seat_vars and state.table_vars == slow.table_vars
+        assert state.seat_zones == slow.seat_zones and state.table_zones == slow.table_zones
+        assert state.known == slow.known
+        assert [a.text for a in state.legal_actions()] == [a.text for a in slow.legal_actions()]
+    assert state.round > 1
+
+
+def test_a_rule_failing_in_the_next_rounds_setup_is_located(tmp_path: Path) -> None:
+    game = _rounds(tmp_path, setup="if won[0] + won[1] == 1 { laid = 1 // laid }")  # round 2: laid is 0 again
+    state = game.new_initial_state(seed=3)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(DSLRuntimeError, match=r"rounds\.yaml:\d+:\d+: \$\.round\[1\]\.effect: ZeroDivisionError"):
+        state.apply_action(state.legal_actions()[0])  # the round's last lay: its end, then the next round's setup
+    assert state.to_json() == before
+    assert state.round == 1 and len(state.history()) == 3

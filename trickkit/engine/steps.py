@@ -30,8 +30,13 @@ def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
     Dealing starts left of the dealer. A deal given to ``new_initial_state(deals=...)`` puts
     those exact hands in place; the other cards are shuffled into ``rest``.
     """
+    return deal(game, s, step, step.count(s))
+
+
+def deal(game: GameTables, s: State, step: DealStep, count: int) -> bool:
+    """`enter_deal` with ``count`` (the step's ``count`` rule's value) given: the planned steps
+    that enter the steps after them (`trickkit.engine.turnplan`) run the rule bare."""
     n = s._n
-    count = step.count(s)
     cards = list(range(game._deck_size))
     shuffle(s._generator(), cards)
     for zone in s.seat_zones:

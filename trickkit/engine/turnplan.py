@@ -17,10 +17,11 @@ was null where it assumes none). Rules run in the same order, as often, as on th
 path: the evaluation budget is charged alike.
 
 When a planned step is over, the steps after it are entered here too (`_advance`): a turns
-step, a choose step and the end of a ``repeat:`` block have planned enter functions, so a
-round that cycles through them (pick, place, pick again) never goes back through
-`State._enter_step` and the step-kind dispatch; any other step is handed to `State._enter_step`,
-which goes on counting the steps entered without a decision.
+step, a choose step, the end of a ``repeat:`` block, a deal, an effect and the end of the round
+have planned enter functions (their rules run bare), so a round that cycles through them (pick,
+place, pick again), or a game whose rounds are a deal, effects and turns, never goes back
+through `State._enter_step` and the step-kind dispatch; any other step is handed to
+`State._enter_step`, which goes on counting the steps entered without a decision.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
+from trickkit.engine.steps import deal
 from trickkit.engine.turns import (
     _close_window,
     _kind_named,
@@ -44,7 +46,7 @@ from trickkit.engine.turns import (
     actions_of,
     legal_turns,
 )
-from trickkit.rules.ruleset import ChooseStep, RepeatEnd, TurnStep
+from trickkit.rules.ruleset import ChooseStep, DealStep, EffectStep, RepeatEnd, TurnStep
 from trickkit.rules.steps import never
 
 LegalFn = Callable[[State], "list[Action]"]
@@ -67,9 +69,8 @@ def plan_steps(
     """``legal``/``apply`` (the step functions of ``steps``, by index) with the planned ones of
     every turns and choose step in their place; those enter the steps after them (`_advance`)."""
     legal_out, apply_out = list(legal), list(apply)
-    # filled below (`advance` reads it when called); None past the last step: the round's end
-    enters: list[EnterFn | None] = [None] * (len(steps) + 1)
-    advance = _advance(enters)
+    enters: list[EnterFn | None] = [None] * len(steps)  # filled below (`advance` reads it when called)
+    advance = _advance(enters, _round_end(game))
     for i, step in enumerate(steps):
         if isinstance(step, TurnStep):
             legal_out[i], apply_out[i], enters[i] = _turns_plan(game, step, advance)
@@ -79,13 +80,18 @@ def plan_steps(
             legal_out[i], apply_out[i], enters[i] = _choose_plan(game, step, advance)
         elif isinstance(step, RepeatEnd):
             enters[i] = planned_repeat_end(step)
+        elif isinstance(step, DealStep):
+            enters[i] = _deal_plan(game, step)
+        elif isinstance(step, EffectStep):
+            enters[i] = _effect_plan(step)
     return tuple(legal_out), tuple(apply_out)
 
 
-def _advance(enters: list[EnterFn | None]) -> AdvanceFn:
+def _advance(enters: list[EnterFn | None], round_end: Callable[[State], bool]) -> AdvanceFn:
     """What a planned apply calls when its step is over: `State._enter_step` from the next step,
-    the planned steps entered here (``enters``, by index), any other handed to
-    `State._enter_step` with the count of steps entered so far."""
+    the planned steps entered here (``enters``, by index) and the round's end (``round_end``),
+    any other handed to `State._enter_step` with the count of steps entered so far."""
+    last = len(enters)
 
     def advance(s: State) -> None:
         i = s.step
@@ -95,6 +101,10 @@ def _advance(enters: list[EnterFn | None]) -> AdvanceFn:
             ran += 1
             if ran > MAX_STEPS_WITHOUT_DECISION:
                 raise _Fallback()  # the general path counts the same steps and says so
+            if i == last:  # the round is over: the game too, or the next round starts (as `State._enter_step`)
+                if round_end(s):
+                    return
+                i = 0
             s.step = i
             enter = enters[i]
             if enter is None:
@@ -105,6 +115,60 @@ def _advance(enters: list[EnterFn | None]) -> AdvanceFn:
             i = s.step  # the end of a repeat block may have sent the round back to its start
 
     return advance
+
+
+def _round_end(game: GameTables) -> Callable[[State], bool]:
+    """The end of a round as `State._enter_step` runs it, ``game_over`` bare: True if the game is
+    over (the state terminal), else the next round's number, dealer and variables set."""
+    rules = game.rules
+    over, over_frame, over_checked = _bare(rules.game_over)
+    n = rules.num_players
+    resets = any(v.per_round for v in (*rules.seat_vars, *rules.table_vars))
+    # the variables `State._reset_variables` puts back, when none holds a list (shared values)
+    seat_resets = tuple((v.index, [v.initial] * n) for v in rules.seat_vars if v.per_round)
+    table_resets = tuple((v.index, v.initial) for v in rules.table_vars if v.per_round)
+    if any(v.initial.__class__ is list for v in (*rules.seat_vars, *rules.table_vars) if v.per_round):
+        seat_resets = table_resets = ()  # a list to copy for each: `State._reset_variables`
+
+    def end(s: State) -> bool:
+        """True if the game is over."""
+        v = over(s, over_frame)
+        if over_checked and v.__class__ is not bool:
+            raise _Fallback()  # the checked hook says what it got, located
+        if v:
+            s.step = len(rules.steps)  # where the general path leaves a finished game
+            s._terminal = True
+            return True
+        s.round += 1
+        s.dealer = (s.dealer + 1) % n
+        if seat_resets or table_resets:  # `_reset_variables("per_round")`, inline
+            for index, initial in seat_resets:
+                s.seat_vars[index] = [*initial]
+            for index, initial in table_resets:
+                s.table_vars[index] = initial
+        elif resets:
+            s._reset_variables("per_round")
+        return False
+
+    return end
+
+
+def _deal_plan(game: GameTables, step: DealStep) -> EnterFn:
+    """`trickkit.engine.steps.enter_deal` with its ``count`` rule bare."""
+    count, count_frame, _ = _bare(step.count)
+    return lambda s: deal(game, s, step, count(s, count_frame))
+
+
+def _effect_plan(step: EffectStep) -> EnterFn:
+    """`trickkit.engine.steps.enter_effect` with its block bare."""
+    block, frame, _ = _bare(step.block)
+
+    def enter(s: State) -> bool:
+        """Run the block; no seat decides."""
+        block(s, frame)
+        return False
+
+    return enter
 
 
 def _bare(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
@@ -176,6 +240,9 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 if inline:
                     for index, initial in inline:
                         s.table_vars[index] = initial
+                    if inline_lists:
+                        for index, initial in inline_lists:
+                            s.table_vars[index] = fresh(initial)
                 else:
                     s._reset_variables("per_turn")
             if start is None:
@@ -279,7 +346,19 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 if v:
                     advance(s)
                     return False
-        found = legal(s)
+        if pass_legal is None or s.window >= 0:
+            found = legal(s)
+        else:  # `legal`, inline (no memo is open in an apply): a call less per decision
+            s.memo = {}
+            budget = s.budget
+            try:
+                found = pass_legal(s, ())
+            except Exception:  # the general path computes (or reports) it as if alone
+                s.budget, s.memo = budget, None
+                found = legal_turns(game, step, s)
+            else:
+                found = actions_of(game, s, rows, found)
+                s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
         s._legal = found  # computed anyway: the next legal_actions() call reuses it

@@ -355,13 +355,14 @@ def actions_of(game: GameTables, s: State, rows: Any, found: list[Any]) -> list[
     for (kind, look, cache), combos in zip(rows, found):
         if not combos:
             continue
-        if not look:  # every combination made before: their actions, looked up in one C loop
+        if look is False:  # every combination made before: their actions, looked up in one C loop
+            # (`is False`, not `not look`: the truth of `Rows`, a dict, is a Python call)
             try:
                 out += list(map(cache.__getitem__, combos))
                 continue
             except KeyError:  # one not made yet: the loop below makes it
                 pass
-        if look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
+        elif look.__class__ is Rows:  # rows that pass whole: each row's actions, made once
             outers, last = combos
             for outer in outers:
                 known = look.get(outer)
