@@ -185,16 +185,7 @@ class FiltersMixin(StatementsMixin):
         for i, (_, out, _) in enumerate(solo, start=1):
             if out:  # each value with its parts, kept when no test among them failed
                 top += 1
-                kept, names = f"v{top}", [f"a{i}"]
-                names += [  # the parts the loops after read
-                    m.group(1)
-                    for m in (LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
-                    if m and re.search(rf"\b{m.group(1)}\b", later)
-                ]
-                row = "(" + ", ".join(names) + ")"
-                lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
-                lines += flatten([*out, f"{kept}.append({row})"], depth=2)
-                loops[i] = f"for {', '.join(names)} in {kept}:"
+                _value_rows(i, out, later, f"v{top}", lines, loops)
         lines.append("    out = []")
         bulk = decided and not first_only and not inner
         skips = "continue" in "\n".join(flatten([x for lv in (*solo, *levels) for x in lv[1]]))
@@ -457,16 +448,7 @@ class FiltersMixin(StatementsMixin):
         for i, (_, out, _) in enumerate(solo, start=1):
             if out:  # each value with its parts (as in combo_filter)
                 top += 1
-                kept, names = f"v{top}", [f"a{i}"]
-                names += [
-                    m.group(1)
-                    for m in (LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
-                    if m and re.search(rf"\b{m.group(1)}\b", later)
-                ]
-                row = "(" + ", ".join(names) + ")"
-                lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
-                lines += flatten([*out, f"{kept}.append({row})"], depth=2)
-                loops[i] = f"for {', '.join(names)} in {kept}:"
+                _value_rows(i, out, later, f"v{top}", lines, loops)
         lines.append("    out = []")
         for i in range(n - 1):
             lines.append("    " * (i + 1) + loops[i])
@@ -506,3 +488,18 @@ class FiltersMixin(StatementsMixin):
             return self._expr_guarded(tree, scope), hoist, inner
         finally:
             self.body = saved
+
+
+def _value_rows(i: int, out: list[Any], later: str, kept: str, lines: list[str], loops: list[str]) -> None:
+    """Lines computing, once per value of choice ``i``, its parts ``out`` (those the loops after
+    read, as named in ``later``) into the list ``kept`` of rows; loop ``i`` then walks the rows."""
+    names = [f"a{i}"]
+    names += [  # the parts the loops after read
+        m.group(1)
+        for m in (LEVEL_ASSIGN.match(x) for x in out if isinstance(x, str))
+        if m and re.search(rf"\b{m.group(1)}\b", later)
+    ]
+    row = "(" + ", ".join(names) + ")"
+    lines += [f"    {kept} = []", f"    for a{i} in domains[{i}]:"]
+    lines += flatten([*out, f"{kept}.append({row})"], depth=2)
+    loops[i] = f"for {', '.join(names)} in {kept}:"
