@@ -47,6 +47,18 @@ _TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
 _TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
 
 
+_INLINE_FILTER_MAX_LINES = 60
+"""Longest combination filter (in generated lines) a kinds pass inlines instead of calling."""
+
+
+_DOMAIN = re.compile(r"\bdomains\[([0-9]+)\]")
+"""A combination filter's read of one of its domains (a local of the kinds pass that inlines it)."""
+
+
+_TEMP_RESULT = re.compile(r"\bq[0-9]+\b")
+"""A ``q`` local in a filter: not inlined (the inlined filter's list of combinations is one)."""
+
+
 _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
 """The frame, a context value, or a return: code that is not inlined as it stands."""
 
@@ -202,23 +214,24 @@ class FiltersMixin(StatementsMixin):
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         if bulk:  # decided in the outer loops: every last choice passes, combined in one C call
             outer = "".join(f"[a{i}], " for i in range(n - 1))
-            fn = self._define(
+            fn = self._define_filter(
                 name, [*lines, "    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
             )
             # its rows variant, for a kinds pass: the outer choices' values of each row that passes whole
             rows = f"_g{next(self._ids)}"
             head = f"def {rows}(s, fr, domains):"
             row = "(" + "".join(f"a{i}, " for i in range(n - 1)) + ")"
-            rows_fn = self._define(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
+            rows_fn = self._define_filter(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
             setattr(fn, "rows", rows_fn)  # noqa: B010  # an attribute of a generated function: typed as no field
             return fn
         elif decided:  # the whole test was passed in an outer loop (see early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]
+            return self._define_filter(name, lines)
         else:
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
-        return self._define(name, lines)
+        return self._define_filter(name, lines)
 
     def kinds_pass(
         self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts: Sequence[str] | None = None
@@ -339,10 +352,10 @@ class FiltersMixin(StatementsMixin):
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
                 elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
-                    inner.append(f"out.append(({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1}))")
+                    inner += self._filter_into(ref(flt.rows), listed, base, f"({{}}, v{len(domains) - 1})")
                     row_kinds[-1] = True
                 else:
-                    inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
+                    inner += self._filter_into(ref(flt), listed, base, "{}")
                 if kind["guard"] is None:
                     body = inner
                 else:
@@ -377,6 +390,38 @@ class FiltersMixin(StatementsMixin):
                 if parts is not None and not parts[0] and _ZONE_READ.match(parts[1]):
                     seen[parts[1]] = seen.get(parts[1], 0) + 1
         return {code: f"p{k}" for k, code in enumerate(c for c, n in seen.items() if n > 1)}  # inlined locals: 1000 on
+
+    def _define_filter(self, name: str, lines: list[str]) -> Rule:
+        """`_define` for a combination filter, its lines kept for a kinds pass to inline (`_filter_into`)."""
+        fn = self._define(name, lines)
+        kept: dict[str, list[str]] = self.__dict__.setdefault("_filter_lines", {})
+        kept[name] = lines
+        return fn
+
+    def _filter_into(self, name: str, listed: str, base: list[int], entry: str) -> list[Line]:
+        """Lines of a kinds pass appending the combinations the filter ``name`` finds in the
+        domains ``listed`` (``[v0, v1]``) as ``entry`` (``"{}"``: the list itself): the filter's
+        own lines inlined (a Python call less per kind and decision), its locals renumbered from
+        ``base[0]``, or else a call of it. Inlined only when its one return ends it."""
+        lines = self.__dict__.get("_filter_lines", {}).get(name)
+        call: list[Line] = [f"out.append({entry.format(f'{name}(s, (), {listed})')})"]
+        if lines is None or len(lines) > _INLINE_FILTER_MAX_LINES or lines[-1] != "    return out":
+            return call
+        text = "\n".join(lines[1:-1])
+        if "'" in text or '"' in text or "return" in text or _TEMP_RESULT.search(text):
+            return call
+        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
+        offset = base[0]
+        base[0] += top + 2
+        found = f"q{offset + top + 1}"  # the filter's `out`
+        domains = listed[1:-1].split(", ")
+
+        def renumber(line: str) -> str:
+            line = _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line[4:])
+            line = re.sub(r"\bout\b", found, line)
+            return _DOMAIN.sub(lambda m: domains[int(m.group(1))], line)
+
+        return [*(renumber(line) for line in lines[1:-1]), f"out.append({entry.format(found)})"]
 
     def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
         """The statements and result of the generated rule ``name`` (a function of the state
@@ -460,7 +505,7 @@ class FiltersMixin(StatementsMixin):
             lines += flatten(inner, depth=n)
             lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
         lines.append("    return out")
-        return self._define(name, lines)
+        return self._define_filter(name, lines)
 
     def _loop_test(
         self,
