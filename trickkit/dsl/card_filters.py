@@ -20,6 +20,7 @@ from trickkit.dsl.body import (
     location_comment,
 )
 from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
+from trickkit.dsl.filter_inline import inline_filter
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.runtime import distinct_cards, distinct_values
@@ -45,18 +46,6 @@ _TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
 
 
 _TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
-
-
-_INLINE_FILTER_MAX_LINES = 60
-"""Longest combination filter (in generated lines) a kinds pass inlines instead of calling."""
-
-
-_DOMAIN = re.compile(r"\bdomains\[([0-9]+)\]")
-"""A combination filter's read of one of its domains (a local of the kinds pass that inlines it)."""
-
-
-_TEMP_RESULT = re.compile(r"\bq[0-9]+\b")
-"""A ``q`` local in a filter: not inlined (the inlined filter's list of combinations is one)."""
 
 
 _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
@@ -285,6 +274,7 @@ class FiltersMixin(StatementsMixin):
         shared = self._shared_card_domains(kinds, texts)
         if shared:  # made distinct at most once in the pass, by the first kind that reaches it
             lines += [f"    {w} = None" for w in shared.values()]
+        known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
         row_kinds: list[bool] = []
         kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
         for kind in kinds:
@@ -352,10 +342,12 @@ class FiltersMixin(StatementsMixin):
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
                 elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
-                    inner += self._filter_into(ref(flt.rows), listed, base, f"({{}}, v{len(domains) - 1})")
+                    inner += self._filter_into(
+                        ref(flt.rows), listed, base, f"({{}}, v{len(domains) - 1})", known, kind["guard"] is None
+                    )
                     row_kinds[-1] = True
                 else:
-                    inner += self._filter_into(ref(flt), listed, base, "{}")
+                    inner += self._filter_into(ref(flt), listed, base, "{}", known, kind["guard"] is None)
                 if kind["guard"] is None:
                     body = inner
                 else:
@@ -398,30 +390,17 @@ class FiltersMixin(StatementsMixin):
         kept[name] = lines
         return fn
 
-    def _filter_into(self, name: str, listed: str, base: list[int], entry: str) -> list[Line]:
+    def _filter_into(
+        self, name: str, listed: str, base: list[int], entry: str, known: dict[str, list[str]], record: bool
+    ) -> list[Line]:
         """Lines of a kinds pass appending the combinations the filter ``name`` finds in the
         domains ``listed`` (``[v0, v1]``) as ``entry`` (``"{}"``: the list itself): the filter's
-        own lines inlined (a Python call less per kind and decision), its locals renumbered from
-        ``base[0]``, or else a call of it. Inlined only when its one return ends it."""
+        own lines inlined (see `trickkit.dsl.filter_inline`), or else a call of it."""
         lines = self.__dict__.get("_filter_lines", {}).get(name)
-        call: list[Line] = [f"out.append({entry.format(f'{name}(s, (), {listed})')})"]
-        if lines is None or len(lines) > _INLINE_FILTER_MAX_LINES or lines[-1] != "    return out":
-            return call
-        text = "\n".join(lines[1:-1])
-        if "'" in text or '"' in text or "return" in text or _TEMP_RESULT.search(text):
-            return call
-        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
-        offset = base[0]
-        base[0] += top + 2
-        found = f"q{offset + top + 1}"  # the filter's `out`
-        domains = listed[1:-1].split(", ")
-
-        def renumber(line: str) -> str:
-            line = _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line[4:])
-            line = re.sub(r"\bout\b", found, line)
-            return _DOMAIN.sub(lambda m: domains[int(m.group(1))], line)
-
-        return [*(renumber(line) for line in lines[1:-1]), f"out.append({entry.format(found)})"]
+        inlined = inline_filter(lines, listed, base, entry, known, record) if lines is not None else None
+        if inlined is None:
+            return [f"out.append({entry.format(f'{name}(s, (), {listed})')})"]
+        return list(inlined)
 
     def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
         """The statements and result of the generated rule ``name`` (a function of the state
