@@ -172,8 +172,11 @@ class State(SeatViews):
         """
         legal = self._legal
         if legal is not None and action.__class__ is Action:  # most callers pass an action of legal_actions()
-            # found by identity in one C loop (`in` alone would call Action.__eq__ on the others)
-            chosen = action if id(action) in map(id, legal) else self._chosen(action)  # else: matched by its text
+            for chosen in legal:
+                if chosen is action:
+                    break
+            else:
+                chosen = self._chosen(action)  # an equal action, not the same object: matched by its text
         else:
             chosen = self._chosen(action)  # every other form, checked and matched
         history = self._history
