@@ -20,6 +20,7 @@ from trickkit.dsl.body import (
     location_comment,
 )
 from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
+from trickkit.dsl.filter_inline import inline_filter
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.runtime import distinct_cards, distinct_values
@@ -202,23 +203,24 @@ class FiltersMixin(StatementsMixin):
         found = f"return [{combo}]" if first_only else f"out.append({combo})"
         if bulk:  # decided in the outer loops: every last choice passes, combined in one C call
             outer = "".join(f"[a{i}], " for i in range(n - 1))
-            fn = self._define(
+            fn = self._define_filter(
                 name, [*lines, "    " * n + f"out += _iproduct({outer}domains[{n - 1}])", "    return out"]
             )
             # its rows variant, for a kinds pass: the outer choices' values of each row that passes whole
             rows = f"_g{next(self._ids)}"
             head = f"def {rows}(s, fr, domains):"
             row = "(" + "".join(f"a{i}, " for i in range(n - 1)) + ")"
-            rows_fn = self._define(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
+            rows_fn = self._define_filter(rows, [head, *lines[1:], "    " * n + f"out.append({row})", "    return out"])
             setattr(fn, "rows", rows_fn)  # noqa: B010  # an attribute of a generated function: typed as no field
             return fn
         elif decided:  # the whole test was passed in an outer loop (see early_exits)
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}{found}", "    return out"]
+            return self._define_filter(name, lines)
         else:
             lines += flatten(inner, depth=n + 1)
             lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}", "    return out"]
-        return self._define(name, lines)
+        return self._define_filter(name, lines)
 
     def kinds_pass(
         self, kinds: Sequence[Mapping[str, Any]], first_only: bool = False, texts: Sequence[str] | None = None
@@ -272,6 +274,7 @@ class FiltersMixin(StatementsMixin):
         shared = self._shared_card_domains(kinds, texts)
         if shared:  # made distinct at most once in the pass, by the first kind that reaches it
             lines += [f"    {w} = None" for w in shared.values()]
+        known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
         row_kinds: list[bool] = []
         kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
         for kind in kinds:
@@ -339,10 +342,12 @@ class FiltersMixin(StatementsMixin):
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
                 elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
-                    inner.append(f"out.append(({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1}))")
+                    inner += self._filter_into(
+                        ref(flt.rows), listed, base, f"({{}}, v{len(domains) - 1})", known, kind["guard"] is None
+                    )
                     row_kinds[-1] = True
                 else:
-                    inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
+                    inner += self._filter_into(ref(flt), listed, base, "{}", known, kind["guard"] is None)
                 if kind["guard"] is None:
                     body = inner
                 else:
@@ -377,6 +382,25 @@ class FiltersMixin(StatementsMixin):
                 if parts is not None and not parts[0] and _ZONE_READ.match(parts[1]):
                     seen[parts[1]] = seen.get(parts[1], 0) + 1
         return {code: f"p{k}" for k, code in enumerate(c for c, n in seen.items() if n > 1)}  # inlined locals: 1000 on
+
+    def _define_filter(self, name: str, lines: list[str]) -> Rule:
+        """`_define` for a combination filter, its lines kept for a kinds pass to inline (`_filter_into`)."""
+        fn = self._define(name, lines)
+        kept: dict[str, list[str]] = self.__dict__.setdefault("_filter_lines", {})
+        kept[name] = lines
+        return fn
+
+    def _filter_into(
+        self, name: str, listed: str, base: list[int], entry: str, known: dict[str, list[str]], record: bool
+    ) -> list[Line]:
+        """Lines of a kinds pass appending the combinations the filter ``name`` finds in the
+        domains ``listed`` (``[v0, v1]``) as ``entry`` (``"{}"``: the list itself): the filter's
+        own lines inlined (see `trickkit.dsl.filter_inline`), or else a call of it."""
+        lines = self.__dict__.get("_filter_lines", {}).get(name)
+        inlined = inline_filter(lines, listed, base, entry, known, record) if lines is not None else None
+        if inlined is None:
+            return [f"out.append({entry.format(f'{name}(s, (), {listed})')})"]
+        return list(inlined)
 
     def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
         """The statements and result of the generated rule ``name`` (a function of the state
@@ -460,7 +484,7 @@ class FiltersMixin(StatementsMixin):
             lines += flatten(inner, depth=n)
             lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
         lines.append("    return out")
-        return self._define(name, lines)
+        return self._define_filter(name, lines)
 
     def _loop_test(
         self,

@@ -1,0 +1,109 @@
+"""A combination filter's lines inlined into a kinds pass, its hoisted parts shared with the
+filters inlined before it.
+
+A kinds pass (`trickkit.dsl.card_filters.FiltersMixin.kinds_pass`) runs each action kind's
+combination filter; inlined, a filter costs no Python call, and a state-only part it computes
+before its loops (``holds(7)`` in two kinds' tests) is computed once per pass: the pass changes
+no state, so a part written alike in an earlier filter the pass always runs holds the same
+value. The shared part's budget charges are still made where it stood (the budget is charged
+as if it were computed again), so the pass charges exactly what it did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_INLINE_FILTER_MAX_LINES = 60
+"""Longest combination filter (in generated lines) a kinds pass inlines instead of calling."""
+
+_TEMP = re.compile(r"\b([tvhmpq])([0-9]+)\b")
+"""A local the generator makes (see `trickkit.dsl.allowlist.LOCAL_NAME`), in code."""
+
+_DOMAIN = re.compile(r"\bdomains\[([0-9]+)\]")
+"""A combination filter's read of one of its domains (a local of the kinds pass that inlines it)."""
+
+_HOISTED = re.compile(r"^    h[0-9]+ = ")
+"""The line that ends a hoisted part: its value's local set (at the filter's top level)."""
+
+_CHOICE = re.compile(r"\ba[0-9]+\b|\bdomains\[")
+"""A part that reads a choice or a domain: never shared (the domains differ from kind to kind)."""
+
+_CHARGE = ("    if s.budget < 0:", "        _over_budget()")
+"""The check after a top-level budget charge."""
+
+
+def inline_filter(
+    lines: list[str], listed: str, base: list[int], entry: str, known: dict[str, list[str]], record: bool
+) -> list[str] | None:
+    """The lines of a kinds pass appending, as ``entry`` (``"({}, v1)"``), the combinations the
+    filter of source ``lines`` finds in the pass's domains ``listed`` (``[v0, v1]``); its locals
+    renumbered from ``base[0]`` (moved on past them). None when it cannot be inlined (long, a
+    text literal, a return before its end). ``known``: the hoisted parts of the filters inlined
+    before in this pass, by their code with its own locals left out -> those locals; a part
+    found there is not computed again, only charged. ``record``: this filter always runs (no
+    guard before it), so its parts go into ``known``."""
+    if len(lines) > _INLINE_FILTER_MAX_LINES or lines[-1] != "    return out" or "    out = []" not in lines:
+        return None
+    body = lines[1:-1]
+    text = "\n".join(body)
+    if "'" in text or '"' in text or "return" in text or re.search(r"\bq[0-9]+\b", text):
+        return None
+    top = max((int(m.group(2)) for m in _TEMP.finditer(text)), default=-1)
+    offset = base[0]
+    base[0] += top + 2
+    found = f"q{offset + top + 1}"  # the filter's `out`
+    domains = listed[1:-1].split(", ")
+    alias: dict[str, str] = {}  # a local of a shared part -> the earlier filter's
+
+    def renumber(line: str) -> str:
+        line = _TEMP.sub(lambda m: alias.get(m.group(0)) or f"{m.group(1)}{int(m.group(2)) + offset}", line[4:])
+        line = re.sub(r"\bout\b", found, line)
+        return _DOMAIN.sub(lambda m: domains[int(m.group(1))], line)
+
+    out: list[str] = []
+    start = body.index("    out = []")
+    part: list[str] = []
+    seen: set[str] = set()  # the locals of the parts before
+    for line in body[:start]:
+        part.append(line)
+        if _HOISTED.match(line):
+            out += _part(part, alias, seen, renumber, known, record)
+            part = []
+    out += [renumber(line) for line in (*part, *body[start:])]
+    out.append(f"out.append({entry.format(found)})")
+    return out
+
+
+def _part(
+    part: list[str],
+    alias: dict[str, str],
+    seen: set[str],
+    renumber: Callable[[str], str],
+    known: dict[str, list[str]],
+    record: bool,
+) -> list[str]:
+    """The lines of one hoisted part: its charges alone if an earlier filter computed it (its
+    locals then aliased to that filter's), else its lines renumbered (and recorded)."""
+    text = "\n".join(part)
+    charges = [i for i, line in enumerate(part) if line.startswith("    s.budget -= ")]
+    pure = not _CHOICE.search(text) and all(part[i + 1 : i + 3] == list(_CHARGE) for i in charges)
+    pure = pure and text.count("s.budget") == 2 * len(charges)  # no charge but those at its top level
+    names: list[str] = []
+    for m in _TEMP.finditer(text):
+        if m.group(0) not in alias and m.group(0) not in seen and m.group(0) not in names:
+            names.append(m.group(0))
+    seen.update(names)
+
+    def placeholder(m: re.Match[str]) -> str:  # its own locals by place, the others by their name in the pass
+        name = m.group(0)
+        return alias.get(name) or (f"#{names.index(name)}" if name in names else renumber("    " + name))
+
+    key = _TEMP.sub(placeholder, text)
+    if pure and key in known:
+        alias.update(zip(names, known[key], strict=True))
+        return [renumber(line) for i in charges for line in part[i : i + 3]]
+    lines = [renumber(line) for line in part]
+    if pure and record:
+        known[key] = [renumber("    " + n) for n in names]
+    return lines
