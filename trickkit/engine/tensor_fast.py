@@ -203,14 +203,31 @@ class IncrementalEncoding:
                         cards = zones[i]
                         a[start] = len(cards)
                         was[i][:] = cards  # the key: a copy of the cards written
-                    if shown:
-                        self._zones(a, zones, was, shown)
+                    for j, start, how in shown:  # the seats whose cards show: the changed ones
+                        cards = zones[j]
+                        before = was[j]
+                        if cards != before:
+                            self._zone(a, cards, before, start, how)
         trick = state.trick
         i = self._trick_slot
         was = keys[i]
-        if trick != was:
+        if trick != was:  # _trick, inlined: it changes at (nearly) every decision
             keys[i] = [*trick]
-            self._trick(a, seat, trick, was)
+            lo, size, n = self._trick_at, self._trick_size, self.n
+            plays = trick[:n]
+            if was.__class__ is list and was:  # (nothing written yet, or no play: nothing to clear)
+                k = len(was)
+                if len(plays) > k and plays[:k] == was:  # plays added (one a step, say): those only
+                    lo += k * size
+                    plays = plays[k:]
+                else:
+                    a[lo : lo + n * size] = self._trick_zeros
+            rel, face_at = self._rel[seat], self._face_at
+            for play in plays:
+                a[lo] = 1.0
+                a[lo + rel[play[0]]] = 1.0
+                a[lo + face_at[play[2]]] = 1.0
+                lo += size
 
     def _parts(self, state: State, seat: Seat, a: Any, keys: list[Any], array: np.ndarray[Any, Any]) -> None:
         """Rewrite the header, the scores and the variables where they changed."""
@@ -379,53 +396,47 @@ class IncrementalEncoding:
             else:
                 self._zone_anew(a, cards, how, start)
 
-    def _zones(self, a: Any, zones: list[list[int]], was: list[list[int]], shown: Any) -> None:
-        """Rewrite the segments of the seats of ``shown`` (``(seat, start, how)``, their cards shown)
-        whose cards in ``zones`` differ from ``was`` (copies of them when last written, updated here)."""
-        unique = self._unique_cards
-        for i, start, how in shown:
-            cards = zones[i]
-            before = was[i]
-            if cards == before:
-                continue
-            count = len(cards)
-            a[start] = count
-            if how is _ALL and unique:  # each card at most once: clear the cards gone, set those come
-                cells = start + 2
-                known = len(before)
-                if count == known - 1:  # one card left (played, passed): the sums' difference, checked
-                    gone = sum(before) - sum(cards)
-                    try:
-                        j = before.index(gone)
-                    except ValueError:
-                        j = -1
-                    if j >= 0:
-                        del before[j]
-                        if before == cards:
-                            a[cells + gone] = 0.0
-                            continue
-                        before.insert(j, gone)  # more changed than that card: the general way below
-                elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
-                    for c in cards[known:]:
-                        a[cells + c] = 1.0
-                    before[known:] = cards[known:]
-                    continue
-                if not cards:  # emptied (a new round): cleared at once
-                    a[cells : cells + len(self.card_index)] = self._zeros[2:]
-                elif self._small_deck:  # the differences as bytes (card ids < 256): quicker than sets
-                    after, earlier = bytes(cards), bytes(before)
-                    for c in after.translate(None, earlier):
-                        a[cells + c] = 1.0
-                    for c in earlier.translate(None, after):
-                        a[cells + c] = 0.0
-                else:
-                    for c in set(cards).difference(before):
-                        a[cells + c] = 1.0
-                    for c in set(before).difference(cards):
-                        a[cells + c] = 0.0
+    def _zone(self, a: Any, cards: list[int], before: list[int], start: int, how: str) -> None:
+        """Rewrite the segment at ``start`` of a zone whose cards show (``how``): ``cards`` now,
+        ``before`` a copy of them when last written (updated here)."""
+        count = len(cards)
+        a[start] = count
+        if how is _ALL and self._unique_cards:  # each card at most once: clear the cards gone, set those come
+            cells = start + 2
+            known = len(before)
+            if count == known - 1:  # one card left (played, passed): the sums' difference, checked
+                gone = sum(before) - sum(cards)
+                try:
+                    j = before.index(gone)
+                except ValueError:
+                    j = -1
+                if j >= 0:
+                    del before[j]
+                    if before == cards:
+                        a[cells + gone] = 0.0
+                        return
+                    before.insert(j, gone)  # more changed than that card: the general way below
+            elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
+                for c in cards[known:]:
+                    a[cells + c] = 1.0
+                before[known:] = cards[known:]
+                return
+            if not cards:  # emptied (a new round): cleared at once
+                a[cells : cells + len(self.card_index)] = self._zeros[2:]
+            elif self._small_deck:  # the differences as bytes (card ids < 256): quicker than sets
+                after, earlier = bytes(cards), bytes(before)
+                for c in after.translate(None, earlier):
+                    a[cells + c] = 1.0
+                for c in earlier.translate(None, after):
+                    a[cells + c] = 0.0
             else:
-                self._zone_anew(a, cards, how, start)
-            before[:] = cards
+                for c in set(cards).difference(before):
+                    a[cells + c] = 1.0
+                for c in set(before).difference(cards):
+                    a[cells + c] = 0.0
+        else:
+            self._zone_anew(a, cards, how, start)
+        before[:] = cards
 
     def _zone_anew(self, a: Any, cards: list[int], how: str, start: int) -> None:
         """Write one shown zone's segment whole: ``[count, 1, counts per card text]`` of its cards
@@ -438,26 +449,6 @@ class IncrementalEncoding:
         index = self.card_of_id
         for c in cards if how is _ALL else cards[-1:]:
             a[base + index[c]] += 1.0
-
-    def _trick(self, a: Any, seat: Seat, trick: list[Any], was: Any) -> None:
-        """Rewrite the trick's segments from ``was`` (the plays last written): the new plays only
-        when it grew, else cleared at once (if anything was written) and each play's three ones."""
-        lo, size = self._trick_at, self._trick_size
-        start = lo
-        plays = trick[: self.n]
-        if was.__class__ is list and was:  # (nothing written yet, or no play: nothing to clear)
-            k = len(was)
-            if len(plays) > k and plays[:k] == was:  # plays added (one a step, say): those only
-                start += k * size
-                plays = plays[k:]
-            else:
-                a[lo : lo + self.n * size] = self._trick_zeros
-        rel, face_at = self._rel[seat], self._face_at
-        for play in plays:
-            a[start] = 1.0
-            a[start + rel[play[0]]] = 1.0
-            a[start + face_at[play[2]]] = 1.0
-            start += size
 
 
 def _plan(slot: int, index: int, segs: tuple[tuple[int, str], ...]) -> tuple[Any, ...]:
