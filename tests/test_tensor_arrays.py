@@ -158,3 +158,48 @@ def _swap_two_for_one(hand, other):
                     hand.append(r)
                     return
     raise AssertionError("no such cards")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_seat_at_every_decision_equals_the_dict_view_encoding(name):
+    """Every seat asked at every decision (each tensor one action behind: a trick that grew by one
+    play is written by that play alone), across illegal actions refused (the state unchanged) and
+    clones: always the dict view's encoding."""
+    game = trickkit.load_game(name)
+    n = game.num_players
+    rng = random.Random(7)
+    state = game.new_initial_state(seed=7)
+    for _ in range(250):
+        for p in range(n):
+            assert np.array_equal(state.observation_tensor(p), reference(state, p)), p
+        if state.is_terminal():
+            break
+        with pytest.raises(trickkit.IllegalActionError):
+            state.apply_action("no such action")
+        state.apply_action(rng.choice(state.legal_actions()))
+        if rng.random() < 0.03:
+            state = state.clone()
+
+
+def test_a_trick_written_play_by_play_is_cleared_when_it_changes_otherwise():
+    """The trick is written play by play while it grows; a trick that changed otherwise (a play
+    taken back, another trick) is cleared and written anew."""
+    game = trickkit.load_game("hearts")
+    rng = random.Random(1)
+    state = game.new_initial_state(seed=1)
+    while not state.trick:
+        state.apply_action(rng.choice(state.legal_actions()))
+    state.apply_action(rng.choice(state.legal_actions()))  # two plays
+    seat = state.current_player()
+    first, second = state.trick
+    trick = state.trick
+    for edit in (
+        lambda: None,
+        trick.pop,  # a play taken back
+        lambda: trick.append(second),  # grown: that play written alone
+        lambda: trick.insert(0, second),  # grown, but not on top of the plays written
+        trick.clear,
+    ):
+        edit()
+        assert np.array_equal(state.observation_tensor(seat), reference(state, seat)), edit
+    assert first != second

@@ -44,13 +44,14 @@ A number beyond the ``float32`` range is clamped to the largest ``float32`` of i
 state and seat, the last tensor it wrote with the source of each part (header, scores, each zone,
 the trick, the variables; `trickkit.engine.tensor_fast`). A later call compares each part's source
 with the one it encoded and rewrites only the parts that changed: a zone (every seat's copy) or
-all the table zones are compared at once, as lists, and within a changed one only the seats whose
-cards changed are rewritten: a count alone for a zone the viewer does not see; in a shown zone, a
-card that left (the sums' difference, checked) or cards that came on top are flipped one by one,
-anything else by the cards that came or went; the trick is cleared at once and its plays
-written; in a game whose variables are numbers (the scores one of them) the header's sources and
-every variable are compared in one go; a score rule that reads a seat variable as it is
-(``score: total[seat]``) is read from the variable. The comparison is against copies of the
+all the table zones are compared at once, as lists; within a changed one the seats the viewer sees
+only as a count get their count written (as quick as comparing), the seats whose cards show are
+rewritten where their cards changed: a card that left (the sums' difference, checked) or cards that
+came on top are flipped one by one, anything else by the cards that came or went; a trick that grew
+(the plays written still its first ones) gets its new plays written, any other is cleared at once
+and its plays written; in a game whose variables are numbers (the scores one of them) the header,
+the seat variables and the table variables are each compared at once; a score rule that reads a
+seat variable as it is (``score: total[seat]``) is read from the variable. The comparison is against copies of the
 sources, so nothing can go stale: whatever changed the state (actions, clones, a restored state),
 a changed part is rewritten. `encode_reference` builds the same tensor from the dict view, the
 specification the fast path is tested against.

@@ -52,7 +52,7 @@ class IncrementalEncoding:
         seat_zones = rules.seat_zones
         self._zone_plans = tuple(
             tuple(
-                (
+                _plan(
                     3 + z,
                     spec.index,
                     tuple(
@@ -64,7 +64,8 @@ class IncrementalEncoding:
             )
             for seat in range(n)
         )
-        """Per viewer, its seat zones: (key slot, zone index, where and how each seat's is shown, seat 0 first)."""
+        """Per viewer, its seat zones: (key slot, zone index, where and how each seat's is shown, seat 0
+        first, then the same split: the seats shown as a count, the seats whose cards show)."""
         for z in seat_zones:
             known.update(f"zone {z.name} +{k}" for k in range(n))
         self._public_when = tuple(z.public_when for z in seat_zones)
@@ -88,7 +89,7 @@ class IncrementalEncoding:
                 table.append(at.get(name, -1))
                 table_hows.append(visible(z.visibility, False))
                 table_when.append(z.public_when)
-        self._table_plan = (3 + len(seat_zones), -1, tuple(zip(table, table_hows)))
+        self._table_plan = _plan(3 + len(seat_zones), -1, tuple(zip(table, table_hows)))
         """The table zones' plan: (key slot, -1, where and how each is shown)."""
         if table:
             self._zone_plans = tuple((*plans, self._table_plan) for plans in self._zone_plans)
@@ -113,9 +114,7 @@ class IncrementalEncoding:
         """Two more slots: copies of all the seat variables' and of all the table variables' values."""
         self._hows_slot = self._vars_slot + 2
         """Then, in games whose zones show otherwise at times, how each zone slot was last shown."""
-        self._plain_slot = self._hows_slot + self._trick_slot
-        """One more: the header's sources and copies of the variables, in a game where they say it all."""
-        self._n_keys = self._plain_slot + 1
+        self._n_keys = self._hows_slot + self._trick_slot
         # per-seat visibility (zone seen_by, private variables) is the visibility model's to decide:
         # such games take the reference path, which asks it (`trickkit.engine.visibility`)
         per_seat = any(z.seen_by is not None for z in (*rules.seat_zones, *rules.table_zones)) or any(
@@ -144,8 +143,8 @@ class IncrementalEncoding:
         self._numbers_only = all(kind == "number" for kind in self._var_kinds)
         """Every variable is a number (values compared as a whole, copied as lists of numbers)."""
         self._plain = self._numbers_only and self._score_var >= 0 and all(v is None for v in self._hidden_var)
-        """The header's sources and the variables (scores among them, no bid hidden) are all the
-        header, scores and variables segments say: one comparison tells whether any changed."""
+        """The scores are a seat variable, every variable a number, no bid hidden: the header, the seat
+        variables (the scores with them) and the table variables are compared each at once."""
         self._rel = tuple(tuple(1 + (actor - seat) % n for actor in range(n)) for seat in range(n))
         self._face_at = tuple(1 + n + f for f in self._face_of_id)
         self._trick_zeros = memoryview(np.zeros(n * self._trick_size, np.float32))  # type: ignore[arg-type]
@@ -168,22 +167,22 @@ class IncrementalEncoding:
         blocks (other types)."""
         terminal = state._terminal
         step_no = state.step
-        if self._plain:  # the header, the scores (a variable) and the variables compared at once
-            seat_vars, table_vars = state.seat_vars, state.table_vars
-            now = [
-                state.round,
-                terminal,
-                state.dealer,
-                state.current,
-                state.turn_player,
-                step_no,
-                seat_vars,
-                table_vars,
-            ]
-            if now != keys[self._plain_slot]:
-                now[6], now[7] = [[*values] for values in seat_vars], [*table_vars]  # copies, as keys
-                keys[self._plain_slot] = now
-                self._parts(state, seat, a, keys, array)
+        if self._plain:  # _parts, inlined: the scores are a variable, every variable a number
+            header = (state.round, terminal, state.dealer, state.current, state.turn_player, step_no)
+            if header != keys[0]:
+                self._header(a, seat, header, keys)
+            seat_vars = state.seat_vars
+            i = self._vars_slot
+            if seat_vars != keys[i]:
+                scores = seat_vars[self._score_var]
+                if scores != keys[2]:
+                    self._write_scores(a, seat, state, scores, keys)
+                keys[i] = [[*values] for values in seat_vars]
+                self._seat_vars(state, seat, a, keys, array, None)
+            table_vars = state.table_vars
+            if table_vars != keys[i + 1]:
+                keys[i + 1] = [*table_vars]
+                self._table_vars(a, keys, array, table_vars)
         else:
             self._parts(state, seat, a, keys, array)
         # zones, a seat zone (every seat's) or all the table zones at once: unchanged cards, nothing to do
@@ -192,20 +191,43 @@ class IncrementalEncoding:
             plans: Any = self._overridden(state, seat, keys, -1 if terminal else self._secret_zone[step_no])
         else:
             plans = self._zone_plans[seat]
-        for slot, index, segs in plans:  # a zone (every seat's) or all the table zones: unchanged, nothing to do
+        for slot, index, segs, counts, shown in plans:  # a zone (every seat's) or all the table zones
             zones = seat_zones[index] if index >= 0 else state.table_zones
             was = keys[slot]
-            if zones != was:
+            if zones != was:  # (unchanged, nothing to do)
                 if was is None:
                     keys[slot] = [[*cards] for cards in zones]
                     self._zones_anew(a, zones, segs)
                 else:
-                    self._zones(a, zones, was, segs)
+                    for i, start in counts:  # another seat's hand, say: its count, written (as quick as compared)
+                        cards = zones[i]
+                        a[start] = len(cards)
+                        was[i][:] = cards  # the key: a copy of the cards written
+                    for j, start, how in shown:  # the seats whose cards show: the changed ones
+                        cards = zones[j]
+                        before = was[j]
+                        if cards != before:
+                            self._zone(a, cards, before, start, how)
         trick = state.trick
         i = self._trick_slot
-        if trick != keys[i]:
+        was = keys[i]
+        if trick != was:  # _trick, inlined: it changes at (nearly) every decision
             keys[i] = [*trick]
-            self._trick(a, seat, trick)
+            lo, size, n = self._trick_at, self._trick_size, self.n
+            plays = trick[:n]
+            if was.__class__ is list and was:  # (nothing written yet, or no play: nothing to clear)
+                k = len(was)
+                if len(plays) > k and plays[:k] == was:  # plays added (one a step, say): those only
+                    lo += k * size
+                    plays = plays[k:]
+                else:
+                    a[lo : lo + n * size] = self._trick_zeros
+            rel, face_at = self._rel[seat], self._face_at
+            for play in plays:
+                a[lo] = 1.0
+                a[lo + rel[play[0]]] = 1.0
+                a[lo + face_at[play[2]]] = 1.0
+                lo += size
 
     def _parts(self, state: State, seat: Seat, a: Any, keys: list[Any], array: np.ndarray[Any, Any]) -> None:
         """Rewrite the header, the scores and the variables where they changed."""
@@ -333,22 +355,22 @@ class IncrementalEncoding:
         is shown to all; the zone a simultaneous choose chooses into shows others only its count."""
         plans = []
         for plan, when in zip(self._zone_plans[seat], self._public_when):
-            slot, index, segs = plan
+            slot, index, segs = plan[:3]
             public = when is not None and when(state)
             if public or index == secret:
                 segs = tuple(
                     (start, (_ALL if public else how) if owner == seat or index != secret else _COUNT)
                     for owner, (start, how) in enumerate(segs)
                 )
-                plan = (slot, index, segs)
+                plan = _plan(slot, index, segs)
             plans.append(plan)
-        slot, index, segs = self._table_plan
+        slot, index, segs = self._table_plan[:3]
         if segs:
             segs = tuple(
                 (start, _ALL if w is not None and w(state) else how) for (start, how), w in zip(segs, self._table_when)
             )
-            plans.append((slot, index, segs))
-        for slot, _, segs in plans:  # shown otherwise than last time: written anew
+            plans.append(_plan(slot, index, segs))
+        for slot, _, segs, _, _ in plans:  # shown otherwise than last time: written anew
             if keys[self._hows_slot + slot] != segs:
                 keys[self._hows_slot + slot] = segs
                 keys[slot] = None
@@ -374,56 +396,47 @@ class IncrementalEncoding:
             else:
                 self._zone_anew(a, cards, how, start)
 
-    def _zones(self, a: Any, zones: list[list[int]], was: list[list[int]], segs: Any) -> None:
-        """Rewrite the segments of ``zones`` (each seat's zone, or the table zones) whose cards
-        differ from ``was`` (copies of them when last written, updated here)."""
-        unique = self._unique_cards
-        for cards, before, seg in zip(zones, was, segs):
-            if cards == before:
-                continue
-            start, how = seg
-            if how is _COUNT:  # another seat's hand, say: its count only
-                a[start] = len(cards)
-                before[:] = cards  # the key: a copy of the cards written
-                continue
-            count = len(cards)
-            a[start] = count
-            if how is _ALL and unique:  # each card at most once: clear the cards gone, set those come
-                cells = start + 2
-                known = len(before)
-                if count == known - 1:  # one card left (played, passed): the sums' difference, checked
-                    gone = sum(before) - sum(cards)
-                    try:
-                        i = before.index(gone)
-                    except ValueError:
-                        i = -1
-                    if i >= 0:
-                        del before[i]
-                        if before == cards:
-                            a[cells + gone] = 0.0
-                            continue
-                        before.insert(i, gone)  # more changed than that card: the general way below
-                elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
-                    for c in cards[known:]:
-                        a[cells + c] = 1.0
-                    before[known:] = cards[known:]
-                    continue
-                if not cards:  # emptied (a new round): cleared at once
-                    a[cells : cells + len(self.card_index)] = self._zeros[2:]
-                elif self._small_deck:  # the differences as bytes (card ids < 256): quicker than sets
-                    after, earlier = bytes(cards), bytes(before)
-                    for c in after.translate(None, earlier):
-                        a[cells + c] = 1.0
-                    for c in earlier.translate(None, after):
-                        a[cells + c] = 0.0
-                else:
-                    for c in set(cards).difference(before):
-                        a[cells + c] = 1.0
-                    for c in set(before).difference(cards):
-                        a[cells + c] = 0.0
+    def _zone(self, a: Any, cards: list[int], before: list[int], start: int, how: str) -> None:
+        """Rewrite the segment at ``start`` of a zone whose cards show (``how``): ``cards`` now,
+        ``before`` a copy of them when last written (updated here)."""
+        count = len(cards)
+        a[start] = count
+        if how is _ALL and self._unique_cards:  # each card at most once: clear the cards gone, set those come
+            cells = start + 2
+            known = len(before)
+            if count == known - 1:  # one card left (played, passed): the sums' difference, checked
+                gone = sum(before) - sum(cards)
+                try:
+                    j = before.index(gone)
+                except ValueError:
+                    j = -1
+                if j >= 0:
+                    del before[j]
+                    if before == cards:
+                        a[cells + gone] = 0.0
+                        return
+                    before.insert(j, gone)  # more changed than that card: the general way below
+            elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
+                for c in cards[known:]:
+                    a[cells + c] = 1.0
+                before[known:] = cards[known:]
+                return
+            if not cards:  # emptied (a new round): cleared at once
+                a[cells : cells + len(self.card_index)] = self._zeros[2:]
+            elif self._small_deck:  # the differences as bytes (card ids < 256): quicker than sets
+                after, earlier = bytes(cards), bytes(before)
+                for c in after.translate(None, earlier):
+                    a[cells + c] = 1.0
+                for c in earlier.translate(None, after):
+                    a[cells + c] = 0.0
             else:
-                self._zone_anew(a, cards, how, start)
-            before[:] = cards
+                for c in set(cards).difference(before):
+                    a[cells + c] = 1.0
+                for c in set(before).difference(cards):
+                    a[cells + c] = 0.0
+        else:
+            self._zone_anew(a, cards, how, start)
+        before[:] = cards
 
     def _zone_anew(self, a: Any, cards: list[int], how: str, start: int) -> None:
         """Write one shown zone's segment whole: ``[count, 1, counts per card text]`` of its cards
@@ -437,14 +450,10 @@ class IncrementalEncoding:
         for c in cards if how is _ALL else cards[-1:]:
             a[base + index[c]] += 1.0
 
-    def _trick(self, a: Any, seat: Seat, trick: list[Any]) -> None:
-        """Rewrite the trick's segments: cleared at once, then each play's three ones."""
-        lo, size = self._trick_at, self._trick_size
-        a[lo : lo + self.n * size] = self._trick_zeros
-        rel, face_at = self._rel[seat], self._face_at
-        start = lo
-        for play in trick[: self.n]:
-            a[start] = 1.0
-            a[start + rel[play[0]]] = 1.0
-            a[start + face_at[play[2]]] = 1.0
-            start += size
+
+def _plan(slot: int, index: int, segs: tuple[tuple[int, str], ...]) -> tuple[Any, ...]:
+    """A zone plan: ``(slot, index, segs)`` and its seats split by how they show: ``((seat, start), ..)``
+    of those shown as a count, ``((seat, start, how), ..)`` of those whose cards show."""
+    counts = tuple((i, start) for i, (start, how) in enumerate(segs) if how is _COUNT)
+    shown = tuple((i, start, how) for i, (start, how) in enumerate(segs) if how is not _COUNT)
+    return (slot, index, segs, counts, shown)
