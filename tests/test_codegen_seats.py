@@ -104,3 +104,23 @@ def test_six_nimmts_placement_indexes_rows_and_seats_without_range_checks():
     assert "_index(" not in start and "_bad_seat(" not in start, start  # `player`: one of the seats, sorted
     assert "= s.table_zones[1 + v" in start, start  # `rows[i]` for `i in range(0, 4)`
     assert "if 0 <= v" not in start, start
+
+
+def test_saqqaras_take_pops_the_pile_read_once_and_piles_are_charged_their_known_count():
+    """``let p = piles[pile - 1]`` then ``move(p[-1], p, ...)`` pops the top card (the zone is
+    that very local, null as `_move` would fail on it); ``piles``, a table zone family, is
+    charged its fixed number of zones without a ``len`` call; the game plays as before (the goldens)."""
+    game = trickkit.load_game("saqqara")
+    source = game.rules.generated_source
+    step = game.rules.steps[2]
+    take = next(k for k in step.kinds if k.name == "take")
+    effect = _function(source, take.effect.fn.__name__)
+    assert "_move_top(v" in effect and "_move(" not in effect, effect
+    assert re.search(r"t[0-9]+ = s\.table_zones\[1:6\]\n +s\.budget -= 5\n", effect), effect
+    assert "_len(t" not in effect.split("table_zones[1:6]")[1], effect
+    state = game.new_initial_state(seed=3)
+    while not any(a.verb == "take" and a.choices == (2,) for a in state.legal_actions()):
+        state.apply_action(state.legal_actions()[0])
+    seat, top = state.current, state.table_zones[2][-1]
+    state.apply_action(next(a for a in state.legal_actions() if a.choices == (2,)))
+    assert top not in state.table_zones[2] and state.seat_zones[0][seat][-1] == top
