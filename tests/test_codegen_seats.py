@@ -124,3 +124,19 @@ def test_saqqaras_take_pops_the_pile_read_once_and_piles_are_charged_their_known
     seat, top = state.current, state.table_zones[2][-1]
     state.apply_action(next(a for a in state.legal_actions() if a.choices == (2,)))
     assert top not in state.table_zones[2] and state.seat_zones[0][seat][-1] == top
+
+
+def test_a_pass_inlines_a_short_rule_holding_a_plain_text_literal():
+    """Saqqara's discard guard asks ``can('place')``: a text literal no longer keeps the rule
+    out of the pass (renumbering the locals leaves a literal without local names alone); a
+    literal that looks like a local keeps it a call."""
+    game = trickkit.load_game("saqqara")
+    step = game.rules.steps[2]
+    source = _function(game.rules.generated_source, step.passes[0].__name__)
+    assert "_can(s, 'place')" in source, source
+    assert not re.search(r"_r[0-9]+\(s, \(\)\)", source), source
+    c = _compiler()
+    c._inline_parts["_r999"] = (["t0 = 't1'"], "t0")
+    assert c._inline("_r999", [1000]) is None
+    c._inline_parts["_r998"] = (["t0 = 'place'"], "t0")
+    assert c._inline("_r998", [1000]) == (["t1000 = 'place'"], "(t1000)")
