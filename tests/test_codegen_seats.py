@@ -140,3 +140,11 @@ def test_a_pass_inlines_a_short_rule_holding_a_plain_text_literal():
     assert c._inline("_r999", [1000]) is None
     c._inline_parts["_r998"] = (["t0 = 'place'"], "t0")
     assert c._inline("_r998", [1000]) == (["t1000 = 'place'"], "(t1000)")
+
+
+def test_a_kinds_pass_returns_its_kinds_entries_without_an_append_per_kind():
+    """Each kind's combinations go to a local of their own, returned as one list: Saqqara's four kinds."""
+    game = trickkit.load_game("saqqara")
+    source = _function(game.rules.generated_source, game.rules.steps[2].passes[0].__name__)
+    assert "out" not in source and "return [q0, q1, q2, q3]" in source, source
+    assert "s.memo[('can', 'place')] = q2" in source, source
