@@ -148,3 +148,37 @@ def test_a_kinds_pass_returns_its_kinds_entries_without_an_append_per_kind():
     source = _function(game.rules.generated_source, game.rules.steps[2].passes[0].__name__)
     assert "out" not in source and "return [q0, q1, q2, q3]" in source, source
     assert "s.memo[('can', 'place')] = q2" in source, source
+
+
+def test_a_branch_a_constant_rules_out_leaves_no_staged_parts_in_a_filter(tmp_path):
+    """A combination filter stages the parts of a rule at its loops' levels; in a branch that an
+    unrolled constant choice rules out (``if end == 'left' ...`` for 'right'), the parts staged
+    there read parts that are dropped with the branch: they are dropped too (they once stayed,
+    reading an unassigned local, which failed over to the general path at play)."""
+    import ast
+
+    text = (Path(trickkit.__file__).parent.parent / "rulesets" / "saqqara.yaml").read_text("utf-8")
+    text = text.replace(
+        "    else any(c != artifact and at_new_ends(c.rank) for c in hand[me])\n",
+        "    else second_at_row\n",
+    )
+    text = text.replace(
+        "  # Does value v fit at the placed row's ends after the placement?\n",
+        "  second_at_row: >-\n    len(hand[me]) > 1 and\n"
+        "    (if end == 'left' then artifact.rank > hand_low or lows > 1 or hand_high >= the_row[-1].rank\n"
+        "     else artifact.rank < hand_high or highs > 1 or hand_low <= the_row[0].rank)\n"
+        "  hand_low: min(c.rank for c in hand[me])\n  hand_high: max(c.rank for c in hand[me])\n"
+        "  lows: count(c for c in hand[me] if c.rank == hand_low)\n"
+        "  highs: count(c for c in hand[me] if c.rank == hand_high)\n"
+        "  # Does value v fit at the placed row's ends after the placement?\n",
+    )
+    assert "second_at_row:" in text
+    path = tmp_path / "saqqara.yaml"
+    path.write_text(text, "utf-8")
+    source = trickkit.load_game(path).rules.generated_source
+    for fn in ast.parse(source).body:
+        assigned = {a.arg for a in fn.args.args} if isinstance(fn, ast.FunctionDef) else set()
+        names = [n for n in ast.walk(fn) if isinstance(n, ast.Name)]
+        assigned |= {n.id for n in names if isinstance(n.ctx, ast.Store)}
+        read = {n.id for n in names if isinstance(n.ctx, ast.Load) and re.fullmatch(r"[thvq][0-9]+", n.id)}
+        assert read <= assigned, (getattr(fn, "name", ""), sorted(read - assigned))

@@ -206,10 +206,17 @@ class GenBase:
         saved_hoist, saved_hoisted = body.hoist, body.hoisted
         body.hoist = Hoist() if saved_hoist is not None else None
         body.hoisted = dict(saved_hoisted)  # parts hoisted here are dropped too: not to be reused
+        # and so are the parts a combination filter staged at its loops' levels (they may read
+        # parts of the hoist just dropped)
+        saved_levels = [(len(lines), dict(parts)) for _, lines, parts in body.levels]
         try:
             return self._capture(lambda: self._expr(node, scope, defs))[0]
         finally:
             body.hoist, body.hoisted = saved_hoist, saved_hoisted
+            for (_, lines, parts), (n, kept) in zip(body.levels, saved_levels, strict=True):
+                del lines[n:]
+                parts.clear()
+                parts.update(kept)
 
     def _expr(self, node: Node, scope: Scope, defs: Defs) -> Val:
         kind = node.data if isinstance(node, lark.Tree) else None
