@@ -182,3 +182,13 @@ def test_a_branch_a_constant_rules_out_leaves_no_staged_parts_in_a_filter(tmp_pa
         assigned |= {n.id for n in names if isinstance(n.ctx, ast.Store)}
         read = {n.id for n in names if isinstance(n.ctx, ast.Load) and re.fullmatch(r"[thvq][0-9]+", n.id)}
         assert read <= assigned, (getattr(fn, "name", ""), sorted(read - assigned))
+
+
+def test_a_filter_stages_a_lists_emptiness_not_its_length():
+    """``len(the_row) == 0`` in Saqqara's place filter: the row's truth is staged per row, no
+    ``len`` call staged before it; the game plays as before (the goldens)."""
+    game = trickkit.load_game("saqqara")
+    kind = next(k for k in game.rules.steps[2].kinds if k.name == "place")
+    source = _function(game.rules.generated_source, kind.combo_filter.__name__)
+    assert re.search(r"h[0-9]+ = \(not h[0-9]+\)\n", source), source
+    assert not re.search(r"h[0-9]+ = _len\(h[0-9]+\)\n", source), source

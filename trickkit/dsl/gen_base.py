@@ -55,6 +55,9 @@ from trickkit.dsl.types import (
 
 T = TypeVar("T")
 
+_LEN_OF_LOCAL = re.compile(r"^_len\([a-z][0-9]+\)$")
+"""``len(x)`` of a list a local holds: its test is staged, not the length (see `GenBase._hoisted`)."""
+
 _LOCAL = re.compile(r"^[ah][0-9]+$")
 """A choice of a combination filter, or a part its loops computed (see `GenBase._leveled`)."""
 
@@ -274,6 +277,10 @@ class GenBase:
 
     def _hoisted(self, val: Val, lines: list[Line]) -> Val:
         body = self.body
+        if body.eager and not lines and _LEN_OF_LOCAL.match(val.code):
+            # `len(x)` of a list held in a local: left for the test around it (``len(x) == 0``
+            # becomes ``not x``, no call), which is staged in its place
+            return val
         if body.eager:  # before the card loop; if it fails, the engine tests card by card
             if not lines and val.code in body.hoisted:  # the same part met again: computed once
                 return attrs.evolve(val, code=cast(str, body.hoisted[val.code]))
@@ -297,6 +304,8 @@ class GenBase:
         call no rule (plain reads and arithmetic) move: computed early, they cost nothing more
         than the combinations would, and one that fails sends the engine to its general path,
         as every failure inside a filter does."""
+        if not lines and _LEN_OF_LOCAL.match(val.code):
+            return val  # left for the test around it, as in `_hoisted`
         flat = "\n".join(flatten(lines, 0)) + "\n" + val.code
         if "s.budget" in flat or CALLS_RULES.search(flat):
             return None
