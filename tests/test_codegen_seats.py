@@ -163,14 +163,14 @@ def test_a_branch_a_constant_rules_out_leaves_no_staged_parts_in_a_filter(tmp_pa
         "    else second_at_row\n",
     )
     text = text.replace(
-        "  # Does value v fit at the placed row's ends after the placement?\n",
+        "  at_new_ends(v): >-\n",
         "  second_at_row: >-\n    len(hand[me]) > 1 and\n"
         "    (if end == 'left' then artifact.rank > hand_low or lows > 1 or hand_high >= the_row[-1].rank\n"
         "     else artifact.rank < hand_high or highs > 1 or hand_low <= the_row[0].rank)\n"
         "  hand_low: min(c.rank for c in hand[me])\n  hand_high: max(c.rank for c in hand[me])\n"
         "  lows: count(c for c in hand[me] if c.rank == hand_low)\n"
         "  highs: count(c for c in hand[me] if c.rank == hand_high)\n"
-        "  # Does value v fit at the placed row's ends after the placement?\n",
+        "  at_new_ends(v): >-\n",
     )
     assert "second_at_row:" in text
     path = tmp_path / "saqqara.yaml"
