@@ -25,7 +25,7 @@ FILTER = [
 
 
 def test_a_filter_is_inlined_with_its_locals_renumbered_and_domains_named() -> None:
-    lines = inline_filter(FILTER, "[v0]", [1000], "{}", {}, True)
+    lines = inline_filter(FILTER, "[v0]", [1000], "out.append({})", {}, True)
     assert lines is not None
     assert "h1000 = s.seat_zones[0][s.current]" in lines
     assert "for a0 in v0:" in lines
@@ -36,8 +36,8 @@ def test_a_filter_is_inlined_with_its_locals_renumbered_and_domains_named() -> N
 def test_a_part_computed_by_an_earlier_filter_is_only_charged() -> None:
     known: dict[str, list[str]] = {}
     base = [1000]
-    first = inline_filter(FILTER, "[v0]", base, "{}", known, True)
-    second = inline_filter(FILTER, "[v0]", base, "{}", known, True)
+    first = inline_filter(FILTER, "[v0]", base, "out.append({})", known, True)
+    second = inline_filter(FILTER, "[v0]", base, "out.append({})", known, True)
     assert first is not None and second is not None
     assert sum("for v" in line for line in second) == 0  # the loop over the hand: not run again
     assert second.count("s.budget -= _len(t1001)") == 1  # its charge: made again, on the first's local
@@ -47,11 +47,11 @@ def test_a_part_computed_by_an_earlier_filter_is_only_charged() -> None:
 def test_a_guarded_filter_shares_nothing_with_later_ones() -> None:
     known: dict[str, list[str]] = {}
     base = [1000]
-    inline_filter(FILTER, "[v0]", base, "{}", known, False)  # under a guard: may not have run
-    second = inline_filter(FILTER, "[v0]", base, "{}", known, True)
+    inline_filter(FILTER, "[v0]", base, "out.append({})", known, False)  # under a guard: may not have run
+    second = inline_filter(FILTER, "[v0]", base, "out.append({})", known, True)
     assert second is not None and sum("for v" in line for line in second) == 1
 
 
 def test_a_filter_returning_early_is_not_inlined() -> None:
     early = [*FILTER[:-2], "            return [(a0,)]", "    return out"]
-    assert inline_filter(early, "[v0]", [1000], "{}", {}, True) is None
+    assert inline_filter(early, "[v0]", [1000], "out.append({})", {}, True) is None

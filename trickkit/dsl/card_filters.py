@@ -48,6 +48,10 @@ _TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
 _TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
 
 
+_TEXT_LITERAL = re.compile(r"'[^'\\\n]*'")
+"""A plain text literal in generated code (no quote or backslash within)."""
+
+
 _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
 """The frame, a context value, or a return: code that is not inlined as it stands."""
 
@@ -249,8 +253,8 @@ class FiltersMixin(StatementsMixin):
         """
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
-        if not first_only:
-            lines.append("    out = []")
+        # each kind's entry goes to a local of its own (q0, q1 ...), returned as one list at the
+        # end: no append call per kind
         texts_code = self._table(texts) if texts is not None else None
 
         def ref(fn: Rule) -> str:  # a function generated before, by its own name in this module
@@ -278,6 +282,7 @@ class FiltersMixin(StatementsMixin):
         row_kinds: list[bool] = []
         kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
         for kind in kinds:
+            q = f"q{len(row_kinds)}"
             row_kinds.append(False)
             body: list[Line] = []
             if kind.get("where"):
@@ -289,21 +294,21 @@ class FiltersMixin(StatementsMixin):
                 ["_over_budget()"],
             ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or "out.append([()])"]]
+                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or f"{q} = [()]"]]
                 if not first_only:
-                    test += ["else:", ["out.append(())"]]
+                    test += ["else:", [f"{q} = ()"]]
                 if kind["guard"] is None:
                     body = charge + test
                 else:
                     body = [
                         *call(kind["guard"], "t0 = {}"),
                         "if t0 is True:",
-                        [found or "out.append([()])"],
+                        [found or f"{q} = [()]"],
                         "elif t0:",
                         charge + test,
                     ]
                     if not first_only:
-                        body += ["else:", ["out.append(())"]]
+                        body += ["else:", [f"{q} = ()"]]
             else:
                 inner: list[Line] = []
                 repeats = kind.get("repeats") or ()
@@ -337,29 +342,31 @@ class FiltersMixin(StatementsMixin):
                     if first_only:
                         inner += ["if " + " and ".join(f"v{i}" for i in range(len(domains))) + ":", [found]]
                     else:
-                        inner.append(f"out.append(_product({listed}))")
+                        inner.append(f"{q} = _product({listed})")
                 elif first_only:
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
                 elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
                     inner += self._filter_into(
-                        ref(flt.rows), listed, base, f"({{}}, v{len(domains) - 1})", known, kind["guard"] is None
+                        ref(flt.rows), listed, base, f"{q} = ({{}}, v{len(domains) - 1})", known, kind["guard"] is None
                     )
                     row_kinds[-1] = True
                 else:
-                    inner += self._filter_into(ref(flt), listed, base, "{}", known, kind["guard"] is None)
+                    inner += self._filter_into(ref(flt), listed, base, f"{q} = {{}}", known, kind["guard"] is None)
                 if kind["guard"] is None:
                     body = inner
                 else:
                     body = [*call(kind["guard"], "if {}:"), inner]
                     if not first_only:
-                        body += ["else:", ["out.append(())"]]
+                        body += ["else:", [f"{q} = ()"]]
             lines += flatten(body)
             if kind.get("can") and not first_only and not row_kinds[-1]:
                 # a rule asks `can` about this kind: its answer, found now, kept for the decision
                 kept.append(len(row_kinds) - 1)
-                lines += [f"    s.memo[('can', {kind['name']!r})] = out[-1]"]
-        lines.append("    return False" if first_only else "    return out")
+                lines += [f"    s.memo[('can', {kind['name']!r})] = {q}"]
+        lines.append(
+            "    return False" if first_only else f"    return [{', '.join(f'q{k}' for k in range(len(row_kinds)))}]"
+        )
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
@@ -393,13 +400,13 @@ class FiltersMixin(StatementsMixin):
     def _filter_into(
         self, name: str, listed: str, base: list[int], entry: str, known: dict[str, list[str]], record: bool
     ) -> list[Line]:
-        """Lines of a kinds pass appending the combinations the filter ``name`` finds in the
-        domains ``listed`` (``[v0, v1]``) as ``entry`` (``"{}"``: the list itself): the filter's
-        own lines inlined (see `trickkit.dsl.filter_inline`), or else a call of it."""
+        """Lines of a kinds pass keeping the combinations the filter ``name`` finds in the domains
+        ``listed`` (``[v0, v1]``) by the statement ``entry`` (``"q0 = {}"``: the list itself in the
+        kind's local): the filter's own lines inlined (see `trickkit.dsl.filter_inline`), or else a call of it."""
         lines = self.__dict__.get("_filter_lines", {}).get(name)
         inlined = inline_filter(lines, listed, base, entry, known, record) if lines is not None else None
         if inlined is None:
-            return [f"out.append({entry.format(f'{name}(s, (), {listed})')})"]
+            return [entry.format(f"{name}(s, (), {listed})")]
         return list(inlined)
 
     def _inline(self, name: str, base: list[int]) -> tuple[list[Line], str] | None:
@@ -414,7 +421,9 @@ class FiltersMixin(StatementsMixin):
         if len(lines) > _INLINE_MAX_LINES:  # a long one would cost more to compile than its call does to run
             return None
         text = "\n".join(lines) + "\n" + code
-        if "'" in text or '"' in text or _FRAME_NAME.search(text):
+        literals = _TEXT_LITERAL.findall(text)  # ``can('place')``: renumbering leaves these alone
+        rest = _TEXT_LITERAL.sub("", text)
+        if "'" in rest or '"' in rest or _FRAME_NAME.search(text) or any(_TEMP_REF.search(x) for x in literals):
             return None
         top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
         offset = base[0]

@@ -36,7 +36,7 @@ _CHARGE = ("    if s.budget < 0:", "        _over_budget()")
 def inline_filter(
     lines: list[str], listed: str, base: list[int], entry: str, known: dict[str, list[str]], record: bool
 ) -> list[str] | None:
-    """The lines of a kinds pass appending, as ``entry`` (``"({}, v1)"``), the combinations the
+    """The lines of a kinds pass keeping, by the statement ``entry`` (``"q0 = ({}, v1)"``), the combinations the
     filter of source ``lines`` finds in the pass's domains ``listed`` (``[v0, v1]``); its locals
     renumbered from ``base[0]`` (moved on past them). None when it cannot be inlined (long, a
     text literal, a return before its end). ``known``: the hoisted parts of the filters inlined
@@ -71,7 +71,7 @@ def inline_filter(
             out += _part(part, alias, seen, renumber, known, record)
             part = []
     out += [renumber(line) for line in (*part, *body[start:])]
-    out.append(f"out.append({entry.format(found)})")
+    out.append(entry.format(found))
     return out
 
 

@@ -6,6 +6,8 @@ not vary in it are hoisted by `GenBase._expr` (see `Body.hoist`).
 
 from __future__ import annotations
 
+import re
+
 import lark
 
 from trickkit.dsl import builtins as B
@@ -24,6 +26,9 @@ from trickkit.dsl.types import (
 )
 from trickkit.errors import did_you_mean
 
+_TABLE_FAMILY = re.compile(r"^s\.table_zones\[([0-9]+):([0-9]+)\]$")
+"""Generated code of a table zone family: a slice of a fixed number of zones."""
+
 
 class AggregatesMixin(OperatorsMixin):
     """Aggregates as loops (see the module docstring)."""
@@ -37,8 +42,14 @@ class AggregatesMixin(OperatorsMixin):
         if coll.nullable:
             self._emit(f"if {t} is None:")
             self.body.lines.append(["_null_iter()"])
-        # a constant list (``seats``): its length is known now
-        size = repr(len(coll.const)) if coll.is_const and coll.const.__class__ in (list, tuple) else f"_len({t})"
+        # a constant list (``seats``) or a table zone family (``piles``, a fixed slice): its length is known now
+        family = _TABLE_FAMILY.match(coll.code)
+        if coll.is_const and coll.const.__class__ in (list, tuple):
+            size = repr(len(coll.const))
+        elif family is not None:
+            size = repr(int(family.group(2)) - int(family.group(1)))
+        else:
+            size = f"_len({t})"
         self._emit(f"s.budget -= {size}")
         self._emit("if s.budget < 0:")
         self.body.lines.append(["_over_budget()"])

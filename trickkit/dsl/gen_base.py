@@ -55,6 +55,9 @@ from trickkit.dsl.types import (
 
 T = TypeVar("T")
 
+_LEN_OF_LOCAL = re.compile(r"^_len\([a-z][0-9]+\)$")
+"""``len(x)`` of a list a local holds: its test is staged, not the length (see `GenBase._hoisted`)."""
+
 _LOCAL = re.compile(r"^[ah][0-9]+$")
 """A choice of a combination filter, or a part its loops computed (see `GenBase._leveled`)."""
 
@@ -206,10 +209,17 @@ class GenBase:
         saved_hoist, saved_hoisted = body.hoist, body.hoisted
         body.hoist = Hoist() if saved_hoist is not None else None
         body.hoisted = dict(saved_hoisted)  # parts hoisted here are dropped too: not to be reused
+        # and so are the parts a combination filter staged at its loops' levels (they may read
+        # parts of the hoist just dropped)
+        saved_levels = [(len(lines), dict(parts)) for _, lines, parts in body.levels]
         try:
             return self._capture(lambda: self._expr(node, scope, defs))[0]
         finally:
             body.hoist, body.hoisted = saved_hoist, saved_hoisted
+            for (_, lines, parts), (n, kept) in zip(body.levels, saved_levels, strict=True):
+                del lines[n:]
+                parts.clear()
+                parts.update(kept)
 
     def _expr(self, node: Node, scope: Scope, defs: Defs) -> Val:
         kind = node.data if isinstance(node, lark.Tree) else None
@@ -267,6 +277,10 @@ class GenBase:
 
     def _hoisted(self, val: Val, lines: list[Line]) -> Val:
         body = self.body
+        if body.eager and not lines and _LEN_OF_LOCAL.match(val.code):
+            # `len(x)` of a list held in a local: left for the test around it (``len(x) == 0``
+            # becomes ``not x``, no call), which is staged in its place
+            return val
         if body.eager:  # before the card loop; if it fails, the engine tests card by card
             if not lines and val.code in body.hoisted:  # the same part met again: computed once
                 return attrs.evolve(val, code=cast(str, body.hoisted[val.code]))
@@ -290,6 +304,8 @@ class GenBase:
         call no rule (plain reads and arithmetic) move: computed early, they cost nothing more
         than the combinations would, and one that fails sends the engine to its general path,
         as every failure inside a filter does."""
+        if not lines and _LEN_OF_LOCAL.match(val.code):
+            return val  # left for the test around it, as in `_hoisted`
         flat = "\n".join(flatten(lines, 0)) + "\n" + val.code
         if "s.budget" in flat or CALLS_RULES.search(flat):
             return None

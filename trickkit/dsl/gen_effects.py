@@ -37,7 +37,7 @@ from trickkit.errors import did_you_mean
 
 # a seat's zone read directly (``hand[target]`` with a known seat): its place key is (zone, seat)
 # the top card of a zone held by a temp: ``(t0[-1] if t0 else None)``
-_TOP_CARD = re.compile(r"^\((t[0-9]+)\[-1\] if \1 else None\)$")
+_TOP_CARD = re.compile(r"^\(([tv][0-9]+)\[-1\] if (?:\1 is not None and )?\1 else None\)$")
 _SEAT_ZONE = re.compile(r"^s\.seat_zones\[([0-9]+)\]\[(s\.current|[a-z][0-9]+|[0-9]+)\]$")
 
 
@@ -191,9 +191,10 @@ class StatementsMixin(AggregatesMixin):
                 raise error_at(a, f"{name}() needs a seat or a list of seats here, got {v.type}")
             codes.append(self._code(v))  # a helper's arguments are all read before anything moves
         top = _TOP_CARD.match(codes[0]) if len(codes) == 3 else None
-        if name == "move" and top and f"{top.group(1)} = {codes[1]}" in self.body.lines:
+        if name == "move" and top and (codes[1] == top.group(1) or f"{top.group(1)} = {codes[1]}" in self.body.lines):
             # `move(stock[-1], stock, to)`, the draw: its temp holds that zone (temps are never
-            # assigned again), so the top card is popped, not searched for
+            # assigned again), or the zone is that very local (``let p = piles[i]``, `move(p[-1], p, to)`),
+            # so the top card is popped, not searched for (a null zone fails as `_move` fails)
             self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
         elif name in ("move", "move_front"):
             self._emit(f"_move({codes[0]}, {codes[1]}, {codes[2]}, {name == 'move_front'!r}, {name!r})")
