@@ -314,6 +314,8 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     start: Code
     if sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
         done, start = ["_end_tricks(s)", "return True"], [f"_start_trick(s, {leader} % {n})", "return False"]
+        if sits and not acts:
+            start = _sitting_start(sp, step, n, leader) or start
     else:
         done, start = ["return True"], [f"s.current = {leader} % {n}", "return False"]
     lines += [
@@ -327,6 +329,42 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         *done,
     ]  # every hand is empty
     return sp.define(["s", "act"], lines)
+
+
+def _sitting_start(sp: Splice, step: TrickStep, n: int, leader: str) -> Code | None:
+    """The lines starting the next trick, led by ``leader``, in a step whose seats may sit out
+    (`trickkit.engine.steps.start_trick`, inline): the ``sits_out`` rule for each seat, the
+    pattern of sitting seats as a number, and the seating and actual leader of that pattern
+    from a table made here. None where that cannot be written out (the general call then)."""
+    if n > 8:  # a table of 2**n patterns: small seat counts only
+        return None
+    parts: Code = [_where(step.sits_out)]
+    bits = []
+    for k in range(n):
+        val, lines = sp.expression(_tree(step.sits_out), {"seat": (str(k), "int", False)})
+        if val.type != "bool" or val.nullable:  # a result the hook checks: the general call
+            return None
+        parts += lines  # (the value's code stays valid after the next seats' lines: they only read)
+        bits.append(f"({val.code})" if k == 0 else f"{1 << k} * ({val.code})")
+    table = []  # per pattern (seat k sits out: bit k set): (State.seating, the leader for each seat) or None
+    for mask in range(1 << n):
+        sitting = tuple(bool(mask >> k & 1) for k in range(n))
+        if all(sitting):  # nobody can play: the general call says so, located
+            table.append(None)
+            continue
+        following = tuple(next((k + d) % n for d in range(1, n + 1) if not sitting[(k + d) % n]) for k in range(n))
+        table.append(((following, n - sum(sitting)), tuple(following[k] if sitting[k] else k for k in range(n))))
+    lead, row, seats = sp.temp(), sp.temp(), sp.table(tuple(table))
+    return [
+        f"{lead} = {leader} % {n}",
+        *parts,
+        f"{row} = {seats}[{' + '.join(bits)}]",
+        f"if {row} is None:",
+        [f"_start_trick(s, {lead})", "return False"],
+        f"s.seating = {row}[0]",
+        f"s.current = {row}[1][{lead}]",
+        "return False",
+    ]
 
 
 # -- bids -----------------------------------------------------------------------------------
