@@ -346,7 +346,7 @@ def _sitting_start(sp: Splice, step: TrickStep, n: int, leader: str) -> Code | N
             return None
         parts += lines  # (the value's code stays valid after the next seats' lines: they only read)
         bits.append(f"({val.code})" if k == 0 else f"{1 << k} * ({val.code})")
-    table = []  # per pattern (seat k sits out: bit k set): (State.seating, the leader for each seat) or None
+    table: list[Any] = []  # per pattern (seat k sits out: bit k set): (State.seating, the leader for each seat) or None
     for mask in range(1 << n):
         sitting = tuple(bool(mask >> k & 1) for k in range(n))
         if all(sitting):  # nobody can play: the general call says so, located
