@@ -159,7 +159,19 @@ def enter_auction(game: GameTables, s: State, step: AuctionStep) -> bool:
         if problem:
             raise DSLRuntimeError(f"{located(step.calls)}: {problem}")
         values = tuple(got)
-    ends, out = step.ends_after_passes(s), step.passed_out_after(s)
+    start = opening(game, step, values, step.ends_after_passes(s), step.passed_out_after(s))
+    s.current = step.first(s) % s._n
+    s.auction = start
+    s.acted = 0
+    return True
+
+
+def opening(game: GameTables, step: AuctionStep, values: tuple[Any, ...], ends: int, out: int) -> Bidding:
+    """The first moment of an auction with these calls and pass counts, which are checked.
+
+    Raises:
+        DSLRuntimeError: a count out of range, or a call whose text is the pass's (or a double's), located.
+    """
     if ends < 0:
         raise DSLRuntimeError(f"{located(step.ends_after_passes)}: ends_after_passes must be at least 0, got {ends}")
     if out < 1:
@@ -169,10 +181,7 @@ def enter_auction(game: GameTables, s: State, step: AuctionStep) -> bool:
     clash = next((t for t in table.texts if t in own), None)
     if clash is not None:
         raise DSLRuntimeError(f"{located(step.calls)}: the call text {clash!r} is also the text of a {clash}")
-    s.current = step.first(s) % s._n
-    s.auction = table.node(step, -1, -1, 0, 0)
-    s.acted = 0
-    return True
+    return table.node(step, -1, -1, 0, 0)
 
 
 def legal_auction(game: GameTables, step: AuctionStep, s: State) -> list[Action]:

@@ -189,10 +189,11 @@ class State(SeatViews):
         history.append((self.current, chosen.text))
         self._legal = None
         fn = self.game._apply_fns[self.step]
+        entered = False
         try:
             if fn(self, chosen):
-                self.step += 1
-                self._enter_step()
+                entered = True
+                self.game._advance(self)  # the next steps, by their planned enters (trickkit.engine.turnplan)
         except GameEnded:  # an end_game() effect: the game is over at once
             self._terminal = True
         except Exception:
@@ -202,11 +203,11 @@ class State(SeatViews):
                 backup if backup is not None else self.game.replay(self.seed, self.deals, self.history()[:-1])
             )
             general = self.game._apply_general[self.step]
-            if general is fn:
+            if general is fn and not entered:
                 raise
-            # the step's generated function failed: the general path runs the action again and
-            # reports the error, located (or, if the generated code only computed a part too
-            # early, performs the action)
+            # the step's generated function, or a planned enter after it, failed: the general
+            # path runs the action again and reports the error, located (or, if the generated
+            # code only computed a part too early, performs the action)
             self._perform(chosen, general)
         if self.known:  # revealed cards that moved are forgotten (nothing to do in most games)
             forget_moved(self)
