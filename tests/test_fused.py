@@ -17,6 +17,7 @@ from trickkit.engine.actions import Action
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import UnsafeCode
 from trickkit.errors import DSLRuntimeError, IllegalActionError
+from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
 
 GAMES = trickkit.list_games()
@@ -27,6 +28,7 @@ def general_twin(game: Game) -> Game:
     """The same game (same rules) running on the general path only."""
     twin = Game(game.rules, game.content_hash, game.path)
     twin._legal_fns, twin._apply_fns = twin._legal_general, twin._apply_general
+    twin._advance = enter_next  # the steps after a finished one: entered by the dispatch too
     return twin
 
 
