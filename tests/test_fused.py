@@ -13,12 +13,12 @@ import textwrap
 import pytest
 
 import trickkit
-from trickkit.engine.actions import Action
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import UnsafeCode
-from trickkit.errors import DSLRuntimeError, IllegalActionError
+from trickkit.engine.actions import Action
 from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
+from trickkit.errors import DSLRuntimeError, IllegalActionError
 
 GAMES = trickkit.list_games()
 TRICK_GAMES = ["hearts", "oh_hell", "sarkophag", "skull_king", "skull_king_2021", "spades"]
