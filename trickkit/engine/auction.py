@@ -242,7 +242,7 @@ def _record(s: State, table: CallTable, decisions: int) -> tuple[tuple[Seat, int
     """The last ``decisions`` actions of the state's history as an auction's record."""
     history = s._history
     codes = table.codes
-    return tuple((seat, codes[text]) for seat, text in history[len(history) - decisions :])
+    return tuple([(seat, codes[text]) for seat, text in history[len(history) - decisions :]])
 
 
 def _finish(step: AuctionStep, s: State) -> bool:
@@ -264,15 +264,15 @@ def _finish(step: AuctionStep, s: State) -> bool:
                 same = [seat for seat, code in record if code >= 0 and strain(s, values[code]) == target]
             team = table.team_of
             declarer = next(seat for seat in same if team[seat] == team[caller])
-    tv = s.table_vars
-    for var, value in (
-        (step.contract, contract),
-        (step.caller, caller),
-        (step.declarer, declarer),
-        (step.doubled, node.doubled if node.last >= 0 else 0),
-    ):
-        if var is not None:
-            tv[var.index] = value
+    tv = s.table_vars  # the outputs the step names
+    if step.contract is not None:
+        tv[step.contract.index] = contract
+    if step.caller is not None:
+        tv[step.caller.index] = caller
+    if step.declarer is not None:
+        tv[step.declarer.index] = declarer
+    if step.doubled is not None:
+        tv[step.doubled.index] = node.doubled if node.last >= 0 else 0
     return True
 
 

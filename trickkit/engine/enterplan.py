@@ -73,11 +73,13 @@ def planned_when(step: WhenStep) -> EnterFn:
 
 
 def planned_tricks(game: GameTables, step: TrickStep) -> EnterFn:
-    """`trickkit.engine.steps.enter_tricks` with its ``count`` and ``leader`` rules bare."""
+    """`trickkit.engine.steps.enter_tricks` with its ``count`` and ``leader`` rules bare, and
+    the first trick started by the step's generated start (`trickkit.engine.fused`) if it has one."""
     count, count_frame, _ = bare(step.count)
     leader, leader_frame, _ = bare(step.leader)
     n = game.rules.num_players
     plain = step.sits_out is None and step.actor is None
+    start = step.fused_start or start_trick
 
     def enter(s: State) -> bool:
         """The first trick starts (True), unless the step plays none."""
@@ -88,8 +90,8 @@ def planned_tricks(game: GameTables, step: TrickStep) -> EnterFn:
             return False
         if plain:
             s.current = leader(s, leader_frame) % n
-        else:  # who sits out, who chooses: the engine's own helper
-            start_trick(s, leader(s, leader_frame) % n)
+        else:  # who sits out, who chooses
+            start(s, leader(s, leader_frame) % n)
         return True
 
     return enter

@@ -54,6 +54,7 @@ def fuse_steps(
                 step,
                 fused_legal=_guarded(_trick_legal, compiler, step, tables),
                 fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck),
+                fused_start=_guarded(_trick_start, compiler, step, num_players) if step.sits_out else None,
             )
         elif isinstance(step, BidStep):
             compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
@@ -329,6 +330,17 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         *done,
     ]  # every hand is empty
     return sp.define(["s", "act"], lines)
+
+
+def _trick_start(c: Compiler, step: TrickStep, n: int) -> Any:
+    """``start(s, leader)``: a trick starts, in a step whose seats may sit out and that has no
+    ``actor`` (the first trick, as the step is entered: `trickkit.engine.steps.start_trick`)."""
+    sp = Splice(c, "p")
+    leader = sp.temp()
+    lines = _sitting_start(sp, step, n, leader) if step.actor is None else None
+    if lines is None:
+        raise _NotFused()
+    return sp.define(["s", leader], [f"# {step_where(step)}: a trick starts", *lines])
 
 
 def _sitting_start(sp: Splice, step: TrickStep, n: int, leader: str) -> Code | None:
