@@ -25,10 +25,11 @@ from typing import Any, TypeAlias
 import attrs
 import lark
 
-from trickkit.dsl.body import Line
+from trickkit.dsl.body import CALLS_RULES, Line
 from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.engine.actions import PlayTables
+from trickkit.engine.steady import names_in, steady
 from trickkit.engine.steps import acted_for, actor_of, end_tricks, start_trick
 from trickkit.rules.cards import Deck
 from trickkit.rules.ruleset import BidStep, TrickStep, step_where
@@ -315,7 +316,10 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     start: Code
     if sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
         done, start = ["_end_tricks(s)", "return True"], [f"_start_trick(s, {leader} % {n})", "return False"]
-        if sits and not acts:
+        if sits and not acts and step.next_leader is None and _steady_sitting(c, step, n):
+            # the same seats sit out as in this trick, and the winner, who played it, leads
+            start = [f"s.current = {leader} % {n}", "return False"]
+        elif sits and not acts:
             start = _sitting_start(sp, step, n, leader) or start
     else:
         done, start = ["return True"], [f"s.current = {leader} % {n}", "return False"]
@@ -330,6 +334,19 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         *done,
     ]  # every hand is empty
     return sp.define(["s", "act"], lines)
+
+
+def _steady_sitting(c: Compiler, step: TrickStep, n: int) -> bool:
+    """Does the step's ``sits_out`` hold still while the step runs (`trickkit.engine.steady`), and
+    charge no evaluation budget (its generated code spends none and calls no rule), so that the
+    seats sitting out the first trick sit out every trick?"""
+    tree = _tree(step.sits_out)
+    written = frozenset(names_in(_tree(step.after_trick, "block"))) if step.after_trick is not None else frozenset()
+    if not steady(c, tree, frozenset({"seat"}), written):
+        return False
+    val, lines = Splice(c, "p").expression(tree, {"seat": ("0", "int", False)})
+    flat = "\n".join([*lines, val.code])
+    return "s.budget" not in flat and "(s," not in flat and not CALLS_RULES.search(flat)
 
 
 def _trick_start(c: Compiler, step: TrickStep, n: int) -> Any:
