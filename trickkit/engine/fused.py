@@ -301,9 +301,13 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     v, zone = sp.temp("v"), sp.temp()
 
     def take(code: str) -> Code:  # the trick's cards onto a zone, in play order
+        whole = f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"
         if n <= 8 and not sits:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
-            return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
-        return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+            return [whole]
+        loop: Code = [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+        if n <= 8:  # nobody sat out (the last play's order is n - 1): written out too
+            return [f"if {order} == {n - 1}:", [whole], "else:", loop]
+        return loop
 
     taken = take(
         f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None else "s.table_zones[0]"
