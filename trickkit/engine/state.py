@@ -189,11 +189,15 @@ class State(SeatViews):
         history.append((self.current, chosen.text))
         self._legal = None
         fn = self.game._apply_fns[self.step]
-        entered = False
         try:
             if fn(self, chosen):
-                entered = True
-                self.game._advance(self)  # the next steps, by their planned enters (trickkit.engine.turnplan)
+                try:  # the next steps, by their planned enters (trickkit.engine.turnplan)
+                    self.game._advance(self)
+                except GameEnded:
+                    raise
+                except Exception:  # a planned enter failed: the general path runs the action again, below
+                    fn = _ENTER_FAILED  # (not a flag set at every decision: that would cost every game)
+                    raise
         except GameEnded:  # an end_game() effect: the game is over at once
             self._terminal = True
         except Exception:
@@ -203,7 +207,7 @@ class State(SeatViews):
                 backup if backup is not None else self.game.replay(self.seed, self.deals, self.history()[:-1])
             )
             general = self.game._apply_general[self.step]
-            if general is fn and not entered:
+            if general is fn:
                 raise
             # the step's generated function, or a planned enter after it, failed: the general
             # path runs the action again and reports the error, located (or, if the generated
@@ -516,5 +520,13 @@ class State(SeatViews):
                 return
             self.step += 1
 
+
+def _enter_failed(state: State, action: Action) -> bool:
+    """Never called: `State.apply_action` names it as the failed function when a planned enter
+    after the step failed, so that the general path (never this) runs the action again."""
+    raise AssertionError("never called")
+
+
+_ENTER_FAILED: ApplyFn[State] = _enter_failed
 
 _new = object.__new__
