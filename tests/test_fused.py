@@ -13,11 +13,12 @@ import textwrap
 import pytest
 
 import trickkit
-from trickkit.engine.actions import Action
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import UnsafeCode
-from trickkit.errors import DSLRuntimeError, IllegalActionError
+from trickkit.engine.actions import Action
+from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
+from trickkit.errors import DSLRuntimeError, IllegalActionError
 
 GAMES = trickkit.list_games()
 TRICK_GAMES = ["hearts", "oh_hell", "sarkophag", "skull_king", "skull_king_2021", "spades"]
@@ -27,6 +28,7 @@ def general_twin(game: Game) -> Game:
     """The same game (same rules) running on the general path only."""
     twin = Game(game.rules, game.content_hash, game.path)
     twin._legal_fns, twin._apply_fns = twin._legal_general, twin._apply_general
+    twin._advance = enter_next  # the steps after a finished one: entered by the dispatch too
     return twin
 
 

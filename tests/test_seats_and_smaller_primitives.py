@@ -18,6 +18,7 @@ import yaml
 
 import trickkit
 from trickkit import IllegalActionError, RulesetError
+from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
 from trickkit.errors import DSLRuntimeError
 
@@ -65,6 +66,7 @@ def general_twin(game: Game) -> Game:
     """The same game running on the general path only (trickkit.engine.steps)."""
     twin = Game(game.rules, game.content_hash, game.path)
     twin._legal_fns, twin._apply_fns = twin._legal_general, twin._apply_general
+    twin._advance = enter_next  # the steps after a finished one: entered by the dispatch too
     return twin
 
 

@@ -159,7 +159,19 @@ def enter_auction(game: GameTables, s: State, step: AuctionStep) -> bool:
         if problem:
             raise DSLRuntimeError(f"{located(step.calls)}: {problem}")
         values = tuple(got)
-    ends, out = step.ends_after_passes(s), step.passed_out_after(s)
+    start = opening(game, step, values, step.ends_after_passes(s), step.passed_out_after(s))
+    s.current = step.first(s) % s._n
+    s.auction = start
+    s.acted = 0
+    return True
+
+
+def opening(game: GameTables, step: AuctionStep, values: tuple[Any, ...], ends: int, out: int) -> Bidding:
+    """The first moment of an auction with these calls and pass counts, which are checked.
+
+    Raises:
+        DSLRuntimeError: a count out of range, or a call whose text is the pass's (or a double's), located.
+    """
     if ends < 0:
         raise DSLRuntimeError(f"{located(step.ends_after_passes)}: ends_after_passes must be at least 0, got {ends}")
     if out < 1:
@@ -169,10 +181,7 @@ def enter_auction(game: GameTables, s: State, step: AuctionStep) -> bool:
     clash = next((t for t in table.texts if t in own), None)
     if clash is not None:
         raise DSLRuntimeError(f"{located(step.calls)}: the call text {clash!r} is also the text of a {clash}")
-    s.current = step.first(s) % s._n
-    s.auction = table.node(step, -1, -1, 0, 0)
-    s.acted = 0
-    return True
+    return table.node(step, -1, -1, 0, 0)
 
 
 def legal_auction(game: GameTables, step: AuctionStep, s: State) -> list[Action]:
@@ -233,7 +242,7 @@ def _record(s: State, table: CallTable, decisions: int) -> tuple[tuple[Seat, int
     """The last ``decisions`` actions of the state's history as an auction's record."""
     history = s._history
     codes = table.codes
-    return tuple((seat, codes[text]) for seat, text in history[len(history) - decisions :])
+    return tuple([(seat, codes[text]) for seat, text in history[len(history) - decisions :]])
 
 
 def _finish(step: AuctionStep, s: State) -> bool:
@@ -255,15 +264,15 @@ def _finish(step: AuctionStep, s: State) -> bool:
                 same = [seat for seat, code in record if code >= 0 and strain(s, values[code]) == target]
             team = table.team_of
             declarer = next(seat for seat in same if team[seat] == team[caller])
-    tv = s.table_vars
-    for var, value in (
-        (step.contract, contract),
-        (step.caller, caller),
-        (step.declarer, declarer),
-        (step.doubled, node.doubled if node.last >= 0 else 0),
-    ):
-        if var is not None:
-            tv[var.index] = value
+    tv = s.table_vars  # the outputs the step names
+    if step.contract is not None:
+        tv[step.contract.index] = contract
+    if step.caller is not None:
+        tv[step.caller.index] = caller
+    if step.declarer is not None:
+        tv[step.declarer.index] = declarer
+    if step.doubled is not None:
+        tv[step.doubled.index] = node.doubled if node.last >= 0 else 0
     return True
 
 

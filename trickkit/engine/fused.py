@@ -25,10 +25,11 @@ from typing import Any, TypeAlias
 import attrs
 import lark
 
-from trickkit.dsl.body import Line
+from trickkit.dsl.body import CALLS_RULES, Line
 from trickkit.dsl.compiler import Compiler, DSLCompileError, Splice
 from trickkit.dsl.parser import DSLSyntaxError, parse
 from trickkit.engine.actions import PlayTables
+from trickkit.engine.steady import names_in, steady
 from trickkit.engine.steps import acted_for, actor_of, end_tricks, start_trick
 from trickkit.rules.cards import Deck
 from trickkit.rules.ruleset import BidStep, TrickStep, step_where
@@ -54,6 +55,7 @@ def fuse_steps(
                 step,
                 fused_legal=_guarded(_trick_legal, compiler, step, tables),
                 fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck),
+                fused_start=_guarded(_trick_start, compiler, step, num_players) if step.sits_out else None,
             )
         elif isinstance(step, BidStep):
             compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
@@ -299,9 +301,13 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     v, zone = sp.temp("v"), sp.temp()
 
     def take(code: str) -> Code:  # the trick's cards onto a zone, in play order
+        whole = f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"
         if n <= 8 and not sits:  # the trick is complete: its n plays, written out (no loop, no comprehension call)
-            return [f"{code} += [{', '.join(f'{trick}[{k}][1]' for k in range(n))}]"]
-        return [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+            return [whole]
+        loop: Code = [f"{zone} = {code}", f"for {v} in {trick}:", [f"{zone}.append({v}[1])"]]
+        if n <= 8:  # nobody sat out (the last play's order is n - 1): written out too
+            return [f"if {order} == {n - 1}:", [whole], "else:", loop]
+        return loop
 
     taken = take(
         f"s.seat_zones[{step.taken_to.index}][{w}[0]]" if step.taken_to is not None else "s.table_zones[0]"
@@ -314,6 +320,11 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     start: Code
     if sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
         done, start = ["_end_tricks(s)", "return True"], [f"_start_trick(s, {leader} % {n})", "return False"]
+        if sits and not acts and step.next_leader is None and _steady_sitting(c, step, n):
+            # the same seats sit out as in this trick, and the winner, who played it, leads
+            start = [f"s.current = {leader} % {n}", "return False"]
+        elif sits and not acts:
+            start = _sitting_start(sp, step, n, leader) or start
     else:
         done, start = ["return True"], [f"s.current = {leader} % {n}", "return False"]
     lines += [
@@ -327,6 +338,66 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         *done,
     ]  # every hand is empty
     return sp.define(["s", "act"], lines)
+
+
+def _steady_sitting(c: Compiler, step: TrickStep, n: int) -> bool:
+    """Does the step's ``sits_out`` hold still while the step runs (`trickkit.engine.steady`), and
+    charge no evaluation budget (its generated code spends none and calls no rule), so that the
+    seats sitting out the first trick sit out every trick?"""
+    tree = _tree(step.sits_out)
+    written = frozenset(names_in(_tree(step.after_trick, "block"))) if step.after_trick is not None else frozenset()
+    if not steady(c, tree, frozenset({"seat"}), written):
+        return False
+    val, lines = Splice(c, "p").expression(tree, {"seat": ("0", "int", False)})
+    flat = "\n".join([*lines, val.code])
+    return "s.budget" not in flat and "(s," not in flat and not CALLS_RULES.search(flat)
+
+
+def _trick_start(c: Compiler, step: TrickStep, n: int) -> Any:
+    """``start(s, leader)``: a trick starts, in a step whose seats may sit out and that has no
+    ``actor`` (the first trick, as the step is entered: `trickkit.engine.steps.start_trick`)."""
+    sp = Splice(c, "p")
+    leader = sp.temp()
+    lines = _sitting_start(sp, step, n, leader) if step.actor is None else None
+    if lines is None:
+        raise _NotFused()
+    return sp.define(["s", leader], [f"# {step_where(step)}: a trick starts", *lines])
+
+
+def _sitting_start(sp: Splice, step: TrickStep, n: int, leader: str) -> Code | None:
+    """The lines starting the next trick, led by ``leader``, in a step whose seats may sit out
+    (`trickkit.engine.steps.start_trick`, inline): the ``sits_out`` rule for each seat, the
+    pattern of sitting seats as a number, and the seating and actual leader of that pattern
+    from a table made here. None where that cannot be written out (the general call then)."""
+    if n > 8:  # a table of 2**n patterns: small seat counts only
+        return None
+    parts: Code = [_where(step.sits_out)]
+    bits = []
+    for k in range(n):
+        val, lines = sp.expression(_tree(step.sits_out), {"seat": (str(k), "int", False)})
+        if val.type != "bool" or val.nullable:  # a result the hook checks: the general call
+            return None
+        parts += lines  # (the value's code stays valid after the next seats' lines: they only read)
+        bits.append(f"({val.code})" if k == 0 else f"{1 << k} * ({val.code})")
+    table: list[Any] = []  # per pattern (seat k sits out: bit k set): (State.seating, the leader for each seat) or None
+    for mask in range(1 << n):
+        sitting = tuple(bool(mask >> k & 1) for k in range(n))
+        if all(sitting):  # nobody can play: the general call says so, located
+            table.append(None)
+            continue
+        following = tuple(next((k + d) % n for d in range(1, n + 1) if not sitting[(k + d) % n]) for k in range(n))
+        table.append(((following, n - sum(sitting)), tuple(following[k] if sitting[k] else k for k in range(n))))
+    lead, row, seats = sp.temp(), sp.temp(), sp.table(tuple(table))
+    return [
+        f"{lead} = {leader} % {n}",
+        *parts,
+        f"{row} = {seats}[{' + '.join(bits)}]",
+        f"if {row} is None:",
+        [f"_start_trick(s, {lead})", "return False"],
+        f"s.seating = {row}[0]",
+        f"s.current = {row}[1][{lead}]",
+        "return False",
+    ]
 
 
 # -- bids -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import hashlib
 import json
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
@@ -17,6 +17,7 @@ from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine import kinds as S
 from trickkit.engine.actions import Action, PlayTables, play_tables
 from trickkit.engine.auction import auction_view
+from trickkit.engine.enterplan import enter_next
 from trickkit.engine.fused import fuse_steps
 from trickkit.engine.layout import fresh, initial_layout, layout_copier
 from trickkit.engine.observation import Observation, ZoneView
@@ -112,8 +113,11 @@ class Game:
         self._apply_fns: tuple[ApplyFn[State], ...] = tuple(
             getattr(st, "fused_apply", None) or general for st, general in zip(rules.steps, self._apply_general)
         )
+        self._advance: Callable[[State], None] = enter_next  # planned below, unless counting coverage
         if not counting:  # turns and choose steps: planned functions (trickkit.engine.turnplan)
-            self._legal_fns, self._apply_fns = plan_steps(self, rules.steps, self._legal_fns, self._apply_fns)
+            self._legal_fns, self._apply_fns, self._advance = plan_steps(
+                self, rules.steps, self._legal_fns, self._apply_fns
+            )
 
     # -- identity -------------------------------------------------------------------------
     @property

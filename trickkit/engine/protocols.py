@@ -175,6 +175,8 @@ class StateGame(GameTables, Protocol[StateT]):
     _apply_fns: tuple[ApplyFn[StateT], ...]
     _legal_general: tuple[LegalFn[StateT], ...]
     _apply_general: tuple[ApplyFn[StateT], ...]
+    _advance: Callable[[StateT], None]
+    """Enters the steps after the current one when it is over (`trickkit.engine.turnplan`)."""
 
     @property
     def _initial_layout(self) -> HasLayout: ...

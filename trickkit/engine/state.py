@@ -191,8 +191,13 @@ class State(SeatViews):
         fn = self.game._apply_fns[self.step]
         try:
             if fn(self, chosen):
-                self.step += 1
-                self._enter_step()
+                try:  # the next steps, by their planned enters (trickkit.engine.turnplan)
+                    self.game._advance(self)
+                except GameEnded:
+                    raise
+                except Exception:  # a planned enter failed: the general path runs the action again, below
+                    fn = _ENTER_FAILED  # (not a flag set at every decision: that would cost every game)
+                    raise
         except GameEnded:  # an end_game() effect: the game is over at once
             self._terminal = True
         except Exception:
@@ -204,9 +209,9 @@ class State(SeatViews):
             general = self.game._apply_general[self.step]
             if general is fn:
                 raise
-            # the step's generated function failed: the general path runs the action again and
-            # reports the error, located (or, if the generated code only computed a part too
-            # early, performs the action)
+            # the step's generated function, or a planned enter after it, failed: the general
+            # path runs the action again and reports the error, located (or, if the generated
+            # code only computed a part too early, performs the action)
             self._perform(chosen, general)
         if self.known:  # revealed cards that moved are forgotten (nothing to do in most games)
             forget_moved(self)
@@ -515,5 +520,13 @@ class State(SeatViews):
                 return
             self.step += 1
 
+
+def _enter_failed(state: State, action: Action) -> bool:
+    """Never called: `State.apply_action` names it as the failed function when a planned enter
+    after the step failed, so that the general path (never this) runs the action again."""
+    raise AssertionError("never called")
+
+
+_ENTER_FAILED: ApplyFn[State] = _enter_failed
 
 _new = object.__new__

@@ -17,9 +17,10 @@ was null where it assumes none). Rules run in the same order, as often, as on th
 path: the evaluation budget is charged alike.
 
 When a planned step is over, the steps after it are entered here too (`_advance`): a turns
-step, a choose step, the end of a ``repeat:`` block, a deal, an effect and the end of the round
-have planned enter functions (their rules run bare), so a round that cycles through them (pick,
-place, pick again), or a game whose rounds are a deal, effects and turns, never goes back
+step, a choose step, the end of a ``repeat:`` block, a deal, an effect, the end of the round
+(and ``when:`` markers, tricks steps and auctions, `trickkit.engine.enterplan`) have planned
+enter functions (their rules run bare), so a round that cycles through them (pick, place,
+pick again), or a game whose rounds are a deal, effects and turns, never goes back
 through `State._enter_step` and the step-kind dispatch; any other step is handed to
 `State._enter_step`, which goes on counting the steps entered without a decision.
 """
@@ -32,6 +33,8 @@ from typing import Any
 from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
+from trickkit.engine.enterplan import bare as _bare
+from trickkit.engine.enterplan import planned_auction, planned_tricks, planned_when
 from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
@@ -46,7 +49,16 @@ from trickkit.engine.turns import (
     actions_of,
     legal_turns,
 )
-from trickkit.rules.ruleset import ChooseStep, DealStep, EffectStep, RepeatEnd, TurnStep
+from trickkit.rules.ruleset import (
+    AuctionStep,
+    ChooseStep,
+    DealStep,
+    EffectStep,
+    RepeatEnd,
+    TrickStep,
+    TurnStep,
+    WhenStep,
+)
 from trickkit.rules.steps import never
 
 LegalFn = Callable[[State], "list[Action]"]
@@ -65,9 +77,10 @@ class _Fallback(Exception):
 
 def plan_steps(
     game: GameTables, steps: tuple[Any, ...], legal: tuple[Any, ...], apply: tuple[Any, ...]
-) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+) -> tuple[tuple[Any, ...], tuple[Any, ...], AdvanceFn]:
     """``legal``/``apply`` (the step functions of ``steps``, by index) with the planned ones of
-    every turns and choose step in their place; those enter the steps after them (`_advance`)."""
+    every turns and choose step in their place; those enter the steps after them (`_advance`).
+    Third, that ``advance``: `State.apply_action` enters the steps after any other step with it."""
     legal_out, apply_out = list(legal), list(apply)
     enters: list[EnterFn | None] = [None] * len(steps)  # filled below (`advance` reads it when called)
     advance = _advance(enters, _round_end(game))
@@ -84,7 +97,13 @@ def plan_steps(
             enters[i] = _deal_plan(game, step)
         elif isinstance(step, EffectStep):
             enters[i] = _effect_plan(step)
-    return tuple(legal_out), tuple(apply_out)
+        elif isinstance(step, WhenStep):  # the steps trickkit.engine.enterplan plans
+            enters[i] = planned_when(step)
+        elif isinstance(step, TrickStep):
+            enters[i] = planned_tricks(game, step)
+        elif isinstance(step, AuctionStep):
+            enters[i] = planned_auction(game, step)
+    return tuple(legal_out), tuple(apply_out), advance
 
 
 def _advance(enters: list[EnterFn | None], round_end: Callable[[State], bool]) -> AdvanceFn:
@@ -169,16 +188,6 @@ def _effect_plan(step: EffectStep) -> EnterFn:
         return False
 
     return enter
-
-
-def _bare(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
-    """A state-only rule as ``(fn, frame, checked)``, called ``fn(s, frame)``: its bare generated
-    function where it has one, else a call of the hook; ``checked``: its result must be a bool
-    (`trickkit.rules.checks.checked_result`; the fast path leaves any other to the hook)."""
-    fn, size, checks = getattr(hook, "fn", None), getattr(hook, "size", None), getattr(hook, "checks", "")
-    if fn is None or size.__class__ is not int or checks not in ("", "bool"):
-        return (lambda s, frame: hook(s)), (), False
-    return fn, (None,) * size, checks == "bool"
 
 
 # -- turns ----------------------------------------------------------------------------------

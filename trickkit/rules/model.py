@@ -159,6 +159,9 @@ class TrickStep:
     """The generated ``legal(state)`` of the whole step (see `trickkit.engine.fused`), or None."""
     fused_apply: Callable[..., Any] | None = attrs.field(default=None, eq=False, repr=False)
     """The generated ``apply(state, action)`` of the whole step (see `trickkit.engine.fused`), or None."""
+    fused_start: Callable[..., Any] | None = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``start(state, leader)`` of a trick whose seats may sit out (see
+    `trickkit.engine.fused`), or None."""
 
 
 @attrs.frozen
