@@ -247,8 +247,6 @@ class FiltersMixin(StatementsMixin):
         """
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
-        if not first_only:
-            lines.append("    out = []")
         texts_code = self._table(texts) if texts is not None else None
 
         def ref(fn: Rule) -> str:  # a function generated before, by its own name in this module
@@ -274,7 +272,9 @@ class FiltersMixin(StatementsMixin):
             lines += [f"    {w} = None" for w in shared.values()]
         row_kinds: list[bool] = []
         kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
-        for kind in kinds:
+        for k, kind in enumerate(kinds):
+            # each kind's entry in a local of its own, the list made at the end: no append call per kind
+            put = f"q{k} = {{}}"
             row_kinds.append(False)
             body: list[Line] = []
             if kind.get("where"):
@@ -286,21 +286,21 @@ class FiltersMixin(StatementsMixin):
                 ["_over_budget()"],
             ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or "out.append([()])"]]
+                test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or put.format("[()]")]]
                 if not first_only:
-                    test += ["else:", ["out.append(())"]]
+                    test += ["else:", [put.format("()")]]
                 if kind["guard"] is None:
                     body = charge + test
                 else:
                     body = [
                         *call(kind["guard"], "t0 = {}"),
                         "if t0 is True:",
-                        [found or "out.append([()])"],
+                        [found or put.format("[()]")],
                         "elif t0:",
                         charge + test,
                     ]
                     if not first_only:
-                        body += ["else:", ["out.append(())"]]
+                        body += ["else:", [put.format("()")]]
             else:
                 inner: list[Line] = []
                 repeats = kind.get("repeats") or ()
@@ -334,27 +334,29 @@ class FiltersMixin(StatementsMixin):
                     if first_only:
                         inner += ["if " + " and ".join(f"v{i}" for i in range(len(domains))) + ":", [found]]
                     else:
-                        inner.append(f"out.append(_product({listed}))")
+                        inner.append(put.format(f"_product({listed})"))
                 elif first_only:
                     inner += [f"if {ref(flt)}(s, (), {listed}):", [found]]
                 elif kind.get("rows") and getattr(flt, "rows", None) is not None and len(fixed or ()) >= _ROW_MIN:
                     # whole rows: the outer values of each, with the last domain (see `kinds_pass`)
-                    inner.append(f"out.append(({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1}))")
+                    inner.append(put.format(f"({ref(flt.rows)}(s, (), {listed}), v{len(domains) - 1})"))
                     row_kinds[-1] = True
                 else:
-                    inner.append(f"out.append({ref(flt)}(s, (), {listed}))")
+                    inner.append(put.format(f"{ref(flt)}(s, (), {listed})"))
                 if kind["guard"] is None:
                     body = inner
                 else:
                     body = [*call(kind["guard"], "if {}:"), inner]
                     if not first_only:
-                        body += ["else:", ["out.append(())"]]
+                        body += ["else:", [put.format("()")]]
             lines += flatten(body)
             if kind.get("can") and not first_only and not row_kinds[-1]:
                 # a rule asks `can` about this kind: its answer, found now, kept for the decision
                 kept.append(len(row_kinds) - 1)
-                lines += [f"    s.memo[('can', {kind['name']!r})] = out[-1]"]
-        lines.append("    return False" if first_only else "    return out")
+                lines += [f"    s.memo[('can', {kind['name']!r})] = q{k}"]
+        lines.append(
+            "    return False" if first_only else "    return [" + ", ".join(f"q{k}" for k in range(len(kinds))) + "]"
+        )
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`

@@ -303,6 +303,7 @@ class ExprMixin(NamesMixin):
                 code = f"(({codes[0]}) - 1) % {n}"
             else:
                 code = f"(({codes[0]}) + ({codes[1]})) % {n}"
+            self.body.seats.add(code)  # an int modulo the seat count (or an error): a seat for sure
             return Val(code, "int", nullable=False, state=state, free=free)
         if name in self.ns.definition_params and name in self._def_trees:
             return self._call_definition(node, name, vals, scope, defs)

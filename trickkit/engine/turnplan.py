@@ -46,6 +46,7 @@ from trickkit.engine.turns import (
     actions_of,
     legal_turns,
 )
+from trickkit.rules.checks import RESULT_CHECKS
 from trickkit.rules.ruleset import ChooseStep, DealStep, EffectStep, RepeatEnd, TurnStep
 from trickkit.rules.steps import never
 
@@ -54,6 +55,9 @@ ApplyFn = Callable[[State, Action], bool]
 EnterFn = Callable[[State], bool]
 """A planned step entered: ``fn(state) -> bool``, True when a seat must decide (as `trickkit.engine.kinds.ENTER`)."""
 AdvanceFn = Callable[[State], None]
+
+_SEATS_CHECK = RESULT_CHECKS["list[int]"][0]
+"""The check of a ``responders`` rule's result: a list of different seat numbers."""
 
 _TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
 """The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
@@ -209,6 +213,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
+    windows = tuple(map(_window_plan, step.windows))
     rows = _plan(game, step, -1)[
         2
     ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
@@ -288,7 +293,23 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             fn, pad, opens = effects[action.verb]
             fn(s, action.choices + pad)
             if opens is not None:
-                _open_window(game, s, step, opens)
+                planned = windows[opens]
+                if planned is None:
+                    _open_window(game, s, step, opens)
+                else:  # `_open_window` with its rules bare
+                    responders, responders_frame, resolve, resolve_frame = planned
+                    order = responders(s, responders_frame)
+                    if order.__class__ is not list or (order and not _SEATS_CHECK(order)):
+                        raise _Fallback()  # the checked hook says what it got, located
+                    if order:
+                        s.window = opens
+                        s.responders = [seat % n for seat in order]
+                        _next_responder(game, s, step, first=True)
+                    else:  # nobody may respond: the action resolves at once (`_next_responder`, none left)
+                        s.responders = []
+                        s.current = s.turn_player
+                        if resolve is not None:
+                            resolve(s, resolve_frame)
                 if s.window >= 0:  # a responder decides next
                     return False
         if after is not None:
@@ -365,6 +386,18 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return False
 
     return legal, apply, enter
+
+
+def _window_plan(window: Any) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]] | None:
+    """A reaction window's ``responders`` and ``resolve`` as bare functions (see `_bare`):
+    ``(responders, frame, resolve or None, frame)``; None when its responders are not a
+    generated rule checked as a list of seats (then `_open_window` opens it)."""
+    hook = window.responders
+    fn, size = getattr(hook, "fn", None), getattr(hook, "size", None)
+    if fn is None or size.__class__ is not int or getattr(hook, "checks", "") != "list[int]":
+        return None
+    resolve, resolve_frame, _ = _bare(window.resolve) if window.resolve is not None else (None, (), False)
+    return fn, (None,) * size, resolve, resolve_frame
 
 
 def _holds(fn: Any, frame: tuple[Any, ...], checked: bool, s: State) -> bool:
