@@ -104,6 +104,8 @@ class ExprMixin(NamesMixin):
             "[" + ", ".join(self._code(v) for v in items) + "]",
             f"list[{et}]",
             nullable=False,
+            length=len(items),
+            items_there=not any(v.nullable for v in items),
             state=any(v.state for v in items),
             free=frozenset().union(*(v.free for v in items)),
         )
