@@ -27,6 +27,7 @@ through `State._enter_step` and the step-kind dispatch; any other step is handed
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from trickkit.engine.actions import Action
@@ -58,6 +59,10 @@ AdvanceFn = Callable[[State], None]
 
 _SEATS_CHECK = RESULT_CHECKS["list[int]"][0]
 """The check of a ``responders`` rule's result: a list of different seat numbers."""
+
+_MANY_KINDS = 8
+"""Kinds in a turns step from which its legal actions are looked up only for the kinds with
+combinations, the others skipped in C (`_looked_up`): with fewer, skipping costs more than it saves."""
 
 _TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
 """The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
@@ -219,6 +224,10 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     rows = _plan(game, step, -1)[
         2
     ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
+    # many kinds, each action found by its combination alone (no lookahead, no whole rows)
+    caches = tuple(cache for _, look, cache in rows) if len(rows) >= _MANY_KINDS else None
+    if any(look is not False for _, look, _ in rows):
+        caches = None
 
     def legal(s: State) -> list[Action]:
         """`legal_turns` when no window is open: the generated pass, its combinations mapped to actions."""
@@ -380,7 +389,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                found = actions_of(game, s, rows, found)
+                found = actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
@@ -388,6 +397,19 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return False
 
     return legal, apply, enter
+
+
+def _looked_up(game: GameTables, s: State, rows: Any, caches: tuple[Any, ...], found: list[Any]) -> list[Any]:
+    """`actions_of` for a step of many kinds whose actions are all found by their combination
+    (``caches``, per kind): only the kinds with combinations visited; a combination whose action
+    was never made sends the whole pass to `actions_of`, which makes it."""
+    out: list[Any] = []
+    try:
+        for cache, combos in zip(compress(caches, found), filter(None, found)):
+            out += map(cache.__getitem__, combos)
+    except KeyError:
+        return actions_of(game, s, rows, found)
+    return out
 
 
 def _window_plan(window: Any) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]] | None:

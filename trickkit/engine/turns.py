@@ -352,8 +352,9 @@ def actions_of(game: GameTables, s: State, rows: Any, found: list[Any]) -> list[
     """The actions of what a generated legal pass ``found``, kind by kind (``rows``: the plan's rows,
     see `_plan`): cached actions looked up, rows that pass whole taken at once, lookaheads checked."""
     out: list[Action] = []
-    # only the kinds with combinations: the empty ones (most, at most decisions) skipped in C
-    for (kind, look, cache), combos in zip(itertools.compress(rows, found), filter(None, found)):
+    for (kind, look, cache), combos in zip(rows, found):
+        if not combos:
+            continue
         if look is False:  # every combination made before: their actions, looked up in one C loop
             # (`is False`, not `not look`: the truth of `Rows`, a dict, is a Python call)
             try:
