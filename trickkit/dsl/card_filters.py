@@ -367,6 +367,7 @@ class FiltersMixin(StatementsMixin):
         lines.append(
             "    return False" if first_only else f"    return [{', '.join(f'q{k}' for k in range(len(row_kinds)))}]"
         )
+        lines = _definitions_once(lines, len(shared))
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
@@ -521,6 +522,36 @@ class FiltersMixin(StatementsMixin):
             return self._expr_guarded(tree, scope), hoist, inner
         finally:
             self.body = saved
+
+
+_DEFINITION_READ = re.compile(r"^( *)([th][0-9]+) = (_d[0-9]+)\(s\)$")
+"""A line of a pass that reads a definition of the state alone into a local (``t1000 = _d15(s)``)."""
+
+
+def _definitions_once(lines: list[str], first: int) -> list[str]:
+    """A kinds pass's lines with each state-only definition that several kinds read (``power(n)``
+    of each power reads ``powers_ready``) called once: its value kept in a local (``p{first}`` on),
+    the later reads taken from it. Such a definition is memoised while the pass runs (the engine
+    holds the state still), so its later calls charge nothing and return the same value: keeping
+    it changes no result and no budget, and saves a call per read."""
+    reads: dict[str, int] = {}
+    for line in lines:
+        m = _DEFINITION_READ.match(line)
+        if m:
+            reads[m.group(3)] = reads.get(m.group(3), 0) + 1
+    kept = {fn: f"p{first + k}" for k, fn in enumerate(fn for fn, n in reads.items() if n > 1)}
+    if not kept:
+        return lines
+    out = [lines[0], *(f"    {p} = _MISS" for p in kept.values())]
+    for line in lines[1:]:
+        m = _DEFINITION_READ.match(line)
+        p = kept.get(m.group(3)) if m else None
+        if m is None or p is None:
+            out.append(line)
+            continue
+        pad, local, fn = m.groups()
+        out += [f"{pad}if {p} is _MISS:", f"{pad}    {p} = {fn}(s)", f"{pad}{local} = {p}"]
+    return out
 
 
 def _value_rows(i: int, out: list[Any], later: str, kept: str, lines: list[str], loops: list[str]) -> None:

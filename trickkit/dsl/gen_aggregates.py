@@ -50,6 +50,8 @@ class AggregatesMixin(OperatorsMixin):
             size = repr(int(family.group(2)) - int(family.group(1)))
         else:
             size = f"_len({t})"
+        if coll.length is not None:  # a list written out (``[a, b]``): its length too
+            size = repr(coll.length)
         self._emit(f"s.budget -= {size}")
         self._emit("if s.budget < 0:")
         self.body.lines.append(["_over_budget()"])
@@ -86,6 +88,7 @@ class AggregatesMixin(OperatorsMixin):
             coll.type == "zone"
             or coll.code.startswith("_fn_range(")
             or (coll.is_const and None not in coll.const)
+            or coll.items_there
             or (coll.type in ("list[zone]", "list[play]") and self._names_state_list(coll_node, scope))
         )
         self._check_loop_name(var_tok, scope)
@@ -168,12 +171,14 @@ class AggregatesMixin(OperatorsMixin):
 
     def _items_nullable(self, coll: Val, node: Node, scope: Scope) -> bool:
         """May an item of the list ``coll`` be null? Not for a zone's cards, the plays of the
-        trick, the zones of a seat zone or family, a range, or a constant list without null
-        (so ``for s in seats { score[s] ... }`` indexes without a null check)."""
+        trick, the zones of a seat zone or family, a range, a constant list without null or a
+        list written out of values that are there (so ``for s in seats { score[s] ... }``
+        indexes without a null check)."""
         return not (
             coll.type == "zone"
             or coll.code.startswith("_fn_range(")
             or (coll.is_const and isinstance(coll.const, list) and None not in coll.const)
+            or coll.items_there
             or (coll.type in ("list[zone]", "list[play]") and self._names_state_list(node, scope))
         )
 

@@ -174,7 +174,7 @@ class GenBase:
             return attrs.evolve(val, code=code)
         t = self.body.temp()
         self._emit(f"{t} = {code}")
-        if code in SEAT_NOW:  # a fresh temp, never assigned again: it keeps the seat
+        if code in SEAT_NOW or code in self.body.seats:  # a fresh temp, never assigned again: it keeps the seat
             self.body.seats.add(t)
         return attrs.evolve(val, code=t)
 

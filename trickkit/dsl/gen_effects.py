@@ -173,6 +173,7 @@ class StatementsMixin(AggregatesMixin):
             )
         self._count(node, "effect", name, node)
         codes: list[str] = []
+        nullable: list[bool] = []
         later: list[Line] = []
         for i, (p, a) in enumerate(zip(spec.params, args, strict=False)):
             if name == "move_random" and i == 1:  # read after the draw (below)
@@ -190,12 +191,21 @@ class StatementsMixin(AggregatesMixin):
             if p == "seats" and v.type not in ("int", "list[int]", "list[any]", "any"):
                 raise error_at(a, f"{name}() needs a seat or a list of seats here, got {v.type}")
             codes.append(self._code(v))  # a helper's arguments are all read before anything moves
+            nullable.append(v.nullable)
         top = _TOP_CARD.match(codes[0]) if len(codes) == 3 else None
         if name == "move" and top and (codes[1] == top.group(1) or f"{top.group(1)} = {codes[1]}" in self.body.lines):
             # `move(stock[-1], stock, to)`, the draw: its temp holds that zone (temps are never
             # assigned again), or the zone is that very local (``let p = piles[i]``, `move(p[-1], p, to)`),
             # so the top card is popped, not searched for (a null zone fails as `_move` fails)
             self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
+        elif name == "move" and not nullable[1] and not nullable[2]:
+            # one card between two zones that are there, inline (no helper call); a card not in
+            # the zone it leaves goes to the helper, which says so
+            card, frm, to = self.body.temp(), self.body.temp(), self.body.temp()
+            self._emit(f"{card}, {frm}, {to} = {codes[0]}, {codes[1]}, {codes[2]}")
+            self._emit(f"if {card} in {frm}:")
+            self.body.lines += [[f"{frm}.remove({card})", f"{to}.append({card})"], "else:"]
+            self.body.lines.append([f"_move({card}, {frm}, {to}, False, {name!r})"])
         elif name in ("move", "move_front"):
             self._emit(f"_move({codes[0]}, {codes[1]}, {codes[2]}, {name == 'move_front'!r}, {name!r})")
         elif name == "move_all":

@@ -104,6 +104,8 @@ class ExprMixin(NamesMixin):
             "[" + ", ".join(self._code(v) for v in items) + "]",
             f"list[{et}]",
             nullable=False,
+            length=len(items),
+            items_there=not any(v.nullable for v in items),
             state=any(v.state for v in items),
             free=frozenset().union(*(v.free for v in items)),
         )
@@ -303,6 +305,7 @@ class ExprMixin(NamesMixin):
                 code = f"(({codes[0]}) - 1) % {n}"
             else:
                 code = f"(({codes[0]}) + ({codes[1]})) % {n}"
+            self.body.seats.add(code)  # an int modulo the seat count (or an error): a seat for sure
             return Val(code, "int", nullable=False, state=state, free=free)
         if name in self.ns.definition_params and name in self._def_trees:
             return self._call_definition(node, name, vals, scope, defs)

@@ -206,6 +206,8 @@ class Val:
     free: frozenset[str] = frozenset()  # locals it reads that it does not bind itself
     values: AttrValues | None = None  # (attribute, its text values) when it reads a card attribute, or
     # (("parameter", name), its choices) for a parameter of type choice
+    length: int | None = None  # a list written out (``[a, b]``): its number of items, known now
+    items_there: bool = False  # a list written out of values never null: its items are there
 
     @property
     def is_const(self) -> bool:

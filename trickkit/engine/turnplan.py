@@ -28,6 +28,7 @@ through `State._enter_step` and the step-kind dispatch; any other step is handed
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from trickkit.engine.actions import Action
@@ -49,6 +50,7 @@ from trickkit.engine.turns import (
     actions_of,
     legal_turns,
 )
+from trickkit.rules.checks import RESULT_CHECKS
 from trickkit.rules.ruleset import (
     AuctionStep,
     ChooseStep,
@@ -66,6 +68,13 @@ ApplyFn = Callable[[State, Action], bool]
 EnterFn = Callable[[State], bool]
 """A planned step entered: ``fn(state) -> bool``, True when a seat must decide (as `trickkit.engine.kinds.ENTER`)."""
 AdvanceFn = Callable[[State], None]
+
+_SEATS_CHECK = RESULT_CHECKS["list[int]"][0]
+"""The check of a ``responders`` rule's result: a list of different seat numbers."""
+
+_MANY_KINDS = 8
+"""Kinds in a turns step from which its legal actions are looked up only for the kinds with
+combinations, the others skipped in C (`_looked_up`): with fewer, skipping costs more than it saves."""
 
 _TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
 """The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
@@ -215,13 +224,19 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     per_turn = [(v.index, v.initial) for v in game.rules.table_vars if v.per_turn]
     inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
     inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
-    flat = not any(list in map(type, v) for _, v in inline_lists)  # no list within: a slice copies them (`fresh`)
+    # lists of single values (``used: []``): a copy is `fresh`'s deep copy, without its call
+    flat = not any(list in map(type, v) for _, v in inline_lists)
     if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
+    windows = tuple(map(_window_plan, step.windows))
     rows = _plan(game, step, -1)[
         2
     ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
+    # many kinds, each action found by its combination alone (no lookahead, no whole rows)
+    caches = tuple(cache for _, look, cache in rows) if len(rows) >= _MANY_KINDS else None
+    if any(look is not False for _, look, _ in rows):
+        caches = None
 
     def legal(s: State) -> list[Action]:
         """`legal_turns` when no window is open: the generated pass, its combinations mapped to actions."""
@@ -298,7 +313,23 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             fn, pad, opens = effects[action.verb]
             fn(s, action.choices + pad)
             if opens is not None:
-                _open_window(game, s, step, opens)
+                planned = windows[opens]
+                if planned is None:
+                    _open_window(game, s, step, opens)
+                else:  # `_open_window` with its rules bare
+                    responders, responders_frame, resolve, resolve_frame = planned
+                    order = responders(s, responders_frame)
+                    if order.__class__ is not list or (order and not _SEATS_CHECK(order)):
+                        raise _Fallback()  # the checked hook says what it got, located
+                    if order:
+                        s.window = opens
+                        s.responders = [seat % n for seat in order]
+                        _next_responder(game, s, step, first=True)
+                    else:  # nobody may respond: the action resolves at once (`_next_responder`, none left)
+                        s.responders = []
+                        s.current = s.turn_player
+                        if resolve is not None:
+                            resolve(s, resolve_frame)
                 if s.window >= 0:  # a responder decides next
                     return False
         if after is not None:
@@ -367,7 +398,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                found = actions_of(game, s, rows, found)
+                found = actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
@@ -375,6 +406,31 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return False
 
     return legal, apply, enter
+
+
+def _looked_up(game: GameTables, s: State, rows: Any, caches: tuple[Any, ...], found: list[Any]) -> list[Any]:
+    """`actions_of` for a step of many kinds whose actions are all found by their combination
+    (``caches``, per kind): only the kinds with combinations visited; a combination whose action
+    was never made sends the whole pass to `actions_of`, which makes it."""
+    out: list[Any] = []
+    try:
+        for cache, combos in zip(compress(caches, found), filter(None, found)):
+            out += map(cache.__getitem__, combos)
+    except KeyError:
+        return actions_of(game, s, rows, found)
+    return out
+
+
+def _window_plan(window: Any) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]] | None:
+    """A reaction window's ``responders`` and ``resolve`` as bare functions (see `_bare`):
+    ``(responders, frame, resolve or None, frame)``; None when its responders are not a
+    generated rule checked as a list of seats (then `_open_window` opens it)."""
+    hook = window.responders
+    fn, size = getattr(hook, "fn", None), getattr(hook, "size", None)
+    if fn is None or size.__class__ is not int or getattr(hook, "checks", "") != "list[int]":
+        return None
+    resolve, resolve_frame, _ = _bare(window.resolve) if window.resolve is not None else (None, (), False)
+    return fn, (None,) * size, resolve, resolve_frame
 
 
 def _holds(fn: Any, frame: tuple[Any, ...], checked: bool, s: State) -> bool:
