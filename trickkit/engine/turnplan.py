@@ -209,9 +209,12 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
-    rows = _plan(game, step, -1)[
-        2
-    ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
+    tables: Any = ()  # the pass's frame: the flat pass's tables (see below)
+    # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns;
+    # `flat`: the pass that gives the actions themselves, from tables (or None)
+    _, _, rows, flat = _plan(game, step, -1)
+    if flat is not None:
+        pass_legal, tables, _ = flat
 
     def legal(s: State) -> list[Action]:
         """`legal_turns` when no window is open: the generated pass, its combinations mapped to actions."""
@@ -221,11 +224,11 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         try:
             budget = s.budget
             try:
-                found = pass_legal(s, ())
+                found = pass_legal(s, tables)
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 return legal_turns(game, step, s)
-            return actions_of(game, s, rows, found)
+            return found if flat is not None else actions_of(game, s, rows, found)
         finally:
             s.memo = None
 
@@ -352,12 +355,13 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             s.memo = {}
             budget = s.budget
             try:
-                found = pass_legal(s, ())
+                found = pass_legal(s, tables)
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                found = actions_of(game, s, rows, found)
+                if flat is None:
+                    found = actions_of(game, s, rows, found)
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
