@@ -90,7 +90,7 @@ def test_a_flat_pass_that_fails_leaves_it_to_the_general_pass() -> None:
     s.memo, s.budget = {}, 1000
     actions_of(game, s, rows, legal(s, ()))
     charge = 1000 - s.budget
-    bad = ([], [], [])  # tables that cannot be indexed: the flat pass fails
+    bad: tuple[list[object], ...] = ([], [], [])  # tables that cannot be indexed: the flat pass fails
     game._turn_kind_actions[id(step)][1][0] = (kinds, legal, rows, (flat[0], bad, lambda s, _: flat[0](s, bad)))
     s.memo, s.budget = None, 1000
     assert [a.text for a in legal_turns(game, step, s)] == [a.text for a in expected]
