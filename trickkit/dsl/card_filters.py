@@ -245,7 +245,10 @@ class FiltersMixin(StatementsMixin):
         instead: ``(outer values, last domain)``, every last value passing after each outer
         tuple (a kind with ``rows`` whose filter decides before its last choice, a constant one
         of at least ``_ROW_MIN`` values), so that the
-        engine takes each row's actions whole, made once.
+        engine takes each row's actions whole, made once. ``fn.flat``, when every kind's
+        combinations can be numbered (see `trickkit.dsl.flat_pass`): the same pass appending
+        the actions themselves, ``flat(state, tables)``, its ``keys`` saying how each kind's
+        table is indexed (the engine makes the tables, `trickkit.engine.turn_actions.flat_tables`).
         Any error inside means: ask the general path, which reports it, located.
         """
         name = f"_g{next(self._ids)}"
