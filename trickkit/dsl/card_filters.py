@@ -20,7 +20,8 @@ from trickkit.dsl.body import (
     location_comment,
 )
 from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
-from trickkit.dsl.filter_inline import inline_filter
+from trickkit.dsl.filter_inline import definitions_once, inline_filter
+from trickkit.dsl.flat_pass import choice_keys, flat_lines
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.runtime import distinct_cards, distinct_values
@@ -248,7 +249,10 @@ class FiltersMixin(StatementsMixin):
         instead: ``(outer values, last domain)``, every last value passing after each outer
         tuple (a kind with ``rows`` whose filter decides before its last choice, a constant one
         of at least ``_ROW_MIN`` values), so that the
-        engine takes each row's actions whole, made once.
+        engine takes each row's actions whole, made once. ``fn.flat``, when every kind's
+        combinations can be numbered (see `trickkit.dsl.flat_pass`): the same pass appending
+        the actions themselves, ``flat(state, tables)``, its ``keys`` saying how each kind's
+        table is indexed (the engine makes the tables, `trickkit.engine.turn_actions.flat_tables`).
         Any error inside means: ask the general path, which reports it, located.
         """
         name = f"_g{next(self._ids)}"
@@ -256,6 +260,8 @@ class FiltersMixin(StatementsMixin):
         # each kind's entry goes to a local of its own (q0, q1 ...), returned as one list at the
         # end: no append call per kind
         texts_code = self._table(texts) if texts is not None else None
+        # the flat variant's lines (see `trickkit.dsl.flat_pass`): None once a kind cannot have one
+        flat: list[str] | None = None if first_only else ["", "    out = []"]
 
         def ref(fn: Rule) -> str:  # a function generated before, by its own name in this module
             fname = getattr(fn, "__name__", "")
@@ -278,15 +284,21 @@ class FiltersMixin(StatementsMixin):
         shared = self._shared_card_domains(kinds, texts)
         if shared:  # made distinct at most once in the pass, by the first kind that reaches it
             lines += [f"    {w} = None" for w in shared.values()]
+        if flat is not None:
+            flat += lines[1:]  # the shared zones' locals
         known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
         row_kinds: list[bool] = []
         kept: list[int] = []  # the kinds whose combinations are kept for `can` (see below)
+        keys: list[list[Any]] = []  # per kind, how its flat table is indexed (see `choice_keys`)
         for kind in kinds:
             q = f"q{len(row_kinds)}"
             row_kinds.append(False)
             body: list[Line] = []
+            flat_body: list[Line] | None = None
             if kind.get("where"):
                 lines.append("    " + location_comment(kind["where"]))
+                if flat is not None:
+                    flat.append(lines[-1])
             domains = kind["domains"]
             charge: list[Line] = [
                 "s.budget -= " + (" * ".join(f"_len(v{i})" for i in range(len(domains))) or "1"),
@@ -294,6 +306,7 @@ class FiltersMixin(StatementsMixin):
                 ["_over_budget()"],
             ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
+                flat = None
                 test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or f"{q} = [()]"]]
                 if not first_only:
                     test += ["else:", [f"{q} = ()"]]
@@ -313,9 +326,11 @@ class FiltersMixin(StatementsMixin):
                 inner: list[Line] = []
                 repeats = kind.get("repeats") or ()
                 sizes = []  # each domain's length in the budget charge: a literal for a constant domain
+                fixed_all: list[list[Any] | None] = []
                 for i, (fn, card) in enumerate(zip(domains, kind["cards"], strict=False)):
                     distinct = card and texts_code is not None
                     fixed = _constant_domain(fn, distinct, bool(i < len(repeats) and repeats[i]), texts)
+                    fixed_all.append(fixed)
                     if fixed is not None:  # the same values every call: made distinct now, once
                         inner.append(f"v{i} = {self._const_code(fixed)}")
                         sizes.append(repr(len(fixed)))
@@ -338,6 +353,8 @@ class FiltersMixin(StatementsMixin):
                 inner += charge
                 listed = "[" + ", ".join(f"v{i}" for i in range(len(domains))) + "]"
                 flt = kind["filter"]
+                before = len(inner)
+                as_rows = False
                 if flt == "all":
                     if first_only:
                         inner += ["if " + " and ".join(f"v{i}" for i in range(len(domains))) + ":", [found]]
@@ -350,16 +367,32 @@ class FiltersMixin(StatementsMixin):
                     inner += self._filter_into(
                         ref(flt.rows), listed, base, f"{q} = ({{}}, v{len(domains) - 1})", known, kind["guard"] is None
                     )
-                    row_kinds[-1] = True
+                    row_kinds[-1] = as_rows = True
                 else:
                     inner += self._filter_into(ref(flt), listed, base, f"{q} = {{}}", known, kind["guard"] is None)
+                flat_inner = None
+                if flat is not None and flt != "all" and not kind.get("can"):
+                    kind_keys = [choice_keys(v, c) for v, c in zip(fixed_all, kind["cards"], strict=False)]
+                    if as_rows:
+                        kind_keys[-1] = ("row", tuple(fixed_all[-1] or ()))
+                    found_lines = flat_lines(inner[before:], f"m{len(keys)}", len(domains) - as_rows, as_rows)
+                    if found_lines is not None and None not in kind_keys:
+                        flat_inner = [*inner[:before], *found_lines]
+                        keys.append(kind_keys)
+                if flat_inner is None:
+                    flat = None
                 if kind["guard"] is None:
                     body = inner
+                    flat_body = flat_inner
                 else:
-                    body = [*call(kind["guard"], "if {}:"), inner]
+                    guard_test = call(kind["guard"], "if {}:")
+                    body = [*guard_test, inner]
+                    flat_body = [*guard_test, flat_inner] if flat_inner is not None else None
                     if not first_only:
                         body += ["else:", [f"{q} = ()"]]
             lines += flatten(body)
+            if flat is not None and flat_body is not None:
+                flat += flatten(flat_body)
             if kind.get("can") and not first_only and not row_kinds[-1]:
                 # a rule asks `can` about this kind: its answer, found now, kept for the decision
                 kept.append(len(row_kinds) - 1)
@@ -367,10 +400,20 @@ class FiltersMixin(StatementsMixin):
         lines.append(
             "    return False" if first_only else f"    return [{', '.join(f'q{k}' for k in range(len(row_kinds)))}]"
         )
-        lines = _definitions_once(lines, len(shared))
+        lines = definitions_once(lines, len(shared))
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
+            if flat is not None:  # every kind's actions looked up in tables: the engine may make them
+                if len(keys) > 1:
+                    flat.insert(1, "    " + ", ".join(f"m{k}" for k in range(len(keys))) + " = fr")
+                else:
+                    flat.insert(1, "    m0 = fr[0]")
+                flat_name = f"_g{next(self._ids)}"
+                flat[0] = f"def {flat_name}(s, fr):"
+                flat_fn = self._define(flat_name, [*flat, "    return out"])
+                setattr(flat_fn, "keys", tuple(tuple(k) for k in keys))  # noqa: B010  # read by `turns._plan`
+                setattr(fn, "flat", flat_fn)  # noqa: B010
             setattr(fn, "kept", tuple(kept))  # noqa: B010  # read by `trickkit.engine.turns.legal_turns`
         return fn
 
@@ -522,36 +565,6 @@ class FiltersMixin(StatementsMixin):
             return self._expr_guarded(tree, scope), hoist, inner
         finally:
             self.body = saved
-
-
-_DEFINITION_READ = re.compile(r"^( *)([th][0-9]+) = (_d[0-9]+)\(s\)$")
-"""A line of a pass that reads a definition of the state alone into a local (``t1000 = _d15(s)``)."""
-
-
-def _definitions_once(lines: list[str], first: int) -> list[str]:
-    """A kinds pass's lines with each state-only definition that several kinds read (``power(n)``
-    of each power reads ``powers_ready``) called once: its value kept in a local (``p{first}`` on),
-    the later reads taken from it. Such a definition is memoised while the pass runs (the engine
-    holds the state still), so its later calls charge nothing and return the same value: keeping
-    it changes no result and no budget, and saves a call per read."""
-    reads: dict[str, int] = {}
-    for line in lines:
-        m = _DEFINITION_READ.match(line)
-        if m:
-            reads[m.group(3)] = reads.get(m.group(3), 0) + 1
-    kept = {fn: f"p{first + k}" for k, fn in enumerate(fn for fn, n in reads.items() if n > 1)}
-    if not kept:
-        return lines
-    out = [lines[0], *(f"    {p} = _MISS" for p in kept.values())]
-    for line in lines[1:]:
-        m = _DEFINITION_READ.match(line)
-        p = kept.get(m.group(3)) if m else None
-        if m is None or p is None:
-            out.append(line)
-            continue
-        pad, local, fn = m.groups()
-        out += [f"{pad}if {p} is _MISS:", f"{pad}    {p} = {fn}(s)", f"{pad}{local} = {p}"]
-    return out
 
 
 def _value_rows(i: int, out: list[Any], later: str, kept: str, lines: list[str], loops: list[str]) -> None:

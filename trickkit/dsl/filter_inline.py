@@ -6,7 +6,8 @@ combination filter; inlined, a filter costs no Python call, and a state-only par
 before its loops (``holds(7)`` in two kinds' tests) is computed once per pass: the pass changes
 no state, so a part written alike in an earlier filter the pass always runs holds the same
 value. The shared part's budget charges are still made where it stood (the budget is charged
-as if it were computed again), so the pass charges exactly what it did.
+as if it were computed again), so the pass charges exactly what it did. Likewise a state-only
+definition several kinds read is called once per pass (`definitions_once`).
 """
 
 from __future__ import annotations
@@ -107,3 +108,33 @@ def _part(
     if pure and record:
         known[key] = [renumber("    " + n) for n in names]
     return lines
+
+
+_DEFINITION_READ = re.compile(r"^( *)([th][0-9]+) = (_d[0-9]+)\(s\)$")
+"""A line of a pass that reads a definition of the state alone into a local (``t1000 = _d15(s)``)."""
+
+
+def definitions_once(lines: list[str], first: int) -> list[str]:
+    """A kinds pass's lines with each state-only definition that several kinds read (``power(n)``
+    of each power reads ``powers_ready``) called once: its value kept in a local (``p{first}`` on),
+    the later reads taken from it. Such a definition is memoised while the pass runs (the engine
+    holds the state still), so its later calls charge nothing and return the same value: keeping
+    it changes no result and no budget, and saves a call per read."""
+    reads: dict[str, int] = {}
+    for line in lines:
+        m = _DEFINITION_READ.match(line)
+        if m:
+            reads[m.group(3)] = reads.get(m.group(3), 0) + 1
+    kept = {fn: f"p{first + k}" for k, fn in enumerate(fn for fn, n in reads.items() if n > 1)}
+    if not kept:
+        return lines
+    out = [lines[0], *(f"    {p} = _MISS" for p in kept.values())]
+    for line in lines[1:]:
+        m = _DEFINITION_READ.match(line)
+        p = kept.get(m.group(3)) if m else None
+        if m is None or p is None:
+            out.append(line)
+            continue
+        pad, local, fn = m.groups()
+        out += [f"{pad}if {p} is _MISS:", f"{pad}    {p} = {fn}(s)", f"{pad}{local} = {p}"]
+    return out

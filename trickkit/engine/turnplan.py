@@ -230,9 +230,12 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
     windows = tuple(map(_window_plan, step.windows))
-    rows = _plan(game, step, -1)[
-        2
-    ]  # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns
+    tables: Any = ()  # the pass's frame: the flat pass's tables (see below)
+    # per kind: (kind, has a lookahead, its actions by combination), shared with legal_turns;
+    # `flat`: the pass that gives the actions themselves, from tables (or None)
+    _, _, rows, flat = _plan(game, step, -1)
+    if flat is not None:
+        pass_legal, tables, _ = flat
     # many kinds, each action found by its combination alone (no lookahead, no whole rows)
     caches = tuple(cache for _, look, cache in rows) if len(rows) >= _MANY_KINDS else None
     if any(look is not False for _, look, _ in rows):
@@ -246,11 +249,11 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         try:
             budget = s.budget
             try:
-                found = pass_legal(s, ())
+                found = pass_legal(s, tables)
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 return legal_turns(game, step, s)
-            return actions_of(game, s, rows, found)
+            return found if flat is not None else actions_of(game, s, rows, found)
         finally:
             s.memo = None
 
@@ -393,12 +396,15 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             s.memo = {}
             budget = s.budget
             try:
-                found = pass_legal(s, ())
+                found = pass_legal(s, tables)
             except Exception:  # the general path computes (or reports) it as if alone
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                found = actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
+                if flat is None:
+                    found = (
+                        actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
+                    )
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located

@@ -19,20 +19,15 @@ from trickkit.engine.actions import Action
 from trickkit.engine.lookahead import MAX_LOOKAHEAD_DEPTH, Unlocated, draws, trial_in_place, trial_on_copy
 from trickkit.engine.protocols import Frame, GameTables, Seat, located
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION, State
+from trickkit.engine.turn_actions import MAX_CACHED_ACTIONS, Combo, Rows, _action, _text, flat_tables, row_actions
 from trickkit.errors import DSLRuntimeError, did_you_mean, short_repr
 from trickkit.rules.ruleset import ALL_COMBINATIONS, ActionKind, TurnStep
 
-Combo = tuple[Any, ...]
-"""The values of an action kind's choices, in the kind's order (card choices as card ids)."""
 Passes = tuple[Callable[[State, Frame], "list[list[Combo]]"], Callable[[State, Frame], bool], bool]
 """The generated passes over the kinds of a turns step or window: ``(legal, any, some kind has a
 lookahead)`` (`trickkit.rules.ruleset.TurnStep.passes`)."""
-Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, Any, dict[Combo, Action]], ...]]
+Plan = tuple[tuple[ActionKind, ...], Any, tuple[tuple[ActionKind, Any, dict[Combo, Action]], ...], Any]
 """What `legal_turns` needs of a step (or an open window): see `_plan`."""
-
-MAX_CACHED_ACTIONS = 100_000
-"""Most actions of turns steps a Game keeps for reuse (an action's text and object cost more
-to build than to look up); beyond that, new ones are built each time."""
 
 PASS = Action("pass", "pass")
 """The action of a responder who lets the window go by."""
@@ -129,15 +124,6 @@ def _distinct(kind: ActionKind, i: int, hook: Any, values: list[Any]) -> list[An
             f"{shown}: a choice takes single values (numbers, texts, cards, true/false, "
             f"null), not lists"
         ) from None
-
-
-def _text(s: State, kind: ActionKind, combo: Combo) -> str:
-    texts = s.rules.deck.texts
-    shown = {
-        name: texts[v] if typ == "card" and v is not None else dsl_str(v)  # null, true: as the DSL writes them
-        for name, typ, v in zip(kind.choice_names, kind.choice_types, combo)
-    }
-    return kind.template.format(**shown)
 
 
 def _combinations(s: State, kind: ActionKind, first_only: bool = False) -> list[Combo]:
@@ -294,9 +280,10 @@ def _run_pass(s: State, fn: Any) -> Any:
 
 def _plan(game: GameTables, step: TurnStep, window: int) -> Plan:
     """What the fast path of `legal_turns` needs for ``step`` (``window``: -1, or the reaction
-    window open), found once per Game: ``(kinds, legal pass or None, rows)``, one row per kind:
+    window open), found once per Game: ``(kinds, legal pass or None, rows, flat)``, one row per kind:
     ``(kind, has a lookahead (or its `Rows` when the pass gives it rows), its actions already
-    made by combination)``. Those actions are
+    made by combination)``; ``flat``: the pass's flat variant and its tables, or None (see
+    `trickkit.engine.turn_actions.flat_tables`). Those actions are
     entries of ``game._turn_actions``, found without building its (template, name, combination) key."""
     plans = game._turn_kind_actions.get(id(step))
     if plans is None:
@@ -306,46 +293,12 @@ def _plan(game: GameTables, step: TurnStep, window: int) -> Plan:
         owner = step.windows[window] if window >= 0 else step
         legal = owner.passes[0] if owner.passes is not None else None
         as_rows = getattr(legal, "rows", None) or (False,) * len(owner.kinds)
-        plan = plans[1][window + 1] = (
-            owner.kinds,
-            legal,
-            tuple((k, Rows() if r else bool(k.lookahead), {}) for k, r in zip(owner.kinds, as_rows, strict=True)),
+        rows: tuple[Any, ...] = tuple(
+            (k, Rows() if r else bool(k.lookahead), {}) for k, r in zip(owner.kinds, as_rows, strict=True)
         )
+        flat = flat_tables(game, owner.kinds, getattr(legal, "flat", None), [row[2] for row in rows])
+        plan = plans[1][window + 1] = (owner.kinds, legal, rows, flat)
     return plan
-
-
-class Rows(dict[Combo, tuple[Any, list[Action]]]):
-    """A kind's whole rows of actions (see `row_actions`), by outer values, with the last domain
-    they were made for. Always true: it stands in the plan where a kind's lookahead flag is, so
-    that the kinds without rows pay nothing for it (their combinations are looked up first)."""
-
-    def __bool__(self) -> bool:
-        return True
-
-
-def row_actions(
-    game: GameTables, s: State, kind: ActionKind, cache: dict[Combo, Action], rows: Rows, outer: Combo, last: Any
-) -> list[Action]:
-    """The actions of ``outer`` followed by each value of ``last`` (a row the generated pass
-    passed whole), in order: made once, kept in ``rows`` while the last domain holds the same values."""
-    made = [cache.get(outer + (x,)) or _action(game, s, kind, outer + (x,), cache) for x in last]
-    if len(rows) < MAX_CACHED_ACTIONS:
-        rows[outer] = (last if last.__class__ is tuple else [*last], made)  # a copy the pass cannot change
-    return made
-
-
-def _action(game: GameTables, s: State, kind: ActionKind, combo: Combo, cache: dict[Combo, Action]) -> Action:
-    """The action of ``combo``, made (or found in the Game's cache) and kept in ``cache``."""
-    made = game._turn_actions
-    key = (kind.template, kind.name, combo)
-    action = made.get(key)
-    if action is None:
-        action = Action(_text(s, kind, combo), kind.name, choices=combo)
-        if len(made) >= MAX_CACHED_ACTIONS:
-            return action
-        made[key] = action
-    cache[combo] = action
-    return action
 
 
 def actions_of(game: GameTables, s: State, rows: Any, found: list[Any]) -> list[Action]:
@@ -387,7 +340,13 @@ def legal_turns(game: GameTables, step: TurnStep, s: State) -> list[Action]:
     try:
         plans = game._turn_kind_actions.get(id(step))  # `_plan`, its lookup inlined: this runs per decision
         plan = plans[1][s.window + 1] if plans is not None else None
-        kinds, legal, rows = plan if plan is not None else _plan(game, step, s.window)
+        kinds, legal, rows, flat = plan if plan is not None else _plan(game, step, s.window)
+        if flat is not None:  # the flat pass: the actions themselves, looked up in its tables
+            out: list[Action] | None = _run_pass(s, flat[2])
+            if out is not None:
+                if s.window >= 0:
+                    out.append(PASS)
+                return out
         found = _run_pass(s, legal) if legal is not None else None
         if found is not None:  # the generated pass: each kind's combinations, lookahead aside
             out = actions_of(game, s, rows, found)
