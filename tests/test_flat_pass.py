@@ -22,24 +22,24 @@ FILTER = [
 
 
 def test_an_inlined_filter_appends_actions_from_its_table() -> None:
-    inlined = inline_filter(FILTER, "[v0, v1]", [1000], "{}", {}, True)
+    inlined = inline_filter(FILTER, "[v0, v1]", [1000], "q0 = {}", {}, True)
     assert inlined is not None
     lines = flat_lines(inlined, "m2", 2, False)
     assert lines is not None
     assert "            out.append(m2[a0][a1])" in lines
     assert not any("q100" in line for line in lines)  # no list of combinations left
     rows = flat_lines(
-        ["q1001 = []", "for a0 in v0:", "    q1001.append((a0, ))", "out.append((q1001, v1))"], "m0", 1, True
+        ["q1001 = []", "for a0 in v0:", "    q1001.append((a0, ))", "q3 = (q1001, v1)"], "m0", 1, True
     )
     assert rows == ["for a0 in v0:", "    out += m0[a0]"]
 
 
 def test_a_filter_using_its_combinations_otherwise_has_no_flat_form() -> None:
-    inlined = inline_filter(FILTER, "[v0, v1]", [1000], "{}", {}, True)
+    inlined = inline_filter(FILTER, "[v0, v1]", [1000], "q0 = {}", {}, True)
     assert inlined is not None
     assert flat_lines([*inlined[:-1], "t5 = len(q1000)", inlined[-1]], "m0", 2, False) is None
     assert flat_lines(inlined, "m0", 3, False) is None  # not the kind's choices in order
-    assert flat_lines(["out.append(_g4(s, (), [v0]))"], "m0", 1, False) is None  # called, not inlined
+    assert flat_lines(["q0 = _g4(s, (), [v0])"], "m0", 1, False) is None  # called, not inlined
 
 
 def test_choice_keys() -> None:
