@@ -19,7 +19,7 @@ from trickkit.dsl.body import (
     flatten,
     location_comment,
 )
-from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
+from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits, kept_if
 from trickkit.dsl.filter_inline import definitions_once, inline_filter
 from trickkit.dsl.flat_pass import choice_keys, flat_lines
 from trickkit.dsl.gen_effects import StatementsMixin
@@ -530,12 +530,11 @@ class FiltersMixin(StatementsMixin):
         for i in range(n - 1):
             lines.append("    " * (i + 1) + loops[i])
             lines += flatten(levels[i][1], depth=i + 2)
-        pad = "    " * n
-        for val, inner, code in tests:
+        for k, (val, inner, code) in enumerate(tests):
             combo = "(" + "".join(f"a{i}, " for i in range(n - 1)) + code + ("," if n == 1 else "") + ")"
             found = f"return [{combo}]" if first_only else f"out.append({combo})"
-            lines += flatten(inner, depth=n)
-            lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
+            others = "\n".join(flatten([x for j, (_, o, _) in enumerate(tests) if j != k for x in o]))
+            lines += flatten(kept_if(inner, self._code(val), found, others), depth=n)
         lines.append("    return out")
         return self._define_filter(name, lines)
 
