@@ -385,8 +385,7 @@ class FiltersMixin(StatementsMixin):
                     if found_lines is not None and None not in kind_keys:
                         flat_inner = [*inner[:before], *found_lines]
                         keys.append(kind_keys)
-                if flat_inner is None:
-                    flat = None
+                flat = flat if flat_inner is not None else None
                 if kind["guard"] is None:
                     body = inner
                     flat_body = flat_inner
@@ -399,7 +398,9 @@ class FiltersMixin(StatementsMixin):
             lines += flatten(body)
             if flat is not None:  # its lines appending actions (one without choices: its one action)
                 done = flat_constant(flatten(body), q, f"m{len(keys) - 1}") if not domains else flatten(flat_body or [])
-                flat = None if done is None else flat + (can_kept(done, q, kind["name"]) if kind.get("can") else done)
+                if done is not None and kind.get("can") and not row_kinds[-1]:  # kept as `kept` below
+                    done = can_kept(done, q, kind["name"])
+                flat = None if done is None else flat + done
             if kind.get("can") and not first_only and not row_kinds[-1]:
                 # a rule asks `can` about this kind: its answer, found now, kept for the decision
                 kept.append(len(row_kinds) - 1)
@@ -430,11 +431,10 @@ class FiltersMixin(StatementsMixin):
         """The flat variant of a pass's ``call`` of the filter ``name`` (see `flat_filter`), defined; its call."""
         lines, flat_name = self.__dict__.get("_filter_lines", {}).get(name), f"_g{next(self._ids)}"
         found = flat_filter(call, lines, flat_name, [self._const_code(v) for v in last or ()]) if lines else None
-        if found is None:
-            return None
-        self._define(flat_name, found[0])
-        keys[-1] = ("at", tuple(last or ())) if found[2] else keys[-1]  # an unrolled last choice: by place
-        return [found[1].format(table)]
+        if found is not None:
+            self._define(flat_name, found[0])
+            keys[-1] = ("at", tuple(last or ())) if found[2] else keys[-1]  # an unrolled last choice: by place
+        return [found[1].format(table)] if found is not None else None
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
         """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by
