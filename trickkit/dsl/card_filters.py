@@ -19,9 +19,9 @@ from trickkit.dsl.body import (
     flatten,
     location_comment,
 )
-from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits
+from trickkit.dsl.filter_exits import LEVEL_ASSIGN, early_exits, kept_if
 from trickkit.dsl.filter_inline import definitions_once, inline_filter
-from trickkit.dsl.flat_pass import choice_keys, flat_lines
+from trickkit.dsl.flat_pass import can_kept, choice_keys, flat_constant, flat_filter, flat_lines, flat_product
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.runtime import distinct_cards, distinct_values
@@ -306,7 +306,7 @@ class FiltersMixin(StatementsMixin):
                 ["_over_budget()"],
             ]
             if not domains:  # one combination, (): `allowed` itself decides (after the guard, if any)
-                flat = None
+                keys.append([])
                 test: list[Line] = [*call(kind["allowed"], "if {}:"), [found or f"{q} = [()]"]]
                 if not first_only:
                     test += ["else:", [f"{q} = ()"]]
@@ -371,16 +371,21 @@ class FiltersMixin(StatementsMixin):
                 else:
                     inner += self._filter_into(ref(flt), listed, base, f"{q} = {{}}", known, kind["guard"] is None)
                 flat_inner = None
-                if flat is not None and flt != "all" and not kind.get("can"):
+                if flat is not None:
                     kind_keys = [choice_keys(v, c) for v, c in zip(fixed_all, kind["cards"], strict=False)]
                     if as_rows:
                         kind_keys[-1] = ("row", tuple(fixed_all[-1] or ()))
-                    found_lines = flat_lines(inner[before:], f"m{len(keys)}", len(domains) - as_rows, as_rows)
+                    table = f"m{len(keys)}"
+                    if flt == "all":
+                        found_lines: Sequence[Line] | None = flat_product(len(domains), table)
+                    else:
+                        found_lines = flat_lines(inner[before:], table, len(domains) - as_rows, as_rows)
+                        if found_lines is None and len(inner) == before + 1:  # a call of the filter
+                            found_lines = self._flat_call(str(inner[-1]), ref(flt), table, fixed_all[-1], kind_keys)
                     if found_lines is not None and None not in kind_keys:
                         flat_inner = [*inner[:before], *found_lines]
                         keys.append(kind_keys)
-                if flat_inner is None:
-                    flat = None
+                flat = flat if flat_inner is not None else None
                 if kind["guard"] is None:
                     body = inner
                     flat_body = flat_inner
@@ -391,8 +396,11 @@ class FiltersMixin(StatementsMixin):
                     if not first_only:
                         body += ["else:", [f"{q} = ()"]]
             lines += flatten(body)
-            if flat is not None and flat_body is not None:
-                flat += flatten(flat_body)
+            if flat is not None:  # its lines appending actions (one without choices: its one action)
+                done = flat_constant(flatten(body), q, f"m{len(keys) - 1}") if not domains else flatten(flat_body or [])
+                if done is not None and kind.get("can") and not row_kinds[-1]:  # kept as `kept` below
+                    done = can_kept(done, q, kind["name"])
+                flat = None if done is None else flat + done
             if kind.get("can") and not first_only and not row_kinds[-1]:
                 # a rule asks `can` about this kind: its answer, found now, kept for the decision
                 kept.append(len(row_kinds) - 1)
@@ -416,6 +424,17 @@ class FiltersMixin(StatementsMixin):
                 setattr(fn, "flat", flat_fn)  # noqa: B010
             setattr(fn, "kept", tuple(kept))  # noqa: B010  # read by `trickkit.engine.turns.legal_turns`
         return fn
+
+    def _flat_call(
+        self, call: str, name: str, table: str, last: list[Any] | None, keys: list[Any]
+    ) -> list[Line] | None:
+        """The flat variant of a pass's ``call`` of the filter ``name`` (see `flat_filter`), defined; its call."""
+        lines, flat_name = self.__dict__.get("_filter_lines", {}).get(name), f"_g{next(self._ids)}"
+        found = flat_filter(call, lines, flat_name, [self._const_code(v) for v in last or ()]) if lines else None
+        if found is not None:
+            self._define(flat_name, found[0])
+            keys[-1] = ("at", tuple(last or ())) if found[2] else keys[-1]  # an unrolled last choice: by place
+        return [found[1].format(table)] if found is not None else None
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
         """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by
@@ -530,12 +549,11 @@ class FiltersMixin(StatementsMixin):
         for i in range(n - 1):
             lines.append("    " * (i + 1) + loops[i])
             lines += flatten(levels[i][1], depth=i + 2)
-        pad = "    " * n
-        for val, inner, code in tests:
+        for k, (val, inner, code) in enumerate(tests):
             combo = "(" + "".join(f"a{i}, " for i in range(n - 1)) + code + ("," if n == 1 else "") + ")"
             found = f"return [{combo}]" if first_only else f"out.append({combo})"
-            lines += flatten(inner, depth=n)
-            lines += [f"{pad}if {self._code(val)}:", f"{pad}    {found}"]
+            others = "\n".join(flatten([x for j, (_, o, _) in enumerate(tests) if j != k for x in o]))
+            lines += flatten(kept_if(inner, self._code(val), found, others), depth=n)
         lines.append("    return out")
         return self._define_filter(name, lines)
 

@@ -119,3 +119,25 @@ def early_exits(
                 block += [t, ["continue"]]
             out[i + 1 : i + 1] = block
     return code in rhs
+
+
+_COPY = re.compile(r"^([th][0-9]+) = ([th][0-9]+)$")
+"""A local set to another's value, the first operand of an ``and`` chain (``t39 = h6``)."""
+
+
+def kept_if(inner: Sequence[Line], code: str, found: str, others: str) -> list[Line]:
+    """The lines computing a combination filter's test ``code`` (``inner``, then ``if code:``
+    keeping the combination by ``found``), with the test of an ``and`` chain whose first operand
+    is a local (``t39 = h6`` / ``if t39:`` / its rest) made on that local itself, and the
+    combination kept inside it: a copy and a second test less for a combination it fails. Only
+    when ``code`` is read nowhere else (``others``: the code of the filter's other tests)."""
+    m = _COPY.match(inner[0]) if len(inner) == 3 and isinstance(inner[0], str) else None
+    if (
+        m is None
+        or m.group(1) != code
+        or inner[1] != f"if {code}:"
+        or not isinstance(inner[2], list)
+        or re.search(rf"\b{code}\b", others)
+    ):
+        return [*inner, f"if {code}:", [found]]
+    return [f"if {m.group(2)}:", [*inner[2], f"if {code}:", [found]]]

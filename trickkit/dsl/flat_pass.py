@@ -8,6 +8,11 @@ constant list of small non-negative ints: the int itself), the engine makes, onc
 a nested list per kind indexed by those values, holding the actions; the flat variant runs the
 same code (same budget charges, same errors) but appends ``table[a0][a1]`` to one list of
 actions. A kind that passes whole rows (see `kinds_pass`) appends its row: ``out += table[a0]``.
+A kind without choices appends its one action (`flat_constant`), one whose every combination
+passes appends them all (`flat_product`), a filter too long to inline gets a flat variant of
+its own, called with the pass's ``out`` and the table (`flat_filter`; an unrolled last choice
+indexed by its values' places), and a kind that a rule asks `can` about keeps whether it found
+an action (`can_kept`), as the general pass keeps its combinations.
 """
 
 from __future__ import annotations
@@ -65,3 +70,86 @@ def choice_keys(values: Sequence[Any] | None, card: bool) -> Any:
             return tuple(values)
         return None
     return "card" if card else None
+
+
+def flat_constant(lines: Sequence[str], q: str, table: str) -> list[str] | None:
+    """The lines of a kind without choices keeping its one combination (``q1 = [()]``),
+    appending its action ``table`` instead (``q1 = ()``: nothing); None when they read ``q1``."""
+    out: list[str] = []
+    for line in lines:
+        text = line.strip()
+        pad = line[: len(line) - len(line.lstrip())]
+        if text == f"{q} = [()]":
+            out.append(f"{pad}out.append({table})")
+        elif text == f"{q} = ()":
+            out.append(f"{pad}pass")
+        elif re.search(rf"\b{q}\b", text):
+            return None
+        else:
+            out.append(line)
+    return out
+
+
+def flat_product(count: int, table: str) -> list[Line]:
+    """Lines appending the action of every combination of the domains ``v0``, ``v1``... (in
+    ``itertools.product`` order): a kind whose every combination passes."""
+    body: list[Line] = [f"out.append({table}{''.join(f'[a{i}]' for i in range(count))})"]
+    for i in reversed(range(count)):
+        body = [f"for a{i} in v{i}:", body]
+    return body
+
+
+_CALL = re.compile(r"^(q[0-9]+) = (_g[0-9]+)\(s, \(\), \[((?:v[0-9]+, )*v[0-9]+)\]\)$")
+"""A kinds pass's call of a combination filter it did not inline, ``q2 = _g117(s, (), [v0, v1])``."""
+
+_KEEP = re.compile(r"^(\s*)out\.append\(\((.*?),? ?\)\)$")
+"""A combination filter's line keeping one combination, ``out.append((a0, a1, 'left'))``."""
+
+
+def flat_filter(
+    call: str, lines: Sequence[str], name: str, literals: Sequence[str]
+) -> tuple[list[str], str, bool] | None:
+    """For a kinds pass's ``call`` of a combination filter (of source ``lines``) it did not
+    inline: ``(source, its call, positional)``, the source of the filter's flat variant ``name``
+    appending to the pass's ``out`` the actions of its table (both handed over after the
+    domains), and the call of it. ``positional``: the filter tests the last choice's values one
+    by one (unrolled; ``literals``: their code), kept by their place in its domain. None when
+    the filter is not of that shape."""
+    m = _CALL.match(call.strip())
+    if m is None or not lines or lines[-1] != "    return out" or "    out = []" not in lines:
+        return None
+    listed = m.group(3).split(", ")
+    n = len(listed)
+    top = max((int(x) for x in re.findall(r"\bm([0-9]+)\b", "\n".join(lines))), default=-1)
+    table = f"m{top + 1}"
+    out = [f"def {name}(s, fr, domains):", f"    {table} = domains[{n + 1}]"]
+    shapes = set()
+    for line in lines[1:-1]:
+        if line == "    out = []":
+            out.append(f"    out = domains[{n}]")
+            continue
+        k = _KEEP.match(line)
+        if k is None:
+            if "return" in line or re.search(r"\bout\b", line):
+                return None
+            out.append(line)
+            continue
+        names = [x.strip() for x in k.group(2).split(",")]
+        index = [f"[a{i}]" if x == f"a{i}" else None for i, x in enumerate(names)]
+        if len(names) != n or None in index[:-1]:
+            return None
+        if index[-1] is None:
+            if names[-1] not in literals:
+                return None
+            index[-1] = f"[{list(literals).index(names[-1])}]"
+        shapes.add(index[-1] == f"[a{n - 1}]")
+        out.append(f"{k.group(1)}out.append({table}{''.join(str(x) for x in index)})")
+    if len(shapes) != 1:
+        return None
+    return out, f"{name}(s, (), [{m.group(3)}, out, {{}}])", not shapes.pop()
+
+
+def can_kept(lines: list[str], q: str, name: str) -> list[str]:
+    """A flat kind's ``lines`` (at the pass's top level) keeping for `can` whether they found an
+    action of kind ``name``, as the general pass keeps its combinations (``q`` free: its local)."""
+    return [f"    {q} = _len(out)", *lines, f"    s.memo[('can', {name!r})] = _len(out) > {q}"]

@@ -86,8 +86,9 @@ def flat_tables(
         row = keys[-1][1] if keys and len(keys[-1]) == 2 and keys[-1][0] == "row" else None
         index = [cards if k == "card" else k for k in (keys[:-1] if row is not None else keys)]
         size = len(row) if row is not None else 1
+        values: Any
         for values in index:
-            size *= max(values, default=0) + 1
+            size *= len(values[1]) if _by_place(values) else max(values, default=0) + 1
         if size > TABLE_MAX:
             return None
 
@@ -103,6 +104,8 @@ def flat_tables(
                 if row is not None:
                     return [_action(game, game, kind, combo + (x,), cache) for x in row]
                 return _action(game, game, kind, combo, cache)
+            if _by_place(index[level]):  # an unrolled choice: its values' actions by their place
+                return [build(level + 1, combo + (v,)) for v in index[level][1]]
             table: list[Any] = [None] * (max(index[level], default=-1) + 1)
             for v in index[level]:
                 table[v] = build(level + 1, combo + (v,))
@@ -111,3 +114,8 @@ def flat_tables(
         tables.append(build(0, ()))
     tables_of = tuple(tables)
     return flat, tables_of, lambda s, _: flat(s, tables_of)
+
+
+def _by_place(key: Any) -> bool:
+    """Is ``key`` (how a flat table is indexed by one choice) ``("at", values)``: by the values' places?"""
+    return key.__class__ is tuple and key[:1] == ("at",)
