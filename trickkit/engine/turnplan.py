@@ -212,6 +212,8 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             size = len(kind.choice_names)
         effects[kind.name] = (fn, (None,) * (size - len(kind.choice_names)), kind.opens)
     until, until_frame, until_checked = _bare(step.until) if step.until is not never else (None, (), False)
+    # `until: game_ends`, a plain table variable: read here, a call less per decision
+    until_var = getattr(until, "table_var", -1)
     after, after_frame, _ = _bare(step.after_action) if step.after_action is not None else (None, (), False)
     ended, ended_frame, ended_checked = (
         _bare(step.until_after_turn) if step.until_after_turn is not None else (None, (), False)
@@ -338,7 +340,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         if after is not None:
             after(s, after_frame)
         if until is not None:
-            v = until(s, until_frame)
+            v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
             if until_checked and v.__class__ is not bool:
                 raise _Fallback()  # the checked hook says what it got, located
             if v:
@@ -384,7 +386,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             else:
                 raise _Fallback()
             if until is not None:
-                v = until(s, until_frame)
+                v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
                 if until_checked and v.__class__ is not bool:
                     raise _Fallback()
                 if v:
