@@ -138,6 +138,22 @@ def test_a_per_turn_list_variable_starts_each_turn_as_a_list_of_its_own(tmp_path
     assert [v.initial for v in game.rules.table_vars if v.name == "marks"] == [[0, 0]]
 
 
+def test_a_per_turn_list_of_single_values_is_reset_by_a_plain_copy(monkeypatch):
+    # Trumps' `used: []`: a copy, no deep copy (`fresh`) at each turn of the planned path
+    from trickkit.engine import layout, turnplan
+
+    calls = []
+    monkeypatch.setattr(turnplan, "fresh", lambda v: calls.append(v) or layout.fresh(v))
+    game = trickkit.load_game("trumps")
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=3)
+    turns = 0
+    while not state.is_terminal() and turns < 200:
+        state.apply_action(rng.choice(state.legal_actions()))
+        turns += 1
+    assert state.turn_no > 10 and calls == []
+
+
 @pytest.mark.parametrize(
     "rule, message",
     [

@@ -227,7 +227,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
     inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
     # lists of single values (``used: []``): a copy is `fresh`'s deep copy, without its call
-    flat = not any(list in map(type, v) for _, v in inline_lists)
+    flat_lists = not any(list in map(type, v) for _, v in inline_lists)
     if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
@@ -272,7 +272,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                         s.table_vars[index] = initial
                     if inline_lists:
                         for index, initial in inline_lists:
-                            s.table_vars[index] = initial[:] if flat else fresh(initial)
+                            s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
                 else:
                     s._reset_variables("per_turn")
             if start is None:
@@ -367,7 +367,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                             s.table_vars[index] = initial
                         if inline_lists:
                             for index, initial in inline_lists:
-                                s.table_vars[index] = initial[:] if flat else fresh(initial)
+                                s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
