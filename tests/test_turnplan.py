@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 import trickkit
+from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
 PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
@@ -178,3 +179,32 @@ def test_turns_that_end_as_they_begin_forever_fail_located_on_the_planned_path(t
     with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*turns in a row were ended by on_turn_start"):
         state.apply_action(state.legal_actions()[0])
     assert state.history() == []
+
+
+def test_an_action_never_made_is_made_by_the_general_mapping_on_the_planned_path(monkeypatch):
+    # Trumps' turns have many kinds: their actions are looked up by combination; with the
+    # combinations' caches emptied, the next legal actions are made anew, the same
+    from trickkit.engine import turnplan
+
+    game = trickkit.load_game("trumps")
+    rng = random.Random(5)
+    state = game.new_initial_state(seed=5)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    while "draw" not in [a.text for a in state.legal_actions()]:  # the draw: the same seat plays next
+        state.apply_action(rng.choice(state.legal_actions()))
+    twin = state.clone()
+    action = next(a for a in state.legal_actions() if a.text == "draw")
+    made = []
+    monkeypatch.setattr(turnplan, "actions_of", lambda *args: made.append(1) or turns.actions_of(*args))
+    twin.apply_action(action.text)
+    want = [a.text for a in twin.legal_actions()]
+    emptied = 0
+    for plans in game._turn_kind_actions.values():
+        for plan in plans[1]:
+            for _, _, cache in plan[2] if plan is not None else ():
+                emptied += len(cache)
+                cache.clear()
+    assert emptied > 0
+    state.apply_action(action)
+    assert [a.text for a in state.legal_actions()] == want and made  # made anew

@@ -74,7 +74,7 @@ _SEATS_CHECK = RESULT_CHECKS["list[int]"][0]
 
 _MANY_KINDS = 8
 """Kinds in a turns step from which its legal actions are looked up only for the kinds with
-combinations, the others skipped in C (`_looked_up`): with fewer, skipping costs more than it saves."""
+combinations, the others skipped in C (in `_turns_plan`'s apply): with fewer, skipping costs more than it saves."""
 
 _TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
 """The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
@@ -240,7 +240,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         pass_legal, tables, _ = flat
     # many kinds, each action found by its combination alone (no lookahead, no whole rows)
     caches = tuple(cache for _, look, cache in rows) if len(rows) >= _MANY_KINDS else None
-    if any(look is not False for _, look, _ in rows):
+    if flat is not None or any(look is not False for _, look, _ in rows):  # (a flat pass gives the actions)
         caches = None
 
     def legal(s: State) -> list[Action]:
@@ -403,10 +403,18 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                if flat is None:
-                    found = (
-                        actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
-                    )
+                if caches is not None:
+                    # many kinds: only those with combinations visited, each action looked up by
+                    # its combination; one never made sends the whole pass to `actions_of`, which makes it
+                    looked: list[Action] = []
+                    try:
+                        for cache, combos in zip(compress(caches, found), filter(None, found)):
+                            looked += map(cache.__getitem__, combos)
+                    except KeyError:
+                        looked = actions_of(game, s, rows, found)
+                    found = looked
+                elif flat is None:
+                    found = actions_of(game, s, rows, found)
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
@@ -414,19 +422,6 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return False
 
     return legal, apply, enter
-
-
-def _looked_up(game: GameTables, s: State, rows: Any, caches: tuple[Any, ...], found: list[Any]) -> list[Any]:
-    """`actions_of` for a step of many kinds whose actions are all found by their combination
-    (``caches``, per kind): only the kinds with combinations visited; a combination whose action
-    was never made sends the whole pass to `actions_of`, which makes it."""
-    out: list[Any] = []
-    try:
-        for cache, combos in zip(compress(caches, found), filter(None, found)):
-            out += map(cache.__getitem__, combos)
-    except KeyError:
-        return actions_of(game, s, rows, found)
-    return out
 
 
 def _window_plan(window: Any) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]] | None:
