@@ -18,7 +18,7 @@ from trickkit.dsl import runtime
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_codegen_tight import _both, _compiler
-from test_dsl import FakeState
+from test_dsl import CARD, FakeState
 from test_turns_passes import HEAD
 
 
@@ -192,3 +192,21 @@ def test_a_filter_stages_a_lists_emptiness_not_its_length():
     source = _function(game.rules.generated_source, kind.combo_filter.__name__)
     assert re.search(r"h[0-9]+ = \(not h[0-9]+\)\n", source), source
     assert not re.search(r"h[0-9]+ = _len\(h[0-9]+\)\n", source), source
+
+
+def test_a_seat_list_indexed_by_a_nullable_seat_needs_no_call_in_range_and_gives_null_outside():
+    # `court_up[target]` with `target` a table variable (it may hold anything): read directly
+    # when a seat, by the runtime helper (null, or counted from the end) otherwise
+    from trickkit.dsl.compiler import Compiler
+    from trickkit.dsl.types import Namespace, Symbol
+
+    symbols = {"hand": Symbol("seat_zone", "list[card]", 0), "target": Symbol("table_var", "int", 0)}
+    c = Compiler(Namespace(symbols=symbols, card_attrs=CARD, face_attrs=CARD, face_mode=(None,) * 4, num_players=3))
+    fn, _, _ = c.expression("hand[target]")
+    code = c.source()
+    assert "s.seat_zones[0][t" in code and " is not None and 0 <= " in code, code
+    state = FakeState()
+    state.seat_zones = [[[0, 1], [2], [3]]]
+    for target, want in ((0, [0, 1]), (2, [3]), (-1, [3]), (3, None), (-4, None), (None, None)):
+        state.table_vars = [target]
+        assert fn(state, []) == runtime.index(state.seat_zones[0], target) == want, target

@@ -55,3 +55,16 @@ def test_a_guarded_filter_shares_nothing_with_later_ones() -> None:
 def test_a_filter_returning_early_is_not_inlined() -> None:
     early = [*FILTER[:-2], "            return [(a0,)]", "    return out"]
     assert inline_filter(early, "[v0]", [1000], "out.append({})", {}, True) is None
+
+
+def test_a_filter_with_plain_text_literals_is_inlined_with_its_literals_unchanged() -> None:
+    # `card.kind == 'pip'` (Trumps' play): renaming the locals leaves the literal as it is
+    pip = [line.replace("_T1[a0] == 4", "_T1[a0] == 'pip'") for line in FILTER]
+    lines = inline_filter(pip, "[v0]", [1000], "out.append({})", {}, True)
+    assert lines is not None and "    if h1004 or _T1[a0] == 'pip':" in lines
+
+
+def test_a_filter_whose_literal_holds_a_renamed_name_or_a_quote_is_not_inlined() -> None:
+    for literal in ("'t1'", "'out'", "'domains[0]'", '"pip"', "'it\\'s'"):
+        odd = [line.replace("_T1[a0] == 4", f"_T1[a0] == {literal}") for line in FILTER]
+        assert inline_filter(odd, "[v0]", [1000], "out.append({})", {}, True) is None, literal

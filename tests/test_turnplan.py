@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 import trickkit
+from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
 PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
@@ -138,6 +139,22 @@ def test_a_per_turn_list_variable_starts_each_turn_as_a_list_of_its_own(tmp_path
     assert [v.initial for v in game.rules.table_vars if v.name == "marks"] == [[0, 0]]
 
 
+def test_a_per_turn_list_of_single_values_is_reset_by_a_plain_copy(monkeypatch):
+    # Trumps' `used: []`: a copy, no deep copy (`fresh`) at each turn of the planned path
+    from trickkit.engine import layout, turnplan
+
+    calls = []
+    monkeypatch.setattr(turnplan, "fresh", lambda v: calls.append(v) or layout.fresh(v))
+    game = trickkit.load_game("trumps")
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=3)
+    turns = 0
+    while not state.is_terminal() and turns < 200:
+        state.apply_action(rng.choice(state.legal_actions()))
+        turns += 1
+    assert state.turn_no > 10 and calls == []
+
+
 @pytest.mark.parametrize(
     "rule, message",
     [
@@ -162,3 +179,32 @@ def test_turns_that_end_as_they_begin_forever_fail_located_on_the_planned_path(t
     with pytest.raises(DSLRuntimeError, match=r"tiny\.yaml:\d+:\d+: .*turns in a row were ended by on_turn_start"):
         state.apply_action(state.legal_actions()[0])
     assert state.history() == []
+
+
+def test_an_action_never_made_is_made_by_the_general_mapping_on_the_planned_path(monkeypatch):
+    # Trumps' turns have many kinds: their actions are looked up by combination; with the
+    # combinations' caches emptied, the next legal actions are made anew, the same
+    from trickkit.engine import turnplan
+
+    game = trickkit.load_game("trumps")
+    rng = random.Random(5)
+    state = game.new_initial_state(seed=5)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    while "draw" not in [a.text for a in state.legal_actions()]:  # the draw: the same seat plays next
+        state.apply_action(rng.choice(state.legal_actions()))
+    twin = state.clone()
+    action = next(a for a in state.legal_actions() if a.text == "draw")
+    made = []
+    monkeypatch.setattr(turnplan, "actions_of", lambda *args: made.append(1) or turns.actions_of(*args))
+    twin.apply_action(action.text)
+    want = [a.text for a in twin.legal_actions()]
+    emptied = 0
+    for plans in game._turn_kind_actions.values():
+        for plan in plans[1]:
+            for _, _, cache in plan[2] if plan is not None else ():
+                emptied += len(cache)
+                cache.clear()
+    assert emptied > 0
+    state.apply_action(action)
+    assert [a.text for a in state.legal_actions()] == want and made  # made anew

@@ -92,3 +92,23 @@ def test_the_schema_documents_until_after_turn():
     assert "once a turn has ended" in turns["until_after_turn"]["description"]
     assert "start-of-turn" in turns["until"]["description"]
     assert textwrap.dedent(turns["until_after_turn"]["examples"][0])
+
+
+def test_until_a_plain_table_variable_is_read_by_the_planned_step_and_checked_after_each_action(tmp_path):
+    # `until: done`: the planned turns read the variable itself (no call); it is set by the
+    # second discard, which empties the stock, so the step ends after that action
+    text = GAME.replace("UNTIL", "until: done").replace(
+        "  starts: {initial: 0}", "  starts: {initial: 0}\n  done: {initial: false}"
+    )
+    text = text.replace("discards += 1\n", "discards += 1\n            if len(stock) == 0 { done = true }\n", 1)
+    path = tmp_path / "done.yaml"
+    path.write_text(text, "utf-8")
+    game = trickkit.load_game(path)
+    until = game.rules.steps[1].until
+    assert until.fn.table_var == [v.name for v in game.rules.table_vars].index("done")
+    state = game.new_initial_state(seed=0)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert [seat for seat, _ in state._history] == [1, 0]
+    # a rule that computes something is no plain read
+    assert not hasattr(trickkit.load_game("trumps").rules.steps[0].until.fn, "table_var")

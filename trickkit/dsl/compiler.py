@@ -32,6 +32,7 @@ state's evaluation budget; definitions may not refer to themselves, so calls nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -63,6 +64,9 @@ from trickkit.dsl.types import (
 )
 
 T = TypeVar("T")
+
+_TABLE_VAR = re.compile(r"s\.table_vars\[([0-9]+)\]")
+"""A rule's code that only reads a table variable."""
 
 
 class Compiler(FiltersMixin):
@@ -178,6 +182,9 @@ class Compiler(FiltersMixin):
         fn: Any = self._define(name, lines)  # it carries const_value and nullable for the rules layer
         if not unpack:  # a function of the state alone: a generated pass may inline it
             self._inline_parts[name] = (flatten(body.lines, 0), self._code(val))
+            read = _TABLE_VAR.fullmatch(self._code(val)) if not body.lines else None
+            if read is not None:  # a plain table variable (`until: game_ends`): the engine may read it itself
+                fn.table_var = int(read.group(1))
         if val.is_const:
             fn.const_value = val.const
         fn.nullable = val.nullable

@@ -30,6 +30,21 @@ _HOISTED = re.compile(r"^    h[0-9]+ = ")
 _CHOICE = re.compile(r"\ba[0-9]+\b|\bdomains\[")
 """A part that reads a choice or a domain: never shared (the domains differ from kind to kind)."""
 
+_LITERAL = re.compile(r"'[^'\\\n]*'")
+"""A plain text literal in generated code (``'pip'``: no quote or backslash within)."""
+
+_RENAMED = re.compile(r"\b[tvhmpq][0-9]+\b|\bout\b|\bdomains\[")
+"""What inlining renames in a filter's code (see `inline_filter`)."""
+
+
+def _literals_kept(text: str) -> bool:
+    """True if renaming the filter's locals leaves its text literals (``card.kind == 'pip'``)
+    as they are: plain ones, none holding a name that is renamed."""
+    if "'" in _LITERAL.sub("", text) or '"' in text:
+        return False
+    return not any(_RENAMED.search(x) for x in _LITERAL.findall(text))
+
+
 _CHARGE = ("    if s.budget < 0:", "        _over_budget()")
 """The check after a top-level budget charge."""
 
@@ -48,7 +63,7 @@ def inline_filter(
         return None
     body = lines[1:-1]
     text = "\n".join(body)
-    if "'" in text or '"' in text or "return" in text or re.search(r"\bq[0-9]+\b", text):
+    if not _literals_kept(text) or "return" in text or re.search(r"\bq[0-9]+\b", text):
         return None
     top = max((int(m.group(2)) for m in _TEMP.finditer(text)), default=-1)
     offset = base[0]

@@ -262,17 +262,21 @@ class ExprMixin(NamesMixin):
             return Val(code, et, state=state, free=free)
         if self._is_seat(x.code) and SEAT_LISTS.match(b.code):  # `hand[current_player]`: always in range
             return Val(f"{b.code}[{x.code}]", et, nullable=et != "zone", state=True, free=free)
-        if not b.nullable and not x.nullable:  # the common `score[s]`: no call when the index is in range
-            # a seat list holds one item per seat: its length is the seat count, known here
-            size = str(self.ns.num_players) if SEAT_LISTS.match(b.code) else None
-            if size and self.body.falls_back:  # out of range raises: the general path gives null
+        # a seat list holds one item per seat: its length is the seat count, known here
+        size = str(self.ns.num_players) if SEAT_LISTS.match(b.code) else None
+        # the common `score[s]` (or a seat list by a nullable seat, `court_up[target]`): no call
+        # when the index is in range
+        if not b.nullable and (not x.nullable or size):
+            if size and self.body.falls_back and not x.nullable:  # out of range raises: the general path gives null
                 if self.body.hoist is not None and not b.free:  # the list itself read once, before the loops
                     b = self._hoisted(b, [])
                 return Val(f"{b.code}[{self._code(x)}]", et, state=state, free=free)
             bs, xs = b if size else self._simple(b), self._simple(x)  # `s.seat_vars[0]` is read only once
-            size = size or f"_len({bs.code})"
+            test = f"0 <= {xs.code} < {size or f'_len({bs.code})'}"
+            if x.nullable:
+                test = f"{xs.code} is not None and {test}"
             return Val(
-                f"({bs.code}[{xs.code}] if 0 <= {xs.code} < {size} else _index({bs.code}, {xs.code}))",
+                f"({bs.code}[{xs.code}] if {test} else _index({bs.code}, {xs.code}))",
                 et,
                 state=state,
                 free=free,

@@ -74,7 +74,7 @@ _SEATS_CHECK = RESULT_CHECKS["list[int]"][0]
 
 _MANY_KINDS = 8
 """Kinds in a turns step from which its legal actions are looked up only for the kinds with
-combinations, the others skipped in C (`_looked_up`): with fewer, skipping costs more than it saves."""
+combinations, the others skipped in C (in `_turns_plan`'s apply): with fewer, skipping costs more than it saves."""
 
 _TURN_LIMIT = range(MAX_STEPS_WITHOUT_DECISION)
 """The turns in a row that may end as they begin (`trickkit.engine.turns.start_turn`), made once."""
@@ -212,6 +212,8 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             size = len(kind.choice_names)
         effects[kind.name] = (fn, (None,) * (size - len(kind.choice_names)), kind.opens)
     until, until_frame, until_checked = _bare(step.until) if step.until is not never else (None, (), False)
+    # `until: game_ends`, a plain table variable: read here, a call less per decision
+    until_var = getattr(until, "table_var", -1)
     after, after_frame, _ = _bare(step.after_action) if step.after_action is not None else (None, (), False)
     ended, ended_frame, ended_checked = (
         _bare(step.until_after_turn) if step.until_after_turn is not None else (None, (), False)
@@ -225,7 +227,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
     inline = tuple((i, v) for i, v in per_turn if v.__class__ is not list)
     inline_lists = tuple((i, v) for i, v in per_turn if v.__class__ is list)
     # lists of single values (``used: []``): a copy is `fresh`'s deep copy, without its call
-    flat = not any(list in map(type, v) for _, v in inline_lists)
+    flat_lists = not any(list in map(type, v) for _, v in inline_lists)
     if any(v.per_turn for v in game.rules.seat_vars) or not inline:  # (lists alone: the general reset)
         inline = inline_lists = ()
     pass_legal = step.passes[0] if step.passes is not None else None
@@ -238,7 +240,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         pass_legal, tables, _ = flat
     # many kinds, each action found by its combination alone (no lookahead, no whole rows)
     caches = tuple(cache for _, look, cache in rows) if len(rows) >= _MANY_KINDS else None
-    if any(look is not False for _, look, _ in rows):
+    if flat is not None or any(look is not False for _, look, _ in rows):  # (a flat pass gives the actions)
         caches = None
 
     def legal(s: State) -> list[Action]:
@@ -270,7 +272,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                         s.table_vars[index] = initial
                     if inline_lists:
                         for index, initial in inline_lists:
-                            s.table_vars[index] = initial[:] if flat else fresh(initial)
+                            s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
                 else:
                     s._reset_variables("per_turn")
             if start is None:
@@ -338,7 +340,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         if after is not None:
             after(s, after_frame)
         if until is not None:
-            v = until(s, until_frame)
+            v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
             if until_checked and v.__class__ is not bool:
                 raise _Fallback()  # the checked hook says what it got, located
             if v:
@@ -365,7 +367,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                             s.table_vars[index] = initial
                         if inline_lists:
                             for index, initial in inline_lists:
-                                s.table_vars[index] = initial[:] if flat else fresh(initial)
+                                s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
                     else:
                         s._reset_variables("per_turn")
                 if start is None:
@@ -384,7 +386,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
             else:
                 raise _Fallback()
             if until is not None:
-                v = until(s, until_frame)
+                v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
                 if until_checked and v.__class__ is not bool:
                     raise _Fallback()
                 if v:
@@ -401,10 +403,18 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 s.budget, s.memo = budget, None
                 found = legal_turns(game, step, s)
             else:
-                if flat is None:
-                    found = (
-                        actions_of(game, s, rows, found) if caches is None else _looked_up(game, s, rows, caches, found)
-                    )
+                if caches is not None:
+                    # many kinds: only those with combinations visited, each action looked up by
+                    # its combination; one never made sends the whole pass to `actions_of`, which makes it
+                    looked: list[Action] = []
+                    try:
+                        for cache, combos in zip(compress(caches, found), filter(None, found)):
+                            looked += map(cache.__getitem__, combos)
+                    except KeyError:
+                        looked = actions_of(game, s, rows, found)
+                    found = looked
+                elif flat is None:
+                    found = actions_of(game, s, rows, found)
                 s.memo = None  # (an error above leaves it: the whole state is put back then)
         if not found:
             raise _Fallback()  # a seat stuck: the general path says so, located
@@ -412,19 +422,6 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         return False
 
     return legal, apply, enter
-
-
-def _looked_up(game: GameTables, s: State, rows: Any, caches: tuple[Any, ...], found: list[Any]) -> list[Any]:
-    """`actions_of` for a step of many kinds whose actions are all found by their combination
-    (``caches``, per kind): only the kinds with combinations visited; a combination whose action
-    was never made sends the whole pass to `actions_of`, which makes it."""
-    out: list[Any] = []
-    try:
-        for cache, combos in zip(compress(caches, found), filter(None, found)):
-            out += map(cache.__getitem__, combos)
-    except KeyError:
-        return actions_of(game, s, rows, found)
-    return out
 
 
 def _window_plan(window: Any) -> tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]] | None:
