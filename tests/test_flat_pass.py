@@ -28,9 +28,7 @@ def test_an_inlined_filter_appends_actions_from_its_table() -> None:
     assert lines is not None
     assert "            out.append(m2[a0][a1])" in lines
     assert not any("q100" in line for line in lines)  # no list of combinations left
-    rows = flat_lines(
-        ["q1001 = []", "for a0 in v0:", "    q1001.append((a0, ))", "q3 = (q1001, v1)"], "m0", 1, True
-    )
+    rows = flat_lines(["q1001 = []", "for a0 in v0:", "    q1001.append((a0, ))", "q3 = (q1001, v1)"], "m0", 1, True)
     assert rows == ["for a0 in v0:", "    out += m0[a0]"]
 
 
