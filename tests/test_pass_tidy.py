@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from trickkit.dsl.pass_tidy import charges_merged, tidied, unread_dropped
+from trickkit.dsl.pass_tidy import charges_merged, state_read_once, tidied, unread_dropped
 
 CHECK = ["    if s.budget < 0:", "        _over_budget()"]
 
@@ -122,3 +122,31 @@ def test_a_shipped_pass_tidied_charges_as_often_as_before() -> None:
         assert tidied(lines) == lines  # already tidied
         assert not any("h1004 =" in line for line in lines)  # the Guard's unread test
         assert sum("s.budget -=" in line for line in lines) == 4
+
+
+def test_state_reads_are_made_once_at_the_top_of_a_pass() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    t0 = s.seat_zones[0][s.current]",
+        "    for a0 in v0:",
+        "        if a0 != s.current and not s.seat_vars[1][a0]:",
+        "            out.append(a0)",
+        "    v1 = s.seat_zones[0][s.current]",
+        "    t2 = s.seat_vars[2][s.current]",
+    ]
+    out = state_read_once(lines)
+    assert out[1:3] == ["    h901 = s.current", "    h900 = s.seat_zones[0][s.current]"]
+    assert out[3:] == [
+        "    t0 = h900",
+        "    for a0 in v0:",
+        "        if a0 != h901 and not s.seat_vars[1][a0]:",  # read once: left as it is
+        "            out.append(a0)",
+        "    v1 = h900",
+        "    t2 = s.seat_vars[2][h901]",
+    ]
+
+
+@pytest.mark.parametrize("line", ["    s.seat_vars[1][a0] = True", "    s.current = 2", "    t3 = 'x'"])
+def test_a_pass_that_may_set_the_state_keeps_its_reads(line: str) -> None:
+    lines = ["def _g1(s, fr):", "    t0 = s.current", "    t1 = s.current + s.seat_vars[1][0]", line]
+    assert state_read_once(lines) == lines

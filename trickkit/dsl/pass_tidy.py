@@ -130,6 +130,39 @@ def unread_dropped(lines: list[str]) -> list[str]:
             return lines
 
 
+_STATE_READS = (re.compile(r"s\.seat_zones\[[0-9]+\]\[s\.current\]"), re.compile(r"s\.seat_vars\[[0-9]+\]"))
+"""Reads of the state a pass may make once: a zone of the seat to act, a seat variable's list."""
+
+_FIRST_READ = 900
+"""The first local holding a state read (the pass's inlined rules number theirs from 1000)."""
+
+
+def state_read_once(lines: list[str]) -> list[str]:
+    """A pass's ``lines`` (``def`` first) reading ``s.current`` (and a zone of that seat, a seat
+    variable's list) into a local once, at its top, where it reads it more than once: the pass
+    changes no state, so each read gives the same value (and cannot fail: the seat to act and
+    the ruleset's zones and variables exist; a failure would only send the decision to the
+    general path)."""
+    text = "\n".join(lines[1:])
+    if "'" in text or '"' in text or re.search(r"\bs\.(?:current|seat_zones|seat_vars)\b[^\n]*[^=!<>]=[^=]", text):
+        return lines  # a text literal, or an assignment that may set them: left as it is
+    if f"h{_FIRST_READ} = " in text:
+        return lines  # made once already
+    head: list[str] = []
+    for read in (*_STATE_READS, re.compile(r"\bs\.current\b")):
+        for code in dict.fromkeys(read.findall(text)):
+            if text.count(code) > 1:
+                local = f"h{_FIRST_READ + len(head)}"
+                head.append(f"    {local} = {code}")
+                text = text.replace(code, local)
+    if not head:
+        return lines
+    if head[-1].endswith(" = s.current"):  # read first: the others' lines name s.current itself
+        head.insert(0, head.pop())
+    return [lines[0], *head, *text.split("\n")]
+
+
 def tidied(lines: list[str]) -> list[str]:
-    """A kinds pass's ``lines`` with its charges merged and its unread values dropped."""
-    return unread_dropped(charges_merged(lines))
+    """A kinds pass's ``lines`` with its charges merged, its unread values dropped and its
+    reads of the state made once."""
+    return state_read_once(unread_dropped(charges_merged(lines)))
