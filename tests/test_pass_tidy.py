@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from trickkit.dsl.pass_tidy import charges_merged, state_read_once, tidied, unread_dropped
+from trickkit.dsl.pass_tidy import charges_merged, copies_dropped, state_read_once, tidied, unread_dropped
 
 CHECK = ["    if s.budget < 0:", "        _over_budget()"]
 
@@ -150,3 +150,19 @@ def test_state_reads_are_made_once_at_the_top_of_a_pass() -> None:
 def test_a_pass_that_may_set_the_state_keeps_its_reads(line: str) -> None:
     lines = ["def _g1(s, fr):", "    t0 = s.current", "    t1 = s.current + s.seat_vars[1][0]", line]
     assert state_read_once(lines) == lines
+
+
+def test_a_copy_of_a_local_set_once_at_the_top_is_replaced_by_it() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    h0 = s.seat_vars[1]",
+        "    t1 = False",
+        "    if t1:",
+        "        h2 = h0",  # a copy of h0, set once at the top: replaced
+        "        t3 = h2[0]",
+        "    t4 = t1",  # t1 is set again below: kept
+        "    t1 = True",
+        "    return t4",
+    ]
+    out = copies_dropped(lines)
+    assert out == [*lines[:4], "        t3 = h0[0]", *lines[6:]]

@@ -110,6 +110,40 @@ def charges_merged(lines: list[str]) -> list[str]:
     return out
 
 
+def _alone(lines: list[str], k: int) -> bool:
+    """Whether line ``k`` is the only line of its block (which cannot be left empty)."""
+    pad = len(lines[k]) - len(lines[k].lstrip())
+    after = len(lines[k + 1]) - len(lines[k + 1].lstrip()) if k + 1 < len(lines) else -1
+    return lines[k - 1].endswith(":") and after != pad
+
+
+def _sets(lines: list[str], name: str) -> list[int]:
+    """The lines that set the local ``name``."""
+    lhs = re.compile(rf"^\s*(?:for )?[a-z0-9, ]*\b{name}\b[a-z0-9, ]*(?: [-+*]?= | in )")
+    return [k for k, line in enumerate(lines) if lhs.match(line)]
+
+
+_COPY = re.compile(r"^ +([th][0-9]+) = \(?([a-z][0-9]+)\)?$")
+"""A local copied into another (``t1019 = h1018``)."""
+
+
+def copies_dropped(lines: list[str]) -> list[str]:
+    """``lines`` with a local set once to a copy of another local, set once at the top level
+    before it (so holding one value from there on), replaced by that local."""
+    k = 0
+    while k < len(lines):
+        m = _COPY.match(lines[k])
+        if m is not None and not _alone(lines, k):
+            copy, source = m.groups()
+            made = _sets(lines, source)
+            if _sets(lines, copy) == [k] and len(made) == 1 and made[0] < k and not lines[made[0]].startswith(" " * 5):
+                word = re.compile(rf"\b{copy}\b")
+                lines = [word.sub(source, line) for line in lines[:k] + lines[k + 1 :]]
+                continue
+        k += 1
+    return lines
+
+
 def unread_dropped(lines: list[str]) -> list[str]:
     """``lines`` without the values made of locals alone that no other line reads (again
     after each drop: a dropped value's parts may be read no more)."""
@@ -119,11 +153,7 @@ def unread_dropped(lines: list[str]) -> list[str]:
             m = _LOCALS_ONLY.match(line)
             if m and len(re.findall(rf"\b{m.group(2)}\b", text)) == 1:
                 words = re.sub(r"[()]|\b(?:and|or|not)\b", " ", m.group(3)).split()
-                pad = len(line) - len(line.lstrip())
-                alone = lines[k - 1].endswith(":") and (
-                    k + 1 == len(lines) or len(lines[k + 1]) - len(lines[k + 1].lstrip()) != pad
-                )  # the only line of its block: kept (a block cannot be empty)
-                if not alone and all(_NAME.fullmatch(w) for w in words):
+                if not _alone(lines, k) and all(_NAME.fullmatch(w) for w in words):
                     lines = lines[:k] + lines[k + 1 :]
                     break
         else:
@@ -163,6 +193,6 @@ def state_read_once(lines: list[str]) -> list[str]:
 
 
 def tidied(lines: list[str]) -> list[str]:
-    """A kinds pass's ``lines`` with its charges merged, its unread values dropped and its
-    reads of the state made once."""
-    return state_read_once(unread_dropped(charges_merged(lines)))
+    """A kinds pass's ``lines`` with its charges merged, its unread values dropped, its
+    reads of the state made once and its copies of locals dropped."""
+    return copies_dropped(state_read_once(unread_dropped(charges_merged(lines))))
