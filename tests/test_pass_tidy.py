@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from trickkit.dsl.pass_tidy import charges_merged, copies_dropped, pairs_inline, state_read_once, tidied, unread_dropped
+from trickkit.dsl.pass_tidy import charges_merged, copies_dropped, state_read_once, tidied, unread_dropped
 
 CHECK = ["    if s.budget < 0:", "        _over_budget()"]
 
@@ -166,15 +166,3 @@ def test_a_copy_of_a_local_set_once_at_the_top_is_replaced_by_it() -> None:
     ]
     out = copies_dropped(lines)
     assert out == [*lines[:4], "        t3 = h0[0]", *lines[6:]]
-
-
-@pytest.mark.parametrize("hand", [[], [3], [3, 4], [3, 5], [3, None], [None, None], [3, 4, 5], [5, 3, 4, 3]])
-def test_pairs_made_distinct_in_place_as_distinct_cards_makes_them(hand: list[Any]) -> None:
-    from trickkit.dsl.runtime import distinct_cards
-
-    texts = ["a", "b", "c", "d", "e", "d"]  # cards 3 and 5 are copies
-    lines = pairs_inline(["def _g1(s, fr):", "    p0 = fr", "    p0 = _distinct_cards(p0, _T1)", "    return p0"])
-    assert "_distinct_cards(p0, _T1)" in lines[-2]  # other sizes: the call
-    env: dict[str, Any] = {"_len": len, "_distinct_cards": distinct_cards, "_T1": texts}
-    exec("\n".join(lines), env)  # test code only: generated lines of the test's own
-    assert env["_g1"](None, hand) == distinct_cards(hand, texts)

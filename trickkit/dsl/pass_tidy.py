@@ -192,34 +192,7 @@ def state_read_once(lines: list[str]) -> list[str]:
     return [lines[0], *head, *text.split("\n")]
 
 
-_DISTINCT = re.compile(r"^( *)([a-z][0-9]+) = _distinct_cards\(\2, (_T[0-9]+)\)$")
-"""A domain's copies of a card offered once (`trickkit.dsl.runtime.distinct_cards`)."""
-
-
-def pairs_inline(lines: list[str]) -> list[str]:
-    """``lines`` with `~trickkit.dsl.runtime.distinct_cards` made in place for two cards, a
-    hand's usual size on a turn (its small-hand branch, without a call); other sizes call it."""
-    out = []
-    for line in lines:
-        m = _DISTINCT.match(line)
-        if m is None or (out and out[-1].strip() == "else:"):  # (an else: made in place already)
-            out.append(line)
-            continue
-        pad, w, texts = m.groups()
-        out += [
-            f"{pad}if _len({w}) == 2:",
-            f"{pad}    if {w}[0] is not None and {w}[1] is not None and {texts}[{w}[0]] == {texts}[{w}[1]]:",
-            f"{pad}        {w} = [{w}[0]]",
-            f"{pad}    else:",
-            f"{pad}        {w} = [{w}[0], {w}[1]]",
-            f"{pad}else:",
-            f"{pad}    {w} = _distinct_cards({w}, {texts})",
-        ]
-    return out
-
-
 def tidied(lines: list[str]) -> list[str]:
     """A kinds pass's ``lines`` with its charges merged, its unread values dropped, its
-    reads of the state made once, its copies of locals dropped and its pairs of cards made
-    distinct in place."""
-    return pairs_inline(copies_dropped(state_read_once(unread_dropped(charges_merged(lines)))))
+    reads of the state made once and its copies of locals dropped."""
+    return copies_dropped(state_read_once(unread_dropped(charges_merged(lines))))
