@@ -24,6 +24,7 @@ from trickkit.dsl.filter_inline import definitions_once, inline_filter
 from trickkit.dsl.flat_pass import can_kept, choice_keys, flat_constant, flat_filter, flat_lines, flat_product
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
+from trickkit.dsl.pass_tidy import tidied
 from trickkit.dsl.runtime import distinct_cards, distinct_values
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import (
@@ -408,7 +409,7 @@ class FiltersMixin(StatementsMixin):
         lines.append(
             "    return False" if first_only else f"    return [{', '.join(f'q{k}' for k in range(len(row_kinds)))}]"
         )
-        lines = definitions_once(lines, len(shared))
+        lines = tidied(definitions_once(lines, len(shared)))
         fn = self._define(name, lines)
         if not first_only:
             setattr(fn, "rows", tuple(row_kinds))  # noqa: B010  # read by `trickkit.engine.turns._plan`
@@ -419,7 +420,7 @@ class FiltersMixin(StatementsMixin):
                     flat.insert(1, "    m0 = fr[0]")
                 flat_name = f"_g{next(self._ids)}"
                 flat[0] = f"def {flat_name}(s, fr):"
-                flat_fn = self._define(flat_name, [*flat, "    return out"])
+                flat_fn = self._define(flat_name, tidied([*flat, "    return out"]))
                 setattr(flat_fn, "keys", tuple(tuple(k) for k in keys))  # noqa: B010  # read by `turns._plan`
                 setattr(fn, "flat", flat_fn)  # noqa: B010
             setattr(fn, "kept", tuple(kept))  # noqa: B010  # read by `trickkit.engine.turns.legal_turns`

@@ -1,0 +1,168 @@
+"""A kinds pass's lines tidied (`trickkit.dsl.pass_tidy`): charges of one block merged so that
+the same total is charged, unread values made of locals dropped."""
+
+from typing import Any
+
+import pytest
+
+from trickkit.dsl.pass_tidy import charges_merged, copies_dropped, state_read_once, tidied, unread_dropped
+
+CHECK = ["    if s.budget < 0:", "        _over_budget()"]
+
+
+def test_a_charge_whose_values_are_set_before_is_merged_into_the_one_before() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    s.budget -= _len(v0)",
+        *CHECK,
+        "    t1 = False",
+        "    for v2 in t3:",
+        "        if v2 == 1:",
+        "            t1 = True",
+        "            break",
+        "    s.budget -= _len(t3)",
+        *CHECK,
+        "    return t1",
+    ]
+    out = charges_merged(lines)
+    assert out[1] == "    s.budget -= _len(v0) + _len(t3)"
+    assert sum("s.budget -=" in line for line in out) == 1
+    assert sum("_over_budget()" in line for line in out) == 1
+
+
+def test_a_charge_of_a_value_set_in_between_takes_the_earlier_one_down_to_it() -> None:
+    lines = ["def _g1(s, fr):", "    s.budget -= _len(v0) * 4", *CHECK, "    h1 = s.seat_vars[1]", "    t2 = h1"]
+    lines += ["    s.budget -= _len(t2)", *CHECK, "    return t2"]
+    out = charges_merged(lines)
+    assert out[:4] == [
+        "def _g1(s, fr):",
+        "    h1 = s.seat_vars[1]",
+        "    t2 = h1",
+        "    s.budget -= _len(v0) * 4 + _len(t2)",
+    ]
+    assert out[4:] == [*CHECK, "    return t2"]
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        ["    if t1:", "        return True"],  # the later charge is not always made
+        [
+            "    for a0 in v0:",
+            "        if a0:",
+            "            continue",
+            "        t2 = 1",
+            "    if t1:",
+            "        t2 = 2",
+        ],
+        [
+            "    t2 = len(t9)",
+            "    for a0 in t2:",
+            "        t3 = a0",
+        ],  # the later charge's value is set in between, in a loop
+    ],
+)
+def test_charges_are_kept_apart_when_the_total_could_differ(between: Any) -> None:
+    lines = ["def _g1(s, fr):", "    s.budget -= _len(v0)", *CHECK, *between, "    s.budget -= _len(t2)", *CHECK]
+    assert charges_merged(lines) == lines
+
+
+def test_a_break_out_of_the_block_keeps_charges_apart() -> None:
+    lines = ["    for a0 in v0:", "        s.budget -= 1", "    " + CHECK[0], "    " + CHECK[1], "        if a0:"]
+    lines += ["            break", "        s.budget -= 2", "    " + CHECK[0], "    " + CHECK[1]]
+    assert charges_merged(lines) == lines
+
+
+def test_charges_of_nested_blocks_stay_where_they_are() -> None:
+    lines = ["    s.budget -= 1", *CHECK, "    if t1:", "        s.budget -= 2", "    " + CHECK[0], "    " + CHECK[1]]
+    assert charges_merged(lines) == lines
+
+
+def test_unread_values_of_locals_are_dropped_and_read_ones_kept() -> None:
+    lines = [
+        "    for a0 in v0:",
+        "        h0 = (a0 != s.current)",
+        "        if not h0:",
+        "            continue",
+        "        h1 = (not h0)",
+        "        h2 = (h0 and h1)",
+        "        h3 = (h2 and h0)",
+        "        h4 = s.seat_vars[1][a0]",  # may raise: kept though unread
+        "        out.append(a0)",
+    ]
+    out = unread_dropped(lines)
+    assert out == [*lines[:4], lines[7], lines[8]]
+
+
+def test_the_only_line_of_a_block_is_kept() -> None:
+    lines = ["    if t0:", "        h1 = (t0 and t2)", "    return out"]
+    assert unread_dropped(lines) == lines
+
+
+def test_a_shipped_pass_tidied_charges_as_often_as_before() -> None:
+    """Love Letter's pass: same games (goldens elsewhere), fewer charge statements."""
+    import trickkit
+    from trickkit.dsl import gen_base
+
+    sources: list[list[str]] = []
+    define = gen_base.GenBase._define
+
+    def spy(self: Any, name: str, lines: list[str], record: bool = True) -> Any:
+        sources.append(list(lines))
+        return define(self, name, lines, record)
+
+    gen_base.GenBase._define = spy  # type: ignore[method-assign]
+    try:
+        trickkit.load_game("love_letter")
+    finally:
+        gen_base.GenBase._define = define  # type: ignore[method-assign]
+    passes = [lines for lines in sources if any(line.startswith("    m0, m1, m2 = fr") for line in lines)]
+    assert passes
+    for lines in passes:
+        assert tidied(lines) == lines  # already tidied
+        assert not any("h1004 =" in line for line in lines)  # the Guard's unread test
+        assert sum("s.budget -=" in line for line in lines) == 4
+
+
+def test_state_reads_are_made_once_at_the_top_of_a_pass() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    t0 = s.seat_zones[0][s.current]",
+        "    for a0 in v0:",
+        "        if a0 != s.current and not s.seat_vars[1][a0]:",
+        "            out.append(a0)",
+        "    v1 = s.seat_zones[0][s.current]",
+        "    t2 = s.seat_vars[2][s.current]",
+    ]
+    out = state_read_once(lines)
+    assert out[1:3] == ["    h901 = s.current", "    h900 = s.seat_zones[0][s.current]"]
+    assert out[3:] == [
+        "    t0 = h900",
+        "    for a0 in v0:",
+        "        if a0 != h901 and not s.seat_vars[1][a0]:",  # read once: left as it is
+        "            out.append(a0)",
+        "    v1 = h900",
+        "    t2 = s.seat_vars[2][h901]",
+    ]
+
+
+@pytest.mark.parametrize("line", ["    s.seat_vars[1][a0] = True", "    s.current = 2", "    t3 = 'x'"])
+def test_a_pass_that_may_set_the_state_keeps_its_reads(line: str) -> None:
+    lines = ["def _g1(s, fr):", "    t0 = s.current", "    t1 = s.current + s.seat_vars[1][0]", line]
+    assert state_read_once(lines) == lines
+
+
+def test_a_copy_of_a_local_set_once_at_the_top_is_replaced_by_it() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    h0 = s.seat_vars[1]",
+        "    t1 = False",
+        "    if t1:",
+        "        h2 = h0",  # a copy of h0, set once at the top: replaced
+        "        t3 = h2[0]",
+        "    t4 = t1",  # t1 is set again below: kept
+        "    t1 = True",
+        "    return t4",
+    ]
+    out = copies_dropped(lines)
+    assert out == [*lines[:4], "        t3 = h0[0]", *lines[6:]]
