@@ -258,8 +258,7 @@ class FiltersMixin(StatementsMixin):
         """
         name = f"_g{next(self._ids)}"
         lines = [f"def {name}(s, fr):"]
-        # each kind's entry goes to a local of its own (q0, q1 ...), returned as one list at the
-        # end: no append call per kind
+        # each kind's entry goes to a local of its own (q0, q1 ...), returned as one list: no append per kind
         texts_code = self._table(texts) if texts is not None else None
         # the flat variant's lines (see `trickkit.dsl.flat_pass`): None once a kind cannot have one
         flat: list[str] | None = None if first_only else ["", "    out = []"]
