@@ -36,7 +36,8 @@ def bare_seat_variable(rules: Any) -> int:
     """The index of the seat variable the score rule reads as it is (``score: total[seat]``), else -1.
 
     Told from the rule's generated function, which then only indexes the variable by the seat
-    (`trickkit.dsl.runtime.index`, which is ``values[seat]`` for a seat): the encoder reads the
+    (`trickkit.dsl.runtime.index`, which is ``values[seat]`` for a seat; or that read written out for
+    a seat in range, the call kept for the rest): the encoder reads the
     variable itself instead of calling the rule once per seat."""
     fn = getattr(rules.score, "fn", None)
     if getattr(rules.score, "size", None) != 1 or not callable(fn):
@@ -49,5 +50,10 @@ def bare_seat_variable(rules: Any) -> int:
     lines = [line.strip() for line in body if not line.strip().startswith("#")]
     if len(lines) != 2 or lines[0] != "a0 = fr[0]":
         return -1
-    found = re.fullmatch(r"return _index\(s\.seat_vars\[(\d+)\], a0\)", lines[1])
+    found = re.fullmatch(r"return _index\(s\.seat_vars\[(\d+)\], a0\)", lines[1]) or re.fullmatch(
+        # the same read with the in-range case written out (`trickkit.dsl.gen_expr`)
+        r"return \(s\.seat_vars\[(\d+)\]\[a0\] if a0 is not None and 0 <= a0 < \d+"
+        r" else _index\(s\.seat_vars\[\1\], a0\)\)",
+        lines[1],
+    )
     return int(found.group(1)) if found else -1
