@@ -15,6 +15,7 @@ import pytest
 
 import trickkit
 from trickkit.dsl import runtime
+from trickkit.rules.shipped import ruleset_text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_codegen_tight import _both, _compiler
@@ -157,7 +158,7 @@ def test_a_branch_a_constant_rules_out_leaves_no_staged_parts_in_a_filter(tmp_pa
     reading an unassigned local, which failed over to the general path at play)."""
     import ast
 
-    text = (Path(trickkit.__file__).parent.parent / "rulesets" / "saqqara.yaml").read_text("utf-8")
+    text = ruleset_text("saqqara")
     text = text.replace(
         "    else any(c != artifact and at_new_ends(c.rank) for c in hand[me])\n",
         "    else second_at_row\n",
