@@ -7,13 +7,18 @@ state as it was."""
 from __future__ import annotations
 
 import random
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 import trickkit
 from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import step_both
 
 PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
 
@@ -50,21 +55,17 @@ def test_planned_steps_agree_with_the_general_path(name):
                 legal._legal = general._legal = None
                 assert game._legal_fns[state.step](legal) == game._legal_general[state.step](general)
                 assert legal.budget == general.budget
-            action = rng.choice(state.legal_actions())
             if step.kind in ("turns", "choose"):
-                slow = state.clone()
-                slow._perform(action, game._apply_general[slow.step])  # the general path
-                slow_budget = slow.budget
-                state.apply_action(action)
+                _, slow = step_both(state, rng.choice)  # slow: the general path
                 assert state.to_json() == slow.to_json()
                 if step.kind == "turns":  # (a choose step finds the next legal actions within the action)
-                    assert state.budget == slow_budget
+                    assert state.budget == slow.budget
                 assert [a.text for a in state.legal_actions()] == [a.text for a in slow.legal_actions()]
                 assert state.current_player() == slow.current_player()
                 assert state.scores() == slow.scores()
                 checked += 1
             else:
-                state.apply_action(action)
+                state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 20
 
 
