@@ -175,7 +175,7 @@ def test_each_lookahead_is_tried_once_per_decision(monkeypatch):
         lambda game, s, kind, combo: tried.append((id(kind), combo)) or real(game, s, kind, combo),
     )
     asked_can = 0
-    for game, state in _decisions(SAQQARA_LOOKAHEAD, 3, seed=5):
+    for _, state in _decisions(SAQQARA_LOOKAHEAD, 3, seed=5):
         tried.clear()
         legal = state.legal_actions()
         assert len(tried) == len(set(tried))
