@@ -30,6 +30,7 @@ def _planned(game, kind):
 def test_state_runs_the_planned_functions_of_turns_and_choose_steps():
     game = trickkit.load_game("six_nimmt")
     for kind in ("turns", "choose"):
+        assert _planned(game, kind), kind  # 6 nimmt! has both: the loop below has steps to check
         for i in _planned(game, kind):
             assert game._apply_fns[i] is not game._apply_general[i]
             assert game._legal_fns[i] is not game._legal_general[i]
@@ -37,6 +38,7 @@ def test_state_runs_the_planned_functions_of_turns_and_choose_steps():
 
 def test_a_game_counting_coverage_runs_every_rule_through_its_hook():
     game = trickkit.load_game("love_letter", coverage=True)
+    assert _planned(game, "turns")  # the loop below has steps to check
     for i in _planned(game, "turns"):
         assert game._apply_fns[i] is game._apply_general[i]
 
