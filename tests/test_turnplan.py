@@ -23,7 +23,7 @@ from lockstep import step_both
 PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
 
 
-def _planned(game, kind):
+def _planned(game: trickkit.Game, kind: str) -> list[int]:
     return [i for i, st in enumerate(game.rules.steps) if st.kind == kind]
 
 
