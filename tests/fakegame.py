@@ -35,7 +35,7 @@ class Action:
 
 
 class PileState:
-    def __init__(self, game: "PileGame", pile: int, to_move: int):
+    def __init__(self, game: PileGame, pile: int, to_move: int):
         self.game = game
         self.pile = pile
         self.to_move = to_move
@@ -79,7 +79,7 @@ class PileState:
     def observation(self, seat: int) -> dict:
         return {"seat": seat, "pile": self.pile, "to_move": self.current_player(), "history": list(self._history)}
 
-    def clone(self) -> "PileState":
+    def clone(self) -> PileState:
         c = PileState(self.game, self.pile, self.to_move)
         c.last = self.last
         c._history = list(self._history)

@@ -6,8 +6,8 @@ import json
 import pytest
 
 import trickkit
-from trickkit.errors import IllegalActionError, RulesetError
 from trickkit.engine.game import DealError
+from trickkit.errors import IllegalActionError, RulesetError
 
 GAME = """
 format: 1
@@ -74,7 +74,7 @@ def test_without_a_reason_the_engine_message_stays(tmp_path):
     state = load(tmp_path, reason="").new_initial_state(seed=1)
     state.apply_action("bid 1")
     state.apply_action("bid 0")
-    with pytest.raises(IllegalActionError, match="illegal action 'bid 1' for seat 0: a bid must be one of 0, 2$"):
+    with pytest.raises(IllegalActionError, match=r"illegal action 'bid 1' for seat 0: a bid must be one of 0, 2$"):
         state.apply_action("bid 1")
 
 

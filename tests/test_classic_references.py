@@ -17,10 +17,10 @@ import pytest
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import cards52, oh_hell, spades  # noqa: E402
+from reference import cards52, oh_hell, spades
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str, **params) -> trickkit.Game:
     return trickkit.load_game(name, **params)
 

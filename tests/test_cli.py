@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import fakegame  # noqa: E402
+import fakegame
 
-import trickkit  # noqa: E402
-import trickkit.engine.loader  # noqa: E402
-from trickkit.cli.main import main, parse_params  # noqa: E402
-from trickkit.lab.simulation import game_seed  # noqa: E402
+import trickkit
+import trickkit.engine.loader
+from trickkit.cli.main import main, parse_params
+from trickkit.lab.simulation import game_seed
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_parse_params_types():
 
 
 def test_bad_param_is_a_usage_error(capsys, fake):
-    code, out, err = run(capsys, "simulate", "pile", "--param", "rounds")
+    code, _, err = run(capsys, "simulate", "pile", "--param", "rounds")
     assert code == 2
     assert "--param expects KEY=VALUE, got 'rounds'" in err
 
@@ -61,17 +61,17 @@ def test_bad_param_is_a_usage_error(capsys, fake):
 
 
 def test_list(capsys, fake):
-    code, out, err = run(capsys, "list")
+    code, out, _ = run(capsys, "list")
     assert code == 0
     row = [line for line in out.splitlines() if "pile" in line and "Pile (fake test game)" in line]
     assert len(row) == 1 and "2-4" in row[0]
 
 
 def test_validate_reports_ok_and_every_problem(capsys, fake):
-    code, out, err = run(capsys, "validate", "pile", "missing.yaml")
+    code, out, _ = run(capsys, "validate", "pile", "missing.yaml")
     assert code == 1
     assert out.splitlines() == ["pile: ok", "missing.yaml: $: no game 'missing.yaml'"]
-    code, out, err = run(capsys, "validate", "pile")
+    code, out, _ = run(capsys, "validate", "pile")
     assert (code, out) == (0, "pile: ok\n")
 
 
@@ -120,7 +120,7 @@ def test_simulate_unknown_game_exits_2_without_traceback(capsys, fake):
 
 
 def test_simulate_bad_players_exits_2(capsys, fake):
-    code, out, err = run(capsys, "simulate", "pile", "--players", "9")
+    code, _, err = run(capsys, "simulate", "pile", "--players", "9")
     assert code == 2
     assert "players must be 2..4, got 9" in err
 
@@ -149,7 +149,7 @@ def test_check_reports_pass_fail_error(capsys, fake, tmp_path, monkeypatch):
     (tmp_path / "c_broken.yaml").write_text(BROKEN)
     (tmp_path / "notes.txt").write_text("not a scenario")
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "check", ".")
+    code, out, _ = run(capsys, "check", ".")
     assert code == 1
     assert out.splitlines() == [
         "PASS ./a_pass.yaml: ok one",
@@ -164,19 +164,19 @@ def test_check_reports_pass_fail_error(capsys, fake, tmp_path, monkeypatch):
 def test_check_all_passing_exits_0(capsys, fake, tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text(PASSING)
-    code, out, err = run(capsys, "check", str(path))
+    code, out, _ = run(capsys, "check", str(path))
     assert code == 0
     assert out.splitlines() == [f"PASS {path}: ok one", "1 passed, 0 failed, 0 errors"]
 
 
 def test_check_missing_path_exits_2(capsys, fake, tmp_path):
-    code, out, err = run(capsys, "check", str(tmp_path / "nope"))
+    code, _, err = run(capsys, "check", str(tmp_path / "nope"))
     assert code == 2
     assert "no such file or directory" in err
 
 
 def test_check_empty_directory_fails(capsys, fake, tmp_path):
-    code, out, err = run(capsys, "check", str(tmp_path))
+    code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 1
     assert "no scenario files found" in out
 
@@ -219,7 +219,7 @@ def test_play_full_game_from_piped_input(capsys, fake, monkeypatch):
 
 
 def test_play_reprompts_on_illegal_and_bad_numbers_then_eof(capsys, fake, monkeypatch):
-    code, out, err = play(capsys, monkeypatch, "7\ntake 3\n\ntake 2\n", "--seat", "0")
+    code, out, _ = play(capsys, monkeypatch, "7\ntake 3\n\ntake 2\n", "--seat", "0")
     assert code == 0
     assert "pick 1..2 or type an action" in out
     assert "not allowed: 'take 3': you may take 1 or 2" in out
@@ -229,14 +229,14 @@ def test_play_reprompts_on_illegal_and_bad_numbers_then_eof(capsys, fake, monkey
 
 
 def test_play_shows_only_own_observation(capsys, fake, monkeypatch):
-    code, out, err = play(capsys, monkeypatch, "", "--seat", "1", "--players", "3", "--seed", "1")
+    code, out, _ = play(capsys, monkeypatch, "", "--seat", "1", "--players", "3", "--seed", "1")
     assert code == 0
     assert "seat: 1" in out
     assert "seat: 0" not in out and "seat: 2" not in out
 
 
 def test_play_bad_seat_exits_2(capsys, fake, monkeypatch):
-    code, out, err = play(capsys, monkeypatch, "", "--seat", "2")
+    code, _, err = play(capsys, monkeypatch, "", "--seat", "2")
     assert code == 2
     assert "--seat must be 0..1, got 2" in err
 
@@ -245,7 +245,7 @@ def test_play_bad_seat_exits_2(capsys, fake, monkeypatch):
 
 
 def test_real_list_shows_shipped_games(capsys):
-    code, out, err = run(capsys, "list")
+    code, out, _ = run(capsys, "list")
     assert code == 0
     assert "skull_king" in out and "sarkophag" in out
     assert set(trickkit.list_games()) >= {"skull_king", "sarkophag"}
@@ -289,7 +289,7 @@ def test_validate_prints_locations_verbatim_not_as_emoji(capsys, tmp_path, monke
     # rich turned ":100:" into an emoji; file names and messages must print as they are
     monkeypatch.chdir(tmp_path)
     (tmp_path / "n.yaml").write_text("# c\n" * 99 + "name:         : x\n", "utf-8")
-    code, out, err = run(capsys, "validate", "n.yaml")
+    code, out, _ = run(capsys, "validate", "n.yaml")
     assert code == 1
     assert out.startswith("n.yaml:100:15: ")
     assert "\U0001f4af" not in out
@@ -304,13 +304,13 @@ def test_list_shows_titles_with_brackets_verbatim(capsys, monkeypatch):
     monkeypatch.setattr(trickkit, "game_info", lambda name: game, raising=False)
     monkeypatch.setattr(trickkit.engine.loader, "game_info", lambda name: game, raising=False)
     monkeypatch.setattr(game, "title", "[bold]Pile[/bold] :100:", raising=False)
-    code, out, err = run(capsys, "list")
+    code, out, _ = run(capsys, "list")
     assert code == 0
     assert "[bold]Pile[/bold] :100:" in out
 
 
 def test_version(capsys):
-    code, out, err = run(capsys, "--version")
+    code, out, _ = run(capsys, "--version")
     assert code == 0
     assert out.strip() == f"trickkit {trickkit.__version__}"
 
@@ -330,7 +330,7 @@ def test_simulate_out_that_cannot_be_written_is_a_one_line_error(capsys, fake, t
     if target == "/dev/full" and not Path("/dev/full").exists():
         target, expected = "missing/g.jsonl", "no such folder"  # not every system has a full device
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "simulate", "pile", "--games", "3", "--out", target)
+    code, _, err = run(capsys, "simulate", "pile", "--games", "3", "--out", target)
     assert code == 2
     assert expected in err and err.count("\n") == 1 and "Traceback" not in err
 
@@ -338,7 +338,7 @@ def test_simulate_out_that_cannot_be_written_is_a_one_line_error(capsys, fake, t
 def test_negative_seed_is_a_one_line_error(capsys, fake, monkeypatch):
     for argv in (["play", "pile", "--seed", "-1"], ["simulate", "pile", "--seed", "-1"]):
         monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-        code, out, err = run(capsys, *argv)
+        code, _, err = run(capsys, *argv)
         assert code == 2
         assert err.startswith(f"trickkit {argv[0]}: error: ") and err.count("\n") == 1
         assert "--seed" in err and "must be a non-negative int" in err and "got -1" in err
@@ -350,14 +350,14 @@ def test_negative_seed_is_a_one_line_error(capsys, fake, monkeypatch):
 def test_check_dir_skips_rulesets_beside_scenarios(capsys, fake, tmp_path):
     (tmp_path / "a.yaml").write_text(PASSING)
     (tmp_path / "my_game.yaml").write_text("name: g\ndeck: {}\nround: []\n")
-    code, out, err = run(capsys, "check", str(tmp_path))
+    code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 0, out
     assert out.splitlines() == [
         f"PASS {tmp_path / 'a.yaml'}: ok one",
         "1 passed, 0 failed, 0 errors (1 ruleset file skipped)",
     ]
     # named on its own, a ruleset is still an error (with a hint)
-    code, out, err = run(capsys, "check", str(tmp_path / "my_game.yaml"))
+    code, out, _ = run(capsys, "check", str(tmp_path / "my_game.yaml"))
     assert code == 1 and "this is a ruleset, not a scenario file" in out
 
 
@@ -365,7 +365,7 @@ def test_check_real_tutorial_folder_layout(capsys, tmp_path):
     docs = Path(__file__).resolve().parent.parent / "docs" / "tutorial"
     for f in docs.glob("*.yaml"):
         (tmp_path / f.name).write_text(f.read_text("utf-8"), "utf-8")
-    code, out, err = run(capsys, "check", str(tmp_path))
+    code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 0, out
     assert "ERROR" not in out and "(1 ruleset file skipped)" in out
 
@@ -373,7 +373,7 @@ def test_check_real_tutorial_folder_layout(capsys, tmp_path):
 def test_validate_on_a_scenario_file_says_use_check(capsys, fake, tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text(PASSING)
-    code, out, err = run(capsys, "validate", str(path))
+    code, out, _ = run(capsys, "validate", str(path))
     assert code == 1
     assert out == f"{path}: this is a scenario file, not a ruleset: run it with 'trickkit check {path}'\n"
 
@@ -550,7 +550,7 @@ def test_simulation_summary_text_never_reads_markup():
 
 @pytest.mark.parametrize("limit", ["0", "-1"])
 def test_test_max_actions_below_one_is_a_usage_error(capsys, limit):
-    code, out, err = run(capsys, "test", "sarkophag", "--max-actions", limit, "--examples", "1")
+    code, _, err = run(capsys, "test", "sarkophag", "--max-actions", limit, "--examples", "1")
     assert code == 2
     assert f"--max-actions must be >= 1, got {limit}" in err
 

@@ -19,7 +19,7 @@ from trickkit.engine.loader import read_document
 from trickkit.rules.ruleset import RulesetCompiler
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_dsl import compiler  # noqa: E402
+from test_dsl import compiler
 
 GAMES = trickkit.list_games()
 
@@ -43,7 +43,7 @@ def test_every_shipped_game_generates_allow_listed_code(name):
     source = game.rules.generated_source
     assert "def _r" in source  # rules were generated
     # the whole module passes the allow-list again, as one module
-    allowlist.check(source, set(n for n in names_in(source) if GLOBAL_NAME.match(n)))
+    allowlist.check(source, {n for n in names_in(source) if GLOBAL_NAME.match(n)})
     for ident in names_in(source):
         assert LOCAL_NAME.match(ident) or GLOBAL_NAME.match(ident), ident
 
@@ -184,7 +184,7 @@ def test_random_dsl_texts_generate_only_allow_listed_code(name, text, start):
         assert ident not in ("eval", "os", "__import__"), text
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game_compiler(name):
     """The DSL compiler a shipped game was compiled with (its namespace, its module)."""
     rc = RulesetCompiler(*read_document(name), None, {})
@@ -198,7 +198,7 @@ def test_definition_chains_compile_in_linear_work():
     for i in range(1, 60):
         defs[f"d{i}"] = f"d{i - 1} + d{i - 1}"
     c = compiler(defs)
-    fn, size, _ = c.expression("d59 > 0", (("card", "card"),))
+    c.expression("d59 > 0", (("card", "card"),))  # generates d59 and the chain of definitions it reads
     assert c.source().count("def _d") <= 60
     assert len(c.source()) < 60 * 400
 
@@ -211,7 +211,7 @@ def test_trickkit_compile_prints_the_generated_module(capsys):
     assert out.startswith("# Python generated from sarkophag for 3 seats")
     assert re.search(r"# sarkophag\.yaml:\d+:\d+: \$\.round\[1\]\.tricks\.must_play_if_able", out)
     assert "return 7" in out  # hand_size is a constant of this game: the deal count folds to it
-    allowlist.check(out, set(n for n in names_in(out) if GLOBAL_NAME.match(n)))
+    allowlist.check(out, {n for n in names_in(out) if GLOBAL_NAME.match(n)})
     # the state copier follows, generated for 3 seats: seat 2 is copied, no seat 3
     copier = out[out.index("# the state copier") :]
     assert "def _c0(s):" in copier and "[*a0[2]]" in copier and "a0[3]" not in copier

@@ -18,7 +18,7 @@ from trickkit.dsl.compiler import Compiler, Namespace, Symbol
 from trickkit.dsl.parser import parse
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_dsl import CARD, FakeState  # noqa: E402
+from test_dsl import CARD, FakeState
 
 
 def skull_king_variant(tmp_path, body: str):
@@ -90,7 +90,7 @@ def test_an_aggregate_over_an_aggregate_in_a_ruleset_is_no_raw_python_error(tmp_
           $change:
             2:
               must_play_if_able: led_suit == null or card.suit == led_suit or sum(len(trick) for s in list(t for t in seats)) > 99
-        """),
+        """),  # noqa: E501 (the ruleset's rule kept on one line, as its author would write it)
     )
     game = trickkit.load_game(path)
     state = game.new_initial_state(seed=1)

@@ -19,10 +19,10 @@ import pytest
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import crazy_eights as ref  # noqa: E402
+from reference import crazy_eights as ref
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(players: int, **params) -> trickkit.Game:
     return trickkit.load_game("crazy_eights", players=players, **params)
 
@@ -105,7 +105,7 @@ def test_the_model_follows_the_rules_text():
     class Fixed(ref.RandomChance):
         def deal(self, model):
             hands = [["C5", "H8", "D9", "S2", "CK", "HA", "D3"], ["C9", "D10", "SJ", "H4", "S6", "C2", "D7"]]
-            used = set(sum(hands, []))
+            used = {c for h in hands for c in h}
             stock = [c for c in ref.DECK if c not in used and c != "C7"]
             return hands, stock, ["C7"]
 

@@ -147,7 +147,7 @@ def test_every_registry_example_compiles_or_parses():
         assert entry.doc
     for name, (_, doc, example) in B.SEAT_FUNCTIONS.items():
         parse(example)
-        assert doc
+        assert doc, name
 
 
 def test_an_unknown_attribute_lists_the_attributes_there_are():

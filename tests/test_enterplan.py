@@ -7,14 +7,17 @@ located error that leaves the state as it was."""
 from __future__ import annotations
 
 import random
+import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import trickkit
 from trickkit.errors import DSLRuntimeError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import dispatched, step_both
 
 ENTERS = """
 format: 1
@@ -62,22 +65,9 @@ def _enters(tmp_path: Path, **rules: str) -> trickkit.Game:
     return trickkit.load_game(path)
 
 
-def _dispatched(game: trickkit.Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The kinds of the steps entered through ``Game.step_enter`` (the general dispatch), in order."""
-    seen: list[str] = []
-    general = game.step_enter
-
-    def step_enter(state: Any, step: Any) -> bool:
-        seen.append(step.kind)
-        return general(state, step)
-
-    monkeypatch.setattr(game, "step_enter", step_enter)
-    return seen
-
-
 def test_a_euchre_game_enters_every_step_after_its_start_without_the_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
     game = trickkit.load_game("euchre")
-    seen = _dispatched(game, monkeypatch)
+    seen = dispatched(game, monkeypatch)
     state = game.new_initial_state(seed=3)
     assert seen == ["deal", "effect", "auction"]  # the game's start: the general path
     seen.clear()
@@ -97,11 +87,8 @@ def test_every_shipped_game_plays_as_the_general_path(name: str) -> None:
     for _ in range(400):
         if state.is_terminal():
             break
-        slow = state.clone()
-        action = rng.choice(state.legal_actions())
         kinds.add(game.rules.steps[state.step].kind)
-        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
-        state.apply_action(action)
+        _, slow = step_both(state, rng.choice)  # slow: the general path, entering by the dispatch
         assert state.to_json() == slow.to_json()
         assert state.budget == slow.budget  # the steps entered charge the budget alike
         assert state.step == slow.step and state.round == slow.round

@@ -9,11 +9,11 @@ import warnings
 import pytest
 
 pytest.importorskip("gymnasium")
-import numpy as np  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+import numpy as np
+from gymnasium.utils.env_checker import check_env
 
-import trickkit  # noqa: E402
-from trickkit.envs.gym import SingleAgentEnv  # noqa: E402
+import trickkit
+from trickkit.envs.gym import SingleAgentEnv
 
 
 def test_gymnasium_env_checker_passes():
@@ -24,12 +24,12 @@ def test_gymnasium_env_checker_passes():
 
 
 def play(env, seed):
-    obs, info = env.reset(seed=seed)
+    obs, _ = env.reset(seed=seed)
     rewards, steps, done = [], 0, False
     while not done:
         assert env.state.current_player() == env.seat  # the learner is asked only on its turns
         action = int(np.flatnonzero(obs["action_mask"])[-1])
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, reward, terminated, truncated, _ = env.step(action)
         rewards.append(reward)
         steps += 1
         done = terminated or truncated
@@ -48,7 +48,7 @@ def test_one_seat_learns_the_others_follow_their_agents():
             return state.legal_action_ids()[-1]
 
     env = SingleAgentEnv("skull_king", seat=2, opponents=[first_legal, ByLastId()], players=3, rounds=2)
-    rewards, steps, history = play(env, seed=3)
+    rewards, steps, _ = play(env, seed=3)
     assert env.state.is_terminal() and steps > 0
     by_seat = [seat for seat, _ in env.state._history]
     assert set(calls) == {0} and len(calls) == by_seat.count(0) > 0  # seat 0's agent made each of its moves

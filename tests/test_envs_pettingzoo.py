@@ -39,7 +39,7 @@ def play_whole_game(e, seed, sample_seed):
         e.action_space(agent).seed(sample_seed + i)
     trace = []
     for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
+        obs, reward, terminated, truncated, _ = e.last()
         action = None if terminated or truncated else int(e.action_space(agent).sample(obs["action_mask"]))
         trace.append(
             (agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, truncated, action)

@@ -3,12 +3,16 @@ the legal actions looked up in tables made once per Game, the same actions, in t
 with the same budget charged as the general pass and the engine's mapping of its combinations."""
 
 import random
+import sys
+from pathlib import Path
 
 import trickkit
 from trickkit.dsl.filter_inline import inline_filter
 from trickkit.dsl.flat_pass import choice_keys, flat_lines
 from trickkit.engine.turns import _plan, actions_of, legal_turns
-from trickkit.rules.ruleset import TurnStep
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import flat_and_general, states_at, turn_steps
 
 FILTER = [
     "def _g1(s, fr, domains):",
@@ -49,39 +53,25 @@ def test_choice_keys() -> None:
     assert choice_keys([True, False], False) is None
 
 
-def _turn_steps(game: trickkit.Game) -> list[TurnStep]:
-    return [st for st in game.rules.steps if isinstance(st, TurnStep)]
-
-
 def test_love_letter_has_a_flat_pass_giving_the_general_passes_actions_and_charges() -> None:
     game = trickkit.load_game("love_letter")
-    step = _turn_steps(game)[0]
+    step = turn_steps(game)[0]
     _, legal, rows, flat = _plan(game, step, -1)
     assert flat is not None and flat[0] is legal.flat
     rng = random.Random(3)
     compared = 0
-    for g in range(30):
-        s = game.new_initial_state(seed=g)
-        while not s.is_terminal():
-            if s.rules.steps[s.step] is step and s.window < 0:
-                results = []
-                for flat_run in (True, False):
-                    s.memo, s.budget = {}, 1000
-                    got = flat[0](s, flat[1]) if flat_run else actions_of(game, s, rows, legal(s, ()))
-                    results.append((got, 1000 - s.budget))
-                    s.memo = None
-                (flat_actions, flat_charge), (actions, charge) = results
-                assert [a.text for a in flat_actions] == [a.text for a in actions]
-                assert all(a is b for a, b in zip(flat_actions, actions, strict=True))  # the very objects
-                assert flat_charge == charge > 0
-                compared += 1
-            s.apply_action(rng.choice(s.legal_actions()))
+    for s in states_at(game, step, range(30), rng):
+        (flat_actions, flat_charge, _), (actions, charge, _) = flat_and_general(game, s, rows, legal, flat)
+        assert [a.text for a in flat_actions] == [a.text for a in actions]
+        assert all(a is b for a, b in zip(flat_actions, actions, strict=True))  # the very objects
+        assert flat_charge == charge > 0
+        compared += 1
     assert compared > 500
 
 
 def test_a_flat_pass_that_fails_leaves_it_to_the_general_pass() -> None:
     game = trickkit.load_game("love_letter")
-    step = _turn_steps(game)[0]
+    step = turn_steps(game)[0]
     kinds, legal, rows, flat = _plan(game, step, -1)
     s = game.new_initial_state(seed=5)
     expected = s.legal_actions()

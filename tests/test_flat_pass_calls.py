@@ -3,11 +3,15 @@
 (`trickkit.dsl.flat_pass`): the same actions, in the same order, with the same charges."""
 
 import random
+import sys
+from pathlib import Path
 
 import trickkit
 from trickkit.dsl.flat_pass import can_kept, flat_constant, flat_filter, flat_product
-from trickkit.engine.turns import _plan, actions_of
-from trickkit.rules.ruleset import TurnStep
+from trickkit.engine.turns import _plan
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import flat_and_general, states_at, turn_steps
 
 UNROLLED = [
     "def _g7(s, fr, domains):",
@@ -62,7 +66,7 @@ def test_a_kind_asked_can_about_keeps_whether_it_found_one() -> None:
 
 def test_saqqara_places_with_a_flat_pass_giving_the_general_passes_actions_charges_and_can() -> None:
     game = trickkit.load_game("saqqara")
-    steps = [st for st in game.rules.steps if isinstance(st, TurnStep)]
+    steps = turn_steps(game)
     compared = 0
     for step in steps:
         _, legal, rows, flat = _plan(game, step, -1)
@@ -71,21 +75,12 @@ def test_saqqara_places_with_a_flat_pass_giving_the_general_passes_actions_charg
     _, legal, rows, flat = _plan(game, step, -1)
     rng = random.Random(4)
     kinds: set[str] = set()
-    for g in range(20):
-        s = game.new_initial_state(seed=g)
-        while not s.is_terminal():
-            if s.rules.steps[s.step] is step and s.window < 0:
-                results = []
-                for flat_run in (True, False):
-                    s.memo, s.budget = {}, 1000
-                    got = flat[0](s, flat[1]) if flat_run else actions_of(game, s, rows, legal(s, ()))
-                    results.append((got, 1000 - s.budget, bool(s.memo.get(("can", "place")))))
-                    s.memo = None
-                (flat_actions, flat_charge, flat_can), (actions, charge, can) = results
-                assert [a.text for a in flat_actions] == [a.text for a in actions]
-                assert all(a is b for a, b in zip(flat_actions, actions, strict=True))  # the very objects
-                assert flat_charge == charge > 0 and flat_can == can
-                kinds.update(a.verb for a in actions)
-                compared += 1
-            s.apply_action(rng.choice(s.legal_actions()))
+    for s in states_at(game, step, range(20), rng):
+        (flat_actions, flat_charge, flat_memo), (actions, charge, memo) = flat_and_general(game, s, rows, legal, flat)
+        assert [a.text for a in flat_actions] == [a.text for a in actions]
+        assert all(a is b for a, b in zip(flat_actions, actions, strict=True))  # the very objects
+        assert flat_charge == charge > 0
+        assert bool(flat_memo.get(("can", "place"))) == bool(memo.get(("can", "place")))
+        kinds.update(a.verb for a in actions)
+        compared += 1
     assert compared > 500 and kinds == {"take", "stop", "place", "discard"}

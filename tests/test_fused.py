@@ -8,7 +8,9 @@ random game reaches, and fail as the general path does: a located error, the sta
 import json
 import random
 import re
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -16,20 +18,13 @@ import trickkit
 from trickkit.dsl import allowlist
 from trickkit.dsl.allowlist import UnsafeCode
 from trickkit.engine.actions import Action
-from trickkit.engine.enterplan import enter_next
-from trickkit.engine.game import Game
 from trickkit.errors import DSLRuntimeError, IllegalActionError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import general_twin
 
 GAMES = trickkit.list_games()
 TRICK_GAMES = ["hearts", "oh_hell", "sarkophag", "skull_king", "skull_king_2021", "spades"]
-
-
-def general_twin(game: Game) -> Game:
-    """The same game (same rules) running on the general path only."""
-    twin = Game(game.rules, game.content_hash, game.path)
-    twin._legal_fns, twin._apply_fns = twin._legal_general, twin._apply_general
-    twin._advance = enter_next  # the steps after a finished one: entered by the dispatch too
-    return twin
 
 
 @pytest.mark.parametrize("name", TRICK_GAMES)

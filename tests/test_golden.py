@@ -159,7 +159,7 @@ def small_lines():
 
 
 def _step(lines, game_index, step):
-    game_line = next(i for i, l in enumerate(lines) if l["kind"] == "game" and l["index"] == game_index)
+    game_line = next(i for i, rec in enumerate(lines) if rec["kind"] == "game" and rec["index"] == game_index)
     line = lines[game_line + 1 + step]
     assert line["kind"] == "step" and line["step"] == step
     return line
@@ -194,7 +194,7 @@ def test_a_changed_card_in_a_seat_observation_is_reported(small_lines):
 
 def test_a_changed_final_score_is_reported(small_lines):
     lines = copy.deepcopy(small_lines)
-    end = [l for l in lines if l["kind"] == "end"][-1]
+    end = [rec for rec in lines if rec["kind"] == "end"][-1]
     end["scores"][0] += 1
     with pytest.raises(pytest.fail.Exception, match=r"end of game: scores\[0\] differs"):
         _check(lines)

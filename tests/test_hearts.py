@@ -19,13 +19,13 @@ import pytest
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import hearts as ref_hearts  # noqa: E402
+from reference import hearts as ref_hearts
 
 MAX_HANDS = 40
 """Deals prepared per game: more than any game can use (each hand adds at least 26 points)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(**params) -> trickkit.Game:
     return trickkit.load_game("hearts", **params)
 

@@ -29,20 +29,20 @@ from hypothesis import strategies as st
 import trickkit
 import trickkit.lab.simulation  # used as trickkit.lab.simulation below: imported here, not by luck of test order
 from trickkit import RulesetError, ScenarioError, TrickkitError
-from trickkit.rules import source as source_module
-from trickkit.rules.cards import MAX_CARD_TEXT, MAX_DECK_CARDS, MAX_DECK_FACES
-from trickkit.rules.inherit import _Merger, _Src
-from trickkit.jsonsafe import MAX_JSON_DEPTH, JSONLimitError
-from trickkit.jsonsafe import loads as safe_loads
 from trickkit.engine.loader import ruleset_text
 from trickkit.engine.privacy import mask_text, privacy_table, seen_text
 from trickkit.engine.records import replay_record, replay_records
-from trickkit.rules.ruleset import MAX_ZONE_FAMILY
+from trickkit.jsonsafe import MAX_JSON_DEPTH, JSONLimitError
+from trickkit.jsonsafe import loads as safe_loads
 from trickkit.lab.scenarios import load_scenario_file, run_scenario
+from trickkit.rules import source as source_module
+from trickkit.rules.cards import MAX_CARD_TEXT, MAX_DECK_CARDS
+from trickkit.rules.inherit import _Merger, _Src
+from trickkit.rules.ruleset import MAX_ZONE_FAMILY
 from trickkit.rules.source import MAX_SOURCE_NODES, Locator, load_yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import backstop  # noqa: E402  (the hang backstop shared with the other fuzz suite)
+import backstop  # (the hang backstop shared with the other fuzz suite)
 
 HANG_SECONDS = 300  # a backstop against a real hang, never a speed assertion (the limits are counted)
 PROPERTY = settings(
@@ -99,9 +99,8 @@ def dump(doc) -> str:
 
 def load_error(path: str, **kwargs) -> RulesetError:
     """The RulesetError loading ``path`` raises; fails on anything else (a hang included)."""
-    with no_hang(f"loading {path}"):
-        with pytest.raises(RulesetError) as info:
-            trickkit.load_game(path, **kwargs)
+    with no_hang(f"loading {path}"), pytest.raises(RulesetError) as info:
+        trickkit.load_game(path, **kwargs)
     return info.value
 
 
@@ -744,9 +743,8 @@ def test_scenario_params_that_are_load_game_arguments(params):
 def _children(pid: int) -> list[int]:
     out = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        with contextlib.suppress(OSError):
-            with open(f"/proc/{pid}/task/{task}/children") as fh:
-                out += [int(x) for x in fh.read().split()]
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as fh:
+            out += [int(x) for x in fh.read().split()]
     return out
 
 

@@ -8,13 +8,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import trickkit
-from trickkit.errors import RulesetError
 from trickkit.engine.game import content_hash
-from trickkit.rules.inherit import MergedLocator
 from trickkit.engine.loader import read_document, ruleset_text
+from trickkit.errors import RulesetError
+from trickkit.rules.inherit import MergedLocator
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -303,7 +304,7 @@ def test_list_operation_errors_are_located_in_the_child(tmp_path):
 
 
 def test_ambiguous_selector_asks_for_an_index(tmp_path):
-    parent = write(
+    write(
         tmp_path,
         "p.yaml",
         ruleset_text("skull_king").replace("\ngame_over:", "  - effect: score[0] += 0\n\ngame_over:"),
@@ -336,7 +337,8 @@ def test_remove_errors(tmp_path):
     """,
     )
     assert problems(child) == [
-        f"{child}:4:13: $.parameters[\"$remove\"][0]: cannot remove 'round': the parent has no such key (did you mean 'rounds'?)",
+        f"{child}:4:13: $.parameters[\"$remove\"][0]: cannot remove 'round': the parent has no such key "
+        "(did you mean 'rounds'?)",
         f"{child}:4:20: $.parameters[\"$remove\"][1]: 'rounds' is both removed and set; remove it or set it, not both",
     ]
 

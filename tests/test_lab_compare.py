@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import sys
+from typing import ClassVar
 
 import pytest
 
@@ -74,7 +76,7 @@ class _Scripted:
 
     name = "scripted"
     num_players = 2
-    params: dict = {}
+    params: ClassVar[dict] = {}
 
     def __init__(self, script):
         self.script = script
@@ -153,7 +155,7 @@ def test_compare_cli_tables_and_csv(capsys, tmp_path):
     ],
 )
 def test_compare_cli_errors_are_one_line(capsys, argv, message):
-    code, out, err = run(capsys, *argv)
+    code, _, err = run(capsys, *argv)
     assert code == 2 and message in err and "Traceback" not in err
 
 
@@ -173,7 +175,7 @@ def test_compare_with_an_agent_from_a_module(capsys, tmp_path, monkeypatch):
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))
-    code, out, err = run(
+    code, _, err = run(
         capsys, "compare", "sarkophag@hand_size=3", "--games", "2", "--agents", "my_agents:Last", "--csv", "last.csv"
     )
     assert code == 0, err
@@ -216,7 +218,7 @@ def test_lead_changes_of_real_games_match_a_replay(short):
             if state.round != before or state.is_terminal():
                 scores = state.scores()
                 leads.append({s for s, v in enumerate(scores) if v == max(scores)})
-        changes = sum(1 for a, b in zip(leads, leads[1:]) if a != b)
+        changes = sum(1 for a, b in itertools.pairwise(leads) if a != b)
         assert len(leads) == 3
         assert play_measured(game, 11, i).lead_changes == changes
 

@@ -103,7 +103,7 @@ def test_simulate_report_has_seat_advantage_and_coverage(tmp_path, capsys):
 def test_report_without_matplotlib_says_how_to_install_it(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     code = main(["compare", "sarkophag", "--games", "2", "--report", str(tmp_path / "x.html")])
-    out, err = capsys.readouterr()
+    _, err = capsys.readouterr()
     assert code == 2
     assert "pip install 'trickkit[lab]'" in err and "Traceback" not in err
     assert not (tmp_path / "x.html").exists()  # refused before any game is played

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit.errors import DSLRuntimeError, RulesetError
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.errors import DSLRuntimeError, RulesetError
 
 
 def variant(tmp_path: Path, text: str, parent: str = "skull_king") -> Path:
@@ -143,7 +143,7 @@ def test_a_choice_missing_from_the_action_text_is_refused_at_load(tmp_path):
                   effect: end_turn()
     """,
     )
-    with pytest.raises(RulesetError, match="choice 'b' does not appear in the action text 'pick {a}'"):
+    with pytest.raises(RulesetError, match=re.escape("choice 'b' does not appear in the action text 'pick {a}'")):
         trickkit.load_game(path)
 
 

@@ -4,8 +4,8 @@ from grammar.lark, and are regenerated whenever the grammar changes."""
 from __future__ import annotations
 
 import lark
-from trickkit.dsl import parser
-from trickkit.dsl import parser_tables
+
+from trickkit.dsl import parser, parser_tables
 from trickkit.engine.loader import list_games, read_document
 
 
@@ -40,7 +40,7 @@ def _outcome(p: lark.Lark, text: str, start: str):
 def test_tables_were_made_from_this_grammar():
     # (lark numbers its LALR states differently from run to run, so the tables themselves
     # cannot be compared with a fresh build; their behaviour is, below)
-    assert parser_tables.GRAMMAR_SHA256 == parser.grammar_digest(), (
+    assert parser.grammar_digest() == parser_tables.GRAMMAR_SHA256, (
         "grammar.lark changed: run python -m trickkit.dsl.write_tables"
     )
     source = parser.table_source(parser.stored_parser() or parser.build_parser())
@@ -51,7 +51,7 @@ def test_stored_parser_parses_like_the_built_one():
     stored = parser.stored_parser()
     if stored is None:
         # only another lark version may refuse the tables (then the grammar is built instead)
-        assert parser_tables.LARK_VERSION != lark.__version__, "regenerate the stored tables"
+        assert lark.__version__ != parser_tables.LARK_VERSION, "regenerate the stored tables"
         return
     built = parser.build_parser()
     texts = _dsl_texts() | {"a +", "1 + + 2", "if x then", "x[0].rank < y.z", "a += 1; b = 2"}

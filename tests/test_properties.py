@@ -25,12 +25,12 @@ EXAMPLES = int(os.environ.get("TRICKKIT_PROPERTY_EXAMPLES", "20"))
 FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str, players: int, **params) -> trickkit.Game:
     return trickkit.load_game(name, players=players, **params)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def player_range(name: str) -> tuple[int, int]:
     g = trickkit.load_game(name)
     return g.players_min, g.players_max

@@ -19,10 +19,10 @@ import pytest
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import sarkophag, skull_king  # noqa: E402
+from reference import sarkophag, skull_king
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str, **params) -> trickkit.Game:
     return trickkit.load_game(name, **params)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit.errors import DSLRuntimeError, IllegalActionError, RulesetError
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
+from trickkit.errors import DSLRuntimeError, IllegalActionError, RulesetError
 
 HEAD = """
 format: 1

@@ -62,7 +62,8 @@ def test_tampered_action_diverges_with_the_exact_place(tmp_path, capsys):
     )
     assert main(["replay", str(out)]) == 1
     assert capsys.readouterr().out == (
-        f"{out}:2: diverged: action 0 'bid 7' by seat {seat} was refused: illegal action 'bid 7' for seat {seat}: a bid must be one of 0..1\n"
+        f"{out}:2: diverged: action 0 'bid 7' by seat {seat} was refused: illegal action 'bid 7' for seat {seat}: "
+        "a bid must be one of 0..1\n"
         "1 confirmed, 1 diverged, 0 refused\n"
     )
 

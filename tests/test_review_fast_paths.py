@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from trickkit.rules import source
 from trickkit.errors import RulesetError
+from trickkit.rules import source
 
 
 def _norm(x):

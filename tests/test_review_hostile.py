@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -165,9 +166,7 @@ def test_extends_path_never_reaches_generated_code(tmp_path, name, newline):
     play). Ruleset text must never reach exec."""
     parent = f"p{newline}    {INJECTED}{newline}#.yaml"
     try:
-        (tmp_path / parent).write_text(
-            open(os.path.join(RULESETS, f"{name}.yaml"), encoding="utf-8").read(), encoding="utf-8"
-        )
+        (tmp_path / parent).write_text(Path(RULESETS, f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     except OSError:
         pytest.skip("the file system refuses that file name")
     child = write(tmp_path, {"extends": parent, "name": "innocent"}, "child.yaml")
@@ -205,7 +204,7 @@ def test_linear_operations_on_long_lists_are_charged(tmp_path, test):
     game = sarkophag_with(tmp_path, after_trick=block)
     state = game.new_initial_state(seed=1)
     rng = random.Random(0)
-    with pytest.raises(DSLRuntimeError, match="EvaluationLimit|budget"):
+    with pytest.raises(DSLRuntimeError, match=r"EvaluationLimit|budget"):
         for _ in range(4):  # the first trick: after_trick runs once
             state.apply_action(rng.choice(state.legal_actions()))
 

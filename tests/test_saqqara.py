@@ -14,14 +14,13 @@ import random
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trickkit
 
 # Saqqara runs ~1000 actions/s and a game is ~80-300 actions: the file takes ~8 s.
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 FAST = settings(max_examples=15, **SETTINGS)
 MORE = settings(max_examples=50, **SETTINGS)
 SEEDS = st.integers(0, 2**32 - 1)
@@ -29,7 +28,7 @@ TARGET = 15
 ALL_ARTIFACTS = Counter({str(v): 6 for v in range(10)})  # 6 sets of 0-9
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(players: int, **params) -> trickkit.Game:
     return trickkit.load_game("saqqara", players=players, **params)
 

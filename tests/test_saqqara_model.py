@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference.saqqara import SaqqaraModel, text  # noqa: E402
+from reference.saqqara import SaqqaraModel, text
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(players: int, **params) -> trickkit.Game:
     return trickkit.load_game("saqqara", players=players, **params)
 
@@ -110,7 +110,7 @@ def play_in_lockstep(params: dict, eagerness: float, shy: bool, choice_seed: int
     assert sorted(state.winners()) == model.winners()
 
 
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 EAGERNESS = st.sampled_from([0.0, 0.6, 0.9])
 SEEDS = st.integers(0, 2**32 - 1)
 

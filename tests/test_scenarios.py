@@ -42,7 +42,7 @@ def _cases():
             yield pytest.param(str(path), index, id=f"{_rel(path)}::{scenario.name}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _run_file(path: str) -> tuple[ScenarioResult, ...]:
     return tuple(run_scenario_file(path))
 

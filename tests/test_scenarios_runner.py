@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import fakegame  # noqa: E402
+import fakegame
 
-import trickkit  # noqa: E402
-import trickkit.engine.loader  # noqa: E402
-from trickkit.lab import scenarios  # noqa: E402
-from trickkit.errors import IllegalActionError, ScenarioError  # noqa: E402
-from trickkit.lab.scenarios import ScenarioResult, load_scenario_file, run_scenario_file  # noqa: E402
+import trickkit
+import trickkit.engine.loader
+from trickkit.errors import IllegalActionError, ScenarioError
+from trickkit.lab import scenarios
+from trickkit.lab.scenarios import ScenarioResult, load_scenario_file, run_scenario_file
 
 
 @pytest.fixture

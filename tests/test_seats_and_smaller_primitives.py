@@ -12,15 +12,19 @@ from __future__ import annotations
 import copy
 import random
 import re
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 import trickkit
 from trickkit import IllegalActionError, RulesetError
-from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
 from trickkit.errors import DSLRuntimeError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import general_twin
 
 TRICKS = {
     "count": 3,
@@ -60,14 +64,6 @@ def with_tricks(**changes) -> dict:
     doc = copy.deepcopy(BASE)
     doc["round"][1]["tricks"].update(changes)
     return doc
-
-
-def general_twin(game: Game) -> Game:
-    """The same game running on the general path only (trickkit.engine.steps)."""
-    twin = Game(game.rules, game.content_hash, game.path)
-    twin._legal_fns, twin._apply_fns = twin._legal_general, twin._apply_general
-    twin._advance = enter_next  # the steps after a finished one: entered by the dispatch too
-    return twin
 
 
 def lockstep(game: Game, seeds=range(25)) -> list[trickkit.State]:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import fakegame  # noqa: E402
+import fakegame
 
-import trickkit  # noqa: E402
-import trickkit.engine.loader  # noqa: E402
-from trickkit.errors import IllegalActionError, TrickkitError  # noqa: E402
-from trickkit.lab import simulation as sim  # noqa: E402
-from trickkit.lab.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate  # noqa: E402
+import trickkit
+import trickkit.engine.loader
+from trickkit.errors import IllegalActionError, TrickkitError
+from trickkit.lab import simulation as sim
+from trickkit.lab.simulation import RandomAgent, SimulationSummary, agent_seed, game_seed, play_game, simulate
 
 
 def read_jsonl(path):

@@ -18,10 +18,10 @@ import pytest
 import trickkit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reference import six_nimmt as ref_model  # noqa: E402
+from reference import six_nimmt as ref_model
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(players: int, **params) -> trickkit.Game:
     return trickkit.load_game("six_nimmt", players=players, **params)
 

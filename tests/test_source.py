@@ -304,7 +304,7 @@ def _fast_reads(text: str) -> bool:
         return False
     try:
         source._build(source._compose_fast(text), "r.yaml", lambda *a: RulesetError([]))
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     return True
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
+import itertools
 import os
 import subprocess
 import sys
@@ -118,7 +117,7 @@ def test_tensor_layout_tiles_the_tensor_and_names_every_zone_and_variable():
         game = trickkit.load_game(name)
         layout = game.observation_tensor_layout()
         assert layout[0].start == 0
-        assert all(a.start + a.size == b.start for a, b in zip(layout, layout[1:]))
+        assert all(a.start + a.size == b.start for a, b in itertools.pairwise(layout))
         assert layout[-1].start + layout[-1].size == game.observation_tensor_shape()[0]
         names = {s.name for s in layout}
         n = game.num_players
@@ -163,7 +162,7 @@ def test_an_action_space_too_large_is_a_clear_error(tmp_path, monkeypatch):
     import trickkit.engine.spaces as spaces
 
     monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5000)  # Trumps' Lovers alone have 78 x 78 choices
-    with pytest.raises(ActionSpaceError, match="would exceed 5000 actions.*'lovers'"):
+    with pytest.raises(ActionSpaceError, match=r"would exceed 5000 actions.*'lovers'"):
         trickkit.load_game("trumps").num_distinct_actions()
 
 
@@ -218,5 +217,5 @@ def test_too_many_bids_is_a_clear_error(monkeypatch):
     import trickkit.engine.spaces as spaces
 
     monkeypatch.setattr(spaces, "MAX_DISTINCT_ACTIONS", 5)
-    with pytest.raises(ActionSpaceError, match="would exceed 5 actions.*bids alone have 11 values"):
+    with pytest.raises(ActionSpaceError, match=r"would exceed 5 actions.*bids alone have 11 values"):
         trickkit.load_game("skull_king").num_distinct_actions()

@@ -12,7 +12,7 @@ import trickkit
 from trickkit.dsl.compiler import card_filter
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_dsl import FakeState, compiler  # noqa: E402
+from test_dsl import FakeState, compiler
 
 CONTEXT = (("card", "card"),)
 DEFINITIONS = {"lead": "trick[0]", "led": "first(p.suit for p in trick if p.kind == 'suit')", "low": "card.rank < 5"}

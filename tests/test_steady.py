@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 import trickkit
 from trickkit.dsl.parser import parse
-from trickkit.engine.enterplan import enter_next
 from trickkit.engine.game import Game
 from trickkit.engine.steady import names_in, steady
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import general_twin
 
 DOC = {
     "format": 1,
@@ -85,8 +89,7 @@ def test_a_sitting_rule_is_steady_only_when_nothing_in_the_step_can_change_it(tm
     game = _game(tmp_path, sits)
     apply = _apply_source(game)
     assert ("sits_out" not in apply) == held  # steady: no sits_out evaluation in the generated apply
-    twin = Game(game.rules, game.content_hash, game.path)  # the general path, which evaluates it at every trick
-    twin._legal_fns, twin._apply_fns, twin._advance = twin._legal_general, twin._apply_general, enter_next
+    twin = general_twin(game)  # the general path, which evaluates it at every trick
     for seed in range(8):
         a, b, rng = game.new_initial_state(seed), twin.new_initial_state(seed), random.Random(seed)
         while not a.is_terminal():

@@ -104,7 +104,9 @@ def test_a_teams_rule_and_the_team_functions(tmp_path):
         tmp_path,
         teams="teams: [[0, 2, 4], [1, 3, 5]]",
         name="h",
-        after="won[team_of(winner.seat)] += partner(winner.seat) * 0 + 1\n        last = [team_of(0), team_of(5), partner(0), partner(2), partner(4), num_teams, len(team_members(1)), team_members(0)[2]]",
+        after="won[team_of(winner.seat)] += partner(winner.seat) * 0 + 1\n"
+        "        last = [team_of(0), team_of(5), partner(0), partner(2), partner(4), num_teams, len(team_members(1)), "
+        "team_members(0)[2]]",
         extra="table_variables:\n  last: {initial: [], type: list}",
     )
     state = play_out(trickkit.load_game(path2, players=6).new_initial_state(seed=1))
@@ -186,7 +188,9 @@ def test_team_variable_misuse_is_a_load_error(tmp_path):
 def test_a_team_function_of_a_seat_out_of_range_is_null(tmp_path):
     path = write(
         tmp_path,
-        after="won[team_of(winner.seat)] += 1\n        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null and team_of(first(s for s in [] if s > 0)) == null",
+        after="won[team_of(winner.seat)] += 1\n"
+        "        flag = team_of(9) == null and partner(-1) == null and team_members(5) == null "
+        "and team_of(first(s for s in [] if s > 0)) == null",
         extra="table_variables:\n  flag: {initial: false}",
     )
     state = play_out(trickkit.load_game(path).new_initial_state(seed=0))

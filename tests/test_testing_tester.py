@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import trickkit
-from trickkit.lab import conformance as testing
 from trickkit.cli.main import main
 from trickkit.dsl import runtime
+from trickkit.lab import conformance as testing
 
 HERE = Path(__file__).resolve().parent / "testing_rulesets"
 

@@ -7,7 +7,8 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trickkit
 from trickkit.cli.main import main
@@ -48,7 +49,7 @@ def test_transcript_shows_only_cards_the_seat_held_or_saw_played(seed, seat):
 
 
 def test_transcript_tells_tricks_bids_and_scores():
-    game, state, _ = _played_game("skull_king", 4, players=3, rounds=2)
+    _, state, _ = _played_game("skull_king", 4, players=3, rounds=2)
     lines = state.transcript(1).splitlines()
     assert lines[0] == "Skull King, told from seat 1 of 3"
     assert lines[1].startswith("round 1 (dealer seat 0): you hold: hand ")

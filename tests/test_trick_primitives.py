@@ -134,7 +134,8 @@ def test_str_of_a_card_and_joining_a_card_to_a_text_give_its_text(tmp_path):
         tmp_path,
         with_tricks(
             must_play_if_able="len(trick) == 0 or card.suit == trick[0].suit",
-            reason="'no ' + str(card) + ' on ' + trick[0].card + ' (' + str(trick[0]) + ', ' + str(list(c for c in hand[1])) + ')'",
+            reason="'no ' + str(card) + ' on ' + trick[0].card + ' (' + str(trick[0]) + ', ' "
+            "+ str(list(c for c in hand[1])) + ')'",
         ),
     )
     state = after_lead(game, "R5", ["R1", "B1", "G2", "B4"])

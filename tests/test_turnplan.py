@@ -7,7 +7,9 @@ state as it was."""
 from __future__ import annotations
 
 import random
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -15,16 +17,20 @@ import trickkit
 from trickkit.engine import turns
 from trickkit.errors import DSLRuntimeError
 
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import step_both
+
 PLANNED_GAMES = ["love_letter", "crazy_eights", "six_nimmt", "trumps", "saqqara", "hearts", "euchre"]
 
 
-def _planned(game, kind):
+def _planned(game: trickkit.Game, kind: str) -> list[int]:
     return [i for i, st in enumerate(game.rules.steps) if st.kind == kind]
 
 
 def test_state_runs_the_planned_functions_of_turns_and_choose_steps():
     game = trickkit.load_game("six_nimmt")
     for kind in ("turns", "choose"):
+        assert _planned(game, kind), kind  # 6 nimmt! has both: the loop below has steps to check
         for i in _planned(game, kind):
             assert game._apply_fns[i] is not game._apply_general[i]
             assert game._legal_fns[i] is not game._legal_general[i]
@@ -32,6 +38,7 @@ def test_state_runs_the_planned_functions_of_turns_and_choose_steps():
 
 def test_a_game_counting_coverage_runs_every_rule_through_its_hook():
     game = trickkit.load_game("love_letter", coverage=True)
+    assert _planned(game, "turns")  # the loop below has steps to check
     for i in _planned(game, "turns"):
         assert game._apply_fns[i] is game._apply_general[i]
 
@@ -50,21 +57,17 @@ def test_planned_steps_agree_with_the_general_path(name):
                 legal._legal = general._legal = None
                 assert game._legal_fns[state.step](legal) == game._legal_general[state.step](general)
                 assert legal.budget == general.budget
-            action = rng.choice(state.legal_actions())
             if step.kind in ("turns", "choose"):
-                slow = state.clone()
-                slow._perform(action, game._apply_general[slow.step])  # the general path
-                slow_budget = slow.budget
-                state.apply_action(action)
+                _, slow = step_both(state, rng.choice)  # slow: the general path
                 assert state.to_json() == slow.to_json()
                 if step.kind == "turns":  # (a choose step finds the next legal actions within the action)
-                    assert state.budget == slow_budget
+                    assert state.budget == slow.budget
                 assert [a.text for a in state.legal_actions()] == [a.text for a in slow.legal_actions()]
                 assert state.current_player() == slow.current_player()
                 assert state.scores() == slow.scores()
                 checked += 1
             else:
-                state.apply_action(action)
+                state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 20
 
 

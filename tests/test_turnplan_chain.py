@@ -7,15 +7,18 @@ state as it was."""
 from __future__ import annotations
 
 import random
+import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import trickkit
 from trickkit.engine.state import MAX_STEPS_WITHOUT_DECISION
 from trickkit.errors import DSLRuntimeError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from lockstep import dispatched, step_both
 
 CYCLE = """
 format: 1
@@ -63,24 +66,11 @@ def _cycle(tmp_path: Path, repeat: str = "count: 3", count: str = "1", start: st
     return trickkit.load_game(path)
 
 
-def _dispatched(game: trickkit.Game, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The kinds of the steps entered through ``Game.step_enter`` (the general dispatch), in order."""
-    seen: list[str] = []
-    general = game.step_enter
-
-    def step_enter(state: Any, step: Any) -> bool:
-        seen.append(step.kind)
-        return general(state, step)
-
-    monkeypatch.setattr(game, "step_enter", step_enter)
-    return seen
-
-
 def test_the_pick_and_place_cycle_enters_its_steps_without_the_dispatch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = _cycle(tmp_path)
-    seen = _dispatched(game, monkeypatch)
+    seen = dispatched(game, monkeypatch)
     state = game.new_initial_state(seed=1)
     assert seen == ["deal", "repeat", "choose"]  # the game's start: the general path
     seen.clear()
@@ -99,10 +89,7 @@ def test_the_cycle_plays_as_the_general_path_in_six_nimmt() -> None:
     state = game.new_initial_state(seed=5)
     verbs = set()
     while not state.is_terminal() and state.round == 1:
-        slow = state.clone()
-        action = rng.choice(state.legal_actions())
-        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
-        state.apply_action(action)
+        action, slow = step_both(state, rng.choice)  # slow: the general path, entering by the dispatch
         verbs.add(action.verb)
         assert state.to_json() == slow.to_json()
         assert state.budget == slow.budget  # the steps entered charge the budget alike
@@ -199,7 +186,7 @@ def test_a_round_and_the_next_deal_and_effects_are_entered_without_the_dispatch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = _rounds(tmp_path)
-    seen = _dispatched(game, monkeypatch)
+    seen = dispatched(game, monkeypatch)
     state = game.new_initial_state(seed=3)
     assert seen == ["deal", "effect", "turns"]  # the game's start: the general path
     seen.clear()
@@ -214,10 +201,7 @@ def test_the_first_turn_of_the_next_round_puts_back_the_per_turn_variables(tmp_p
     game = _rounds(tmp_path)
     state = game.new_initial_state(seed=3)
     while not state.is_terminal():
-        slow = state.clone()
-        action = state.legal_actions()[0]
-        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
-        state.apply_action(action)
+        _, slow = step_both(state, lambda legal: legal[0])  # slow: the general path, entering by the dispatch
         assert state.table_vars == slow.table_vars  # a list among them: put back at every turn's start
         assert state.to_json() == slow.to_json()
     assert state.round == 3
@@ -234,10 +218,7 @@ def test_rounds_play_as_the_general_path(name: str, players: int | None) -> None
     rng = random.Random(players)
     state = game.new_initial_state(seed=players or 7)
     while not state.is_terminal() and len(state.history()) < 600:
-        slow = state.clone()
-        action = rng.choice(state.legal_actions())
-        slow._perform(action, game._apply_general[slow.step])  # the general path: enters by the dispatch
-        state.apply_action(action)
+        _, slow = step_both(state, rng.choice)  # slow: the general path, entering by the dispatch
         assert state.to_json() == slow.to_json()
         assert (state.round, state.step, state.dealer, state.current_player()) == (
             slow.round,

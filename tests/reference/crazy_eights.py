@@ -69,7 +69,7 @@ class RandomChance:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def deal(self, model: "CrazyEights"):
+    def deal(self, model: CrazyEights):
         cards = list(DECK)
         self.rng.shuffle(cards)
         count = model.hand_size
@@ -109,7 +109,7 @@ class CrazyEights:
     def _new_hand(self):
         hands, stock, discard = self.chance.deal(self)
         assert all(len(h) == self.hand_size for h in hands), "every seat is dealt its cards"
-        assert sorted(sum(hands, []) + stock + discard) == sorted(DECK), "the deal holds the deck once"
+        assert sorted([c for h in hands for c in h] + stock + discard) == sorted(DECK), "the deal holds the deck once"
         assert len(discard) == 1, "one starter is turned up"
         assert rank(discard[0]) != "8" or not any(rank(c) != "8" for c in stock), "an 8 starter is buried"
         self.hands = [list(h) for h in hands]

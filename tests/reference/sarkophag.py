@@ -45,7 +45,7 @@ def deal(rng: random.Random, players: int, hand_size: int) -> list[list[int]]:
 class Sarkophag:
     """One deal behind ``legal_actions()``/``apply_action(card)``; ``heads`` per seat."""
 
-    __slots__ = ("n", "hands", "heads", "current", "trick", "down", "broken", "tricks_left", "free_after_break")
+    __slots__ = ("broken", "current", "down", "free_after_break", "hands", "heads", "n", "trick", "tricks_left")
 
     def __init__(self, hands: list[list[int]], dealer: int = 0, free_after_break: bool = False):
         self.n = len(hands)
