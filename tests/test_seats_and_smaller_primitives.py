@@ -215,14 +215,40 @@ def test_a_bad_actor_met_within_a_trick_is_located_and_changes_nothing(tmp_path,
     (or null) sends the action to the general path, which refuses it, located."""
     game = game_of(tmp_path, with_tricks(actor=rule, leader="0"))
     source = game.rules.generated_source
-    # the rule's own function, and inline in the card played (the general path as fallback)
-    assert source.count("tricks.actor") == 2 and "_actor_of(s)" in source
+    # the rule's own function, and inline: after a card, as the next trick starts in the card
+    # played, and as the step's first trick starts (the general path as fallback)
+    assert source.count("tricks.actor") == 4 and "_actor_of(s)" in source
     s = game.new_initial_state(2)
     s.apply_action(s.legal_actions()[0])  # seat 0 leads; seat 1 is due
     before = s.to_json()
     action = s.legal_actions()[0]
     with pytest.raises(DSLRuntimeError, match=r"rules\.yaml:\d+:\d+: .*actor"):
         s.apply_action(action)  # after it seat 2 would be due: its actor is no seat
+    assert s.to_json() == before
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "if len(sizes) == 1 and len(trick) == 0 then 12 else seat",  # as the second trick starts
+        "if round == 2 then null else seat",  # as the next round's first trick starts
+    ],
+)
+def test_a_bad_actor_met_as_a_trick_starts_is_located_and_changes_nothing(tmp_path, rule):
+    """The fused apply starts the next trick (and the step's generated start its first one) with
+    the actor rule inline: a value that is no seat sends the card that led there to the general
+    path, which refuses it, located."""
+    game = game_of(tmp_path, with_tricks(actor=rule))
+    s = game.new_initial_state(2)
+    while True:
+        before = s.to_json()
+        action = s.legal_actions()[0]
+        try:
+            s.apply_action(action)
+        except DSLRuntimeError as e:
+            assert re.search(r"rules\.yaml:\d+:\d+: .*actor", str(e)), str(e)
+            break
+        assert not s.is_terminal()
     assert s.to_json() == before
 
 

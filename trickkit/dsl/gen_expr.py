@@ -44,6 +44,9 @@ _WALKING = frozenset({"str", "distinct", "concat", "index_of", "seat_holding"})
 """Built-ins whose work grows with the items of a list argument: charged to the budget."""
 
 
+_HASHED = ("int", "str", "bool", "card")
+"""Types of values that hash as they compare with numbers and texts (`ExprMixin._index_in_constant`)."""
+
 _SEAT_ZONES = re.compile(r"^s\.seat_zones\[[0-9]+\]$")
 _ZONE_FAMILY = re.compile(r"^s\.table_zones\[([0-9]+):([0-9]+)\]$")
 
@@ -361,10 +364,37 @@ class ExprMixin(NamesMixin):
         if name == "distinct" and elem_type(vals[0].type) in ("int", "str", "bool", "card") and _may_be_long(vals[0]):
             # single values: charged their number, deduplicated, in one helper call
             return Val(f"_distinct_items(s, {listed})", result, nullable=nullable, state=state, free=free)
+        if name == "index_of":
+            looked_up = self._index_in_constant(vals)
+            if looked_up is not None:
+                return looked_up
         if name in _WALKING and any(_may_be_long(v) for v in vals):
             # the built-in walks a list: charged by its items, as a loop over it would be
             return Val(f"_charged(s, _fn_{name}, {listed})", result, nullable=nullable, state=state, free=free)
         return Val(f"_fn_{name}({listed})", result, nullable=nullable, state=state, free=free)
+
+    def _index_in_constant(self, vals: list[Val]) -> Val | None:
+        """``index_of(LIST, x)`` of a constant list of numbers and texts (``index_of(all_calls,
+        contract)``) and a number, text or card: one hashed look-up in a table of first positions
+        made now, not a walk of the list (the same answer: those values hash as they compare).
+        Charged as `charged_call` charges the call: the list's items, after ``x`` is computed.
+        None for any other call (the general helper)."""
+        xs, x = vals
+        if not (
+            xs.is_const
+            and isinstance(xs.const, list)
+            and x.type in _HASHED
+            and all(v.__class__ in (int, str) for v in xs.const)
+        ):
+            return None
+        first: dict[Any, int] = {}
+        for i, v in enumerate(xs.const):
+            first.setdefault(v, i)
+        table, key = self._const_code(first), self._simple(x)
+        if _may_be_long(xs):  # (every constant list is: `_charged` charged its items)
+            self.body.lines += [f"s.budget -= {len(xs.const)}", "if s.budget < 0:", ["_over_budget()"]]
+        code = f"({table}[{key.code}] if {key.code} in {table} else None)"
+        return Val(code, "int", nullable=True, state=xs.state or x.state, free=xs.free | x.free)
 
     _TEXTED = ("card", "play", "list[card]", "list[play]", "zone")
 

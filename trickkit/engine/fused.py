@@ -55,7 +55,9 @@ def fuse_steps(
                 step,
                 fused_legal=_guarded(_trick_legal, compiler, step, tables),
                 fused_apply=_guarded(_trick_apply, compiler, step, tables, num_players, deck),
-                fused_start=_guarded(_trick_start, compiler, step, num_players) if step.sits_out else None,
+                fused_start=_guarded(_trick_start, compiler, step, num_players)
+                if step.sits_out or step.actor
+                else None,
             )
         elif isinstance(step, BidStep):
             compiler.env["_bids"] = tables.bid_actions  # the bid actions of a list of options, checked
@@ -218,10 +220,12 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     seat, hand, face, card, trick = (sp.temp() for _ in range(5))
     face_card = sp.table(tuple(fc for fc, _ in tables.face_play))
     sits, acts = step.sits_out is not None, step.actor is not None
+    # the history names the seat that chose the card (it names the seat due, which chose its own)
+    acted: Code = [f"if s.actor != {seat}:", ["_acted_for(s)"]] if acts else []
     lines: Code = [
         f"# {step_where(step)}: a card played",
-        *(["_acted_for(s)  # the history names the seat that chose the card"] if acts else []),
         f"{seat} = s.current",
+        *acted,
         f"{hand} = s.seat_zones[{step.hand.index}][{seat}]",
         f"{face} = act.face",
         f"{card} = {face_card}[{face}]",
@@ -248,23 +252,7 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         f"{order} = _len({trick})",
         f"{trick}.append(({seat}, {card}, {face}, {order}))",
     ]
-    chooser: Code = []  # who chooses the next card: the actor rule, inline (`trickkit.engine.steps.actor_of`)
-    if acts:
-        due, chosen = sp.temp(), sp.temp()
-        aval, alines = sp.expression(_tree(step.actor), {"seat": (due, "int", False)})
-        if aval.type != "int":  # known only at play: the general path checks it
-            raise _NotFused()
-        chooser = [
-            _where(step.actor),
-            f"{due} = s.current",
-            *alines,
-            f"{chosen} = {aval.code}",
-            # null or not a seat: the general path says so, located (an int by type: never a bool)
-            f"if {f'{chosen} is None or ' if aval.nullable else ''}not 0 <= {chosen} < {n}:",
-            ["s.actor = _actor_of(s)"],
-            "else:",
-            [f"s.actor = {chosen}"],
-        ]
+    chooser = _chooser(sp, step, n) if acts else []  # who chooses the next card
     if sits:  # the seats that play this trick, found as it started (`trickkit.engine.steps.start_trick`)
         lines += [
             f"if {order} < s.seating[1] - 1:",
@@ -318,7 +306,10 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
         lines += taken
     done: Code
     start: Code
-    if sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
+    if acts and not sits:  # the step ends: nobody acts for another; a trick starts: who leads, who chooses
+        done = ["s.seating = None", "s.actor = None", "return True"]  # `trickkit.engine.steps.end_tricks`, inline
+        start = [f"s.current = {leader} % {n}", *_chooser(sp, step, n), "return False"]
+    elif sits or acts:  # the step ends: nobody sits out or acts for another; a trick starts: who plays, who chooses
         done, start = ["_end_tricks(s)", "return True"], [f"_start_trick(s, {leader} % {n})", "return False"]
         if sits and not acts and step.next_leader is None and _steady_sitting(c, step, n):
             # the same seats sit out as in this trick, and the winner, who played it, leads
@@ -340,6 +331,26 @@ def _trick_apply(c: Compiler, step: TrickStep, tables: PlayTables, n: int, deck:
     return sp.define(["s", "act"], lines)
 
 
+def _chooser(sp: Splice, step: TrickStep, n: int) -> Code:
+    """The lines setting who chooses the card due from ``s.current``: the ``actor`` rule, inline
+    (`trickkit.engine.steps.actor_of`; a result that is no seat goes to it, which says so, located)."""
+    due, chosen = sp.temp(), sp.temp()
+    aval, alines = sp.expression(_tree(step.actor), {"seat": (due, "int", False)})
+    if aval.type != "int":  # known only at play: the general path checks it
+        raise _NotFused()
+    return [
+        _where(step.actor),
+        f"{due} = s.current",
+        *alines,
+        f"{chosen} = {aval.code}",
+        # null or not a seat: the general path says so, located (an int by type: never a bool)
+        f"if {f'{chosen} is None or ' if aval.nullable else ''}not 0 <= {chosen} < {n}:",
+        ["s.actor = _actor_of(s)"],
+        "else:",
+        [f"s.actor = {chosen}"],
+    ]
+
+
 def _steady_sitting(c: Compiler, step: TrickStep, n: int) -> bool:
     """Does the step's ``sits_out`` hold still while the step runs (`trickkit.engine.steady`), and
     charge no evaluation budget (its generated code spends none and calls no rule), so that the
@@ -355,9 +366,14 @@ def _steady_sitting(c: Compiler, step: TrickStep, n: int) -> bool:
 
 def _trick_start(c: Compiler, step: TrickStep, n: int) -> Any:
     """``start(s, leader)``: a trick starts, in a step whose seats may sit out and that has no
-    ``actor`` (the first trick, as the step is entered: `trickkit.engine.steps.start_trick`)."""
+    ``actor``, or in one with an ``actor`` where nobody sits out (the first trick, as the step is
+    entered: `trickkit.engine.steps.start_trick`)."""
     sp = Splice(c, "p")
     leader = sp.temp()
+    if step.sits_out is None:  # who leads, and who chooses his card
+        return sp.define(
+            ["s", leader], [f"# {step_where(step)}: a trick starts", f"s.current = {leader}", *_chooser(sp, step, n)]
+        )
     lines = _sitting_start(sp, step, n, leader) if step.actor is None else None
     if lines is None:
         raise _NotFused()
