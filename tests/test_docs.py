@@ -145,6 +145,7 @@ def test_dsl_reference_shows_every_example_and_builtin():
         "-=",
         "elif",
         "piles[i]",
+        "xs[i] = E",
         "row[0]",
         "row[-1]",
         "name(a, b)",

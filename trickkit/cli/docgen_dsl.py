@@ -68,6 +68,14 @@ _CONSTRUCTS: list[tuple[str, str, str, str, str]] = [
     ),
     ("Statements", "`name = E`", "assign a table variable", "leader = winner.seat", "block"),
     ("Statements", "`name[s] = E`", "assign one seat's value of a seat variable", "bid[seat] = 0", "block"),
+    (
+        "Statements",
+        "`xs[i] = E`, `xs[s][i] = E`",
+        "assign one item of a list held by a table variable (or by a seat's or team's value); "
+        "`+=`, `-=` too; an index outside the list is a located error",
+        "tally[2] = 0; counts[seat][1] += 1",
+        "block",
+    ),
     ("Statements", "`+=`, `-=`", "add to / subtract from a variable", "tricks[winner.seat] += 1", "block"),
     (
         "Statements",
