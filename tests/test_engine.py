@@ -53,6 +53,11 @@ def test_bad_parameter_and_player_count():
         trickkit.load_game("sarkophag", players=7)
     with pytest.raises(trickkit.RulesetError, match=re.escape("parameter 'rounds' must be in 1..10, got 11")):
         trickkit.load_game("skull_king", rounds=11)
+    # a bound that is not there is not printed as infinity, a fixed count not as a range
+    with pytest.raises(trickkit.RulesetError, match=re.escape("parameter 'tokens' must be at least 0, got -1")):
+        trickkit.load_game("love_letter", tokens=-1)
+    with pytest.raises(trickkit.RulesetError, match="euchre is for 4 players, not 3"):
+        trickkit.load_game("euchre", players=3)
 
 
 def test_illegal_action_says_why_and_leaves_the_state_alone():

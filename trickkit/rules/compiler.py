@@ -35,7 +35,8 @@ class RulesetCompiler(StepCompiler):
         pl = doc["players"]
         n = self.players if self.players is not None else pl.get("default", pl["min"])
         if not isinstance(n, int) or isinstance(n, bool) or not pl["min"] <= n <= pl["max"]:
-            self.add(("players",), f"{doc['name']} is for {pl['min']}-{pl['max']} players, not {short_repr(n)}")
+            counts = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']}-{pl['max']}"
+            self.add(("players",), f"{doc['name']} is for {counts} players, not {short_repr(n)}")
             n = pl.get("default", pl["min"])
         params = self._params()
         groups: list[Any] = []

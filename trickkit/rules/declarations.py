@@ -58,10 +58,7 @@ class DeclarationCompiler(CompilerBase):
             elif isinstance(v, str) and _has_surrogate(v):
                 self.add(where, f"parameter {name!r} holds a lone surrogate (not a character): {short_repr(v)}")
             elif t == "int" and (("min" in spec and v < spec["min"]) or ("max" in spec and v > spec["max"])):
-                self.add(
-                    where,
-                    f"parameter {name!r} must be in {spec.get('min', '-inf')}..{spec.get('max', 'inf')}, got {v!r}",
-                )
+                self.add(where, f"parameter {name!r} must be {_int_range(spec)}, got {v!r}")
         return values
 
     def _zones(self, n: int, params: dict[str, Any]) -> list[ZoneSpec]:
@@ -356,3 +353,10 @@ def _vtype(initial: Any) -> str:
     if isinstance(initial, list):
         return "list[any]"
     return "any"
+
+
+def _int_range(spec: dict[str, Any]) -> str:
+    """How an int parameter's bounds read in an error: ``in 1..10``, ``at least 0``, ``at most 7``."""
+    if "min" in spec and "max" in spec:
+        return f"in {spec['min']}..{spec['max']}"
+    return f"at least {spec['min']}" if "min" in spec else f"at most {spec['max']}"
