@@ -214,7 +214,11 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
             if view is None:
                 view = self._view(state, seat)
             array = view.array
-            self._update(state, seat, view.cells, view.keys, array)
+            whole = self._whole
+            if whole is not None:  # _update, inlined: the viewer's generated writer does it all
+                whole[seat](state, view.cells, view.keys, state._terminal)
+            else:
+                self._update(state, seat, view.cells, view.keys, array)
         else:
             array = clamped(self.encode_reference(state, seat))
         if out is None:
@@ -233,7 +237,11 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
         if view is None:
             view = self._view(state, seat)
         array: np.ndarray[Any, Any] = view.array
-        self._update(state, seat, view.cells, view.keys, array)
+        whole = self._whole
+        if whole is not None:  # _update, inlined
+            whole[seat](state, view.cells, view.keys, state._terminal)
+        else:
+            self._update(state, seat, view.cells, view.keys, array)
         return array
 
     def _view(self, state: State, seat: Seat) -> _View:
@@ -241,7 +249,8 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
         views = state._tensors
         if views is None:
             views = state._tensors = [None] * (2 * self.n)  # then the information states' (engine.infostate)
-        view = views[seat] = _View(np.zeros(self.size, np.float32), self._fresh_keys())
+        array = np.zeros(self.size, np.float32) if self._writers is None else self._blanks[seat].copy()
+        view = views[seat] = _View(array, self._fresh_keys())
         return view
 
     def _add(self, name: str, size: int, description: str) -> None:
