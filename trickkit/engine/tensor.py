@@ -53,8 +53,11 @@ and its plays written; in a game whose variables are numbers (the scores one of 
 the seat variables and the table variables are each compared at once; a score rule that reads a
 seat variable as it is (``score: total[seat]``) is read from the variable. The comparison is against copies of the
 sources, so nothing can go stale: whatever changed the state (actions, clones, a restored state),
-a changed part is rewritten. `encode_reference` builds the same tensor from the dict view, the
-specification the fast path is tested against.
+a changed part is rewritten. Where the zones always show the same way (no ``public_when``, no
+simultaneous choose), the comparisons and writes of each viewer are generated as one straight
+function with its offsets as constants (`trickkit.engine.tensor_gen`, checked by the allow-list).
+`encode_reference` builds the same tensor from the dict view, the specification the fast path is
+tested against.
 """
 
 from __future__ import annotations

@@ -107,15 +107,14 @@ def _all_cards(enc: Any) -> Callable[[Any, list[int], list[int], int], None]:
         if count == known - 1:  # one card left (played, passed): the sums' difference, checked
             gone = sum(before) - sum(cards)
             try:
-                j = before.index(gone)
+                before.remove(gone)
             except ValueError:
-                j = -1
-            if j >= 0:
-                del before[j]
+                pass
+            else:
                 if before == cards:
                     a[cells + gone] = 0.0
                     return
-                before.insert(j, gone)  # more changed than that card: the general way below
+                before.append(gone)  # more changed than that card: the general way below (order aside)
         elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
             for c in cards[known:]:
                 a[cells + c] = 1.0
