@@ -4,7 +4,6 @@ per-seat cache of the incremental tensor encoder."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -16,8 +15,8 @@ def mask_function(game: Any) -> Any:
     """`trickkit.State.legal_action_mask` for ``game``'s states: a function of ``(state, out)``
     (made once per Game: the action space's tables are bound, nothing is imported per call)."""
     space = game.action_space
-    width = len(space.texts)
-    shape, frombuffer, id_of, text = (width,), np.frombuffer, space.ids.__getitem__, attrgetter("text")
+    width, ids = len(space.texts), space.ids
+    shape, frombuffer = (width,), np.frombuffer
 
     def legal_action_mask(state: Any, out: Any = None) -> Any:
         if out is not None and not (
@@ -28,9 +27,9 @@ def mask_function(game: Any) -> Any:
             )
         legal = state._legal  # the state's own list of this decision, when made (no copy)
         cells = bytearray(width)  # set byte by byte: quicker than numpy's indexing for a few ids
-        try:  # the ids looked up in C (map), each set byte by byte
-            for i in map(id_of, map(text, state.legal_actions() if legal is None else legal)):  # none once over
-                cells[i] = 1
+        try:
+            for action in state.legal_actions() if legal is None else legal:  # none once the game is over
+                cells[ids[action.text]] = 1
         except KeyError:
             space.ids_of(state.legal_actions())  # raises the ActionSpaceError naming the action
             raise

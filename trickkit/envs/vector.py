@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -57,8 +56,6 @@ from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewar
 from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["VectorEnv"]
-
-_TEXT = attrgetter("text")
 
 
 class VectorEnv:
@@ -178,7 +175,7 @@ class VectorEnv:
         the tensors (each state's own, updated in place by the encoder) are concatenated into it
         with one numpy call; the masks are cleared at once and the legal ids set byte by byte."""
         cached = self._encoder.cached
-        id_of, text, cells, width = self._ids.__getitem__, _TEXT, self._mask_cells, self.num_actions
+        ids, cells, width = self._ids, self._mask_cells, self.num_actions
         self._masks.fill(0)
         seats, tensors = [], []
         base = 0
@@ -190,9 +187,9 @@ class VectorEnv:
             else:
                 tensors.append(cached(state, seat))
             legal = state._legal
-            try:  # the ids looked up in C (map)
-                for i in map(id_of, map(text, state.legal_actions() if legal is None else legal)):
-                    cells[base + i] = 1
+            try:
+                for action in state.legal_actions() if legal is None else legal:
+                    cells[base + ids[action.text]] = 1
             except KeyError:
                 state.legal_action_mask()  # raises the ActionSpaceError naming the action
                 raise
