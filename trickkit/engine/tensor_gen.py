@@ -76,7 +76,7 @@ def _writer(enc: Any, seat: int) -> Writer:
         lines += [f"    q1 = q0[{slot}]", "    if h1 != q1:"]
         for i, (start, how) in enumerate(segs):
             lines.append(f"        h2 = h1[{i}]")
-            if how is _COUNT:  # only its count shows: written (as quick as compared), the copy renewed
+            if how is _COUNT or start < 0:  # only its count shows: written (as quick as compared), copy renewed
                 if start >= 0:
                     lines.append(f"        a0[{start}] = _len(h2)")
                 lines.append(f"        q1[{i}] = [*h2]")
