@@ -211,17 +211,21 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
             out.__class__ is np.ndarray and out.dtype is _F32 and out.shape == self._shape and out.flags.writeable
         ):
             check_out(out, self._shape, np.float32, "observation_tensor")  # the usual ones pass above, quicker
-        if self._fast:  # `cached`, inlined: this runs at every decision of a learner
+        whole = self._whole
+        if whole is not None:  # `cached` and _update, inlined: the viewer's generated writer does it all
+            views = state._tensors
+            view = None if views is None else views[seat]
+            if view is None:
+                view = self._view(state, seat)
+            whole[seat](state, view.cells, view.keys, state._terminal)
+            array = view.array
+        elif self._fast:  # `cached`, inlined: this runs at every decision of a learner
             views = state._tensors
             view = None if views is None else views[seat]
             if view is None:
                 view = self._view(state, seat)
             array = view.array
-            whole = self._whole
-            if whole is not None:  # _update, inlined: the viewer's generated writer does it all
-                whole[seat](state, view.cells, view.keys, state._terminal)
-            else:
-                self._update(state, seat, view.cells, view.keys, array)
+            self._update(state, seat, view.cells, view.keys, array)
         else:
             array = clamped(self.encode_reference(state, seat))
         if out is None:

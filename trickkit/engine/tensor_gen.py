@@ -116,9 +116,10 @@ def _all_cards(enc: Any) -> Callable[[Any, list[int], list[int], int], None]:
                     return
                 before.append(gone)  # more changed than that card: the general way below (order aside)
         elif count > known and cards[:known] == before:  # cards came on top (a trick taken)
-            for c in cards[known:]:
+            came = cards[known:]
+            for c in came:
                 a[cells + c] = 1.0
-            before[known:] = cards[known:]
+            before += came
             return
         if not cards:  # emptied (a new round): cleared at once
             a[cells : cells + width] = zeros
@@ -186,7 +187,7 @@ def _trick_writer(enc: Any, seat: int) -> Callable[[Any, list[Any], list[Any]], 
 
     def write(a: Any, trick: list[Any], was: list[Any]) -> None:
         lo = base
-        plays = trick[:n]
+        plays = trick if len(trick) <= n else trick[:n]  # (not copied: only read)
         if was:  # (no play written: nothing to clear)
             k = len(was)
             if len(plays) > k and plays[:k] == was:  # plays added (one a step, say): those only
