@@ -10,6 +10,7 @@ import pytest
 
 import trickkit
 from trickkit.engine.arrays import clamped as _clamped
+from trickkit.engine.tensor_gen import zone_writers
 
 GAMES = trickkit.list_games()
 
@@ -103,7 +104,11 @@ def test_shown_zones_flip_only_the_changed_cards_for_any_deck_size(small_deck, m
     """A shown zone's changed cards are found as byte strings (card ids below 256) or as sets
     (larger decks): both give the dict view's encoding at every decision of every seat."""
     game = trickkit.load_game("hearts")
-    monkeypatch.setattr(game._observation_encoder, "_small_deck", small_deck)
+    encoder = game._observation_encoder
+    monkeypatch.setattr(encoder, "_small_deck", small_deck)
+    writers = zone_writers(encoder)  # generated again: their helper picks the way when made
+    monkeypatch.setattr(encoder, "_writers", writers)
+    monkeypatch.setattr(encoder, "_whole", writers)
     rng = random.Random(4)
     state = game.new_initial_state(seed=4)
     for _ in range(120):

@@ -113,9 +113,10 @@ LOCAL_NAME = re.compile(r"^(s|fr|act|cards|domains|out|[atvhpqm][0-9]+)$")
 GLOBAL_NAME = re.compile(r"^_([A-Za-z][A-Za-z_]*|[rdfcglpkT][0-9]+)$")
 """Names of module-level functions, constants, tables and helpers the generator makes."""
 
-_FUNCTION_NAME = re.compile(r"^_[rdfcglp][0-9]+$")
+_FUNCTION_NAME = re.compile(r"^_[rdfcglpe][0-9]+$")
 """Generated functions: rules, definitions, hand filters, constants, combination filters, and
-the fused legal (``_l``) and apply (``_p``) functions of a step (`trickkit.engine.fused`)."""
+the fused legal (``_l``) and apply (``_p``) functions of a step (`trickkit.engine.fused`), and the
+observation tensor's writers (``_e``, `trickkit.engine.tensor_gen`)."""
 
 
 class UnsafeCode(Exception):

@@ -53,8 +53,11 @@ and its plays written; in a game whose variables are numbers (the scores one of 
 the seat variables and the table variables are each compared at once; a score rule that reads a
 seat variable as it is (``score: total[seat]``) is read from the variable. The comparison is against copies of the
 sources, so nothing can go stale: whatever changed the state (actions, clones, a restored state),
-a changed part is rewritten. `encode_reference` builds the same tensor from the dict view, the
-specification the fast path is tested against.
+a changed part is rewritten. Where the zones always show the same way (no ``public_when``, no
+simultaneous choose), the comparisons and writes of each viewer are generated as one straight
+function with its offsets as constants (`trickkit.engine.tensor_gen`, checked by the allow-list).
+`encode_reference` builds the same tensor from the dict view, the specification the fast path is
+tested against.
 """
 
 from __future__ import annotations
@@ -208,7 +211,15 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
             out.__class__ is np.ndarray and out.dtype is _F32 and out.shape == self._shape and out.flags.writeable
         ):
             check_out(out, self._shape, np.float32, "observation_tensor")  # the usual ones pass above, quicker
-        if self._fast:  # `cached`, inlined: this runs at every decision of a learner
+        whole = self._whole
+        if whole is not None:  # `cached` and _update, inlined: the viewer's generated writer does it all
+            views = state._tensors
+            view = None if views is None else views[seat]
+            if view is None:
+                view = self._view(state, seat)
+            whole[seat](state, view.cells, view.keys, state._terminal)
+            array = view.array
+        elif self._fast:  # `cached`, inlined: this runs at every decision of a learner
             views = state._tensors
             view = None if views is None else views[seat]
             if view is None:
@@ -233,7 +244,11 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
         if view is None:
             view = self._view(state, seat)
         array: np.ndarray[Any, Any] = view.array
-        self._update(state, seat, view.cells, view.keys, array)
+        whole = self._whole
+        if whole is not None:  # _update, inlined
+            whole[seat](state, view.cells, view.keys, state._terminal)
+        else:
+            self._update(state, seat, view.cells, view.keys, array)
         return array
 
     def _view(self, state: State, seat: Seat) -> _View:
@@ -241,7 +256,8 @@ class ObservationEncoder(IncrementalEncoding, ReferenceEncoding):
         views = state._tensors
         if views is None:
             views = state._tensors = [None] * (2 * self.n)  # then the information states' (engine.infostate)
-        view = views[seat] = _View(np.zeros(self.size, np.float32), self._fresh_keys())
+        array = np.zeros(self.size, np.float32) if self._writers is None else self._blanks[seat].copy()
+        view = views[seat] = _View(array, self._fresh_keys())
         return view
 
     def _add(self, name: str, size: int, description: str) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _SCORE_LIMIT, _UNSET, f32, visible
 from trickkit.engine.protocols import Seat
+from trickkit.engine.tensor_gen import Writer, blank_keys, blank_tensor, zone_writers
 from trickkit.engine.tensor_reference import _private
 from trickkit.engine.tensor_rules import bare_seat_variable
 
@@ -37,6 +38,7 @@ class IncrementalEncoding:
         card_of_id: tuple[int, ...]
         _var_kinds: list[str]
         _score_fn: tuple[Any, tuple[None, ...]]
+        size: int
 
         def _var(self, kind: str, value: Any) -> list[float]: ...
 
@@ -114,7 +116,9 @@ class IncrementalEncoding:
         """Two more slots: copies of all the seat variables' and of all the table variables' values."""
         self._hows_slot = self._vars_slot + 2
         """Then, in games whose zones show otherwise at times, how each zone slot was last shown."""
-        self._n_keys = self._hows_slot + self._trick_slot
+        self._head_slot = self._hows_slot + self._trick_slot
+        """Then, for the generated writers (`_plain`), the header and copies of the variables, compared at once."""
+        self._n_keys = self._head_slot + 1
         # per-seat visibility (zone seen_by, private variables) is the visibility model's to decide:
         # such games take the reference path, which asks it (`trickkit.engine.visibility`)
         per_seat = any(z.seen_by is not None for z in (*rules.seat_zones, *rules.table_zones)) or any(
@@ -148,11 +152,23 @@ class IncrementalEncoding:
         self._rel = tuple(tuple(1 + (actor - seat) % n for actor in range(n)) for seat in range(n))
         self._face_at = tuple(1 + n + f for f in self._face_of_id)
         self._trick_zeros = memoryview(np.zeros(n * self._trick_size, np.float32))  # type: ignore[arg-type]
+        self._writers: tuple[Writer, ...] | None = None
+        self._whole: tuple[Writer, ...] | None = None
+        """The generated writers when they write the header and the variables too (`_plain`)."""
+        """Zones always shown the same way: per viewer, its generated zone and trick writer."""
+        if self._fast and not self._zone_overrides:
+            self._writers = zone_writers(self)
+            if self._plain:
+                self._whole = self._writers
+            self._blanks = tuple(blank_tensor(self, seat) for seat in range(n))
 
     def _fresh_keys(self) -> list[Any]:
-        """The keys of a tensor not written yet (all zeros): no source equals them, the header set no position."""
+        """The keys of a tensor not written yet (all zeros; with generated writers, `_blanks`): no
+        source equals them, the header set no position."""
         keys: list[Any] = [_UNSET] * self._n_keys
         keys[1] = ()
+        if self._writers is not None:
+            return blank_keys(self, keys)  # zones empty, no trick: as the blank tensor shows
         for slot in range(3, self._trick_slot):
             keys[slot] = None  # zones: written whole the first time
         return keys
@@ -166,6 +182,10 @@ class IncrementalEncoding:
         were shown and a copy of their cards, the trick, the variables' values (numbers) or encoded
         blocks (other types)."""
         terminal = state._terminal
+        whole = self._whole
+        if whole is not None:  # the viewer's generated writer does it all
+            whole[seat](state, a, keys, terminal)
+            return
         step_no = state.step
         if self._plain:  # _parts, inlined: the scores are a variable, every variable a number
             header = (state.round, terminal, state.dealer, state.current, state.turn_player, step_no)
@@ -185,6 +205,10 @@ class IncrementalEncoding:
                 self._table_vars(a, keys, array, table_vars)
         else:
             self._parts(state, seat, a, keys, array)
+        writers = self._writers
+        if writers is not None:  # zones always shown the same way: the viewer's generated writer
+            writers[seat](state, a, keys, terminal)
+            return
         # zones, a seat zone (every seat's) or all the table zones at once: unchanged cards, nothing to do
         seat_zones = state.seat_zones
         if self._zone_overrides:  # some zones show otherwise at times: as shown now
