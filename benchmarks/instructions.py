@@ -6,7 +6,8 @@ counts are the same on every run for the same interpreter, code and inputs, what
 machine is doing. So this is the measure to compare two versions of the engine (run it with
 each checkout's Python), or trickkit with the hand-coded simulators of tests/reference/.
 Each figure is the difference of two runs (N and 2N units), so interpreter start-up and
-loading cancel out. Needs valgrind. PYTHONHASHSEED is fixed at 0.
+loading cancel out. Needs valgrind. PYTHONHASHSEED is fixed at 0 and numpy's BLAS to one thread
+(its idle threads spin, and move counts by about a thousand instructions per decision).
 
   python benchmarks/instructions.py GAME               instructions per game and per step of random play
   python benchmarks/instructions.py GAME --reference   the hand-coded tests/reference/GAME.py, --mode api
@@ -88,7 +89,7 @@ def count(argv: list[str]) -> tuple[int, str]:
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}", *argv],
             capture_output=True,
             text=True,
-            env=dict(os.environ, PYTHONHASHSEED="0"),
+            env=dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1"),  # idle BLAS threads spin: noise
         )
         if done.returncode:
             sys.exit(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
