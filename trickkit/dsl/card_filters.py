@@ -86,6 +86,18 @@ def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] 
     return value
 
 
+def _two_distinct(w: str, texts: str) -> list[Line]:
+    """The lines making the zone's cards in ``w`` distinct (`distinct_cards`), a hand of two
+    cards inline: the commonest hand of a game with copies, without the helper's call. A zone
+    holds card ids, never null, and the pass only reads its domains: the zone's own list will do."""
+    return [
+        f"if _len({w}) != 2:",
+        [f"{w} = _distinct_cards({w}, {texts})"],
+        f"elif {texts}[{w}[0]] == {texts}[{w}[1]]:",
+        [f"{w} = [{w}[0]]"],
+    ]
+
+
 class FiltersMixin(LoopFiltersMixin):
     """Filters and passes over many candidates (see the module docstring)."""
 
@@ -317,10 +329,7 @@ class FiltersMixin(LoopFiltersMixin):
                     sizes.append(f"_len(v{i})")
                     w = shared.get(self._inline_parts.get(ref(fn), ((), ""))[1]) if distinct else None
                     if w is not None:  # the same zone as another kind's: its cards, distinct, once
-                        inner += [
-                            f"if {w} is None:",
-                            [*call(fn, f"{w} = {{}}"), f"{w} = _distinct_cards({w}, {texts_code})"],
-                        ]
+                        inner += [f"if {w} is None:", [*call(fn, f"{w} = {{}}"), *_two_distinct(w, str(texts_code))]]
                         inner.append(f"v{i} = {w}")
                         continue
                     inner += call(fn, f"v{i} = {{}}")
