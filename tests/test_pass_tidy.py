@@ -121,7 +121,8 @@ def test_a_shipped_pass_tidied_charges_as_often_as_before() -> None:
     for lines in passes:
         assert tidied(lines) == lines  # already tidied
         assert not any("h1004 =" in line for line in lines)  # the Guard's unread test
-        assert sum("s.budget -=" in line for line in lines) == 4
+        # the top block's charges are one (the Guard's targets, charged only with a Guard, apart)
+        assert sum("s.budget -=" in line for line in lines) == 2
 
 
 def test_state_reads_are_made_once_at_the_top_of_a_pass() -> None:
@@ -166,3 +167,29 @@ def test_a_copy_of_a_local_set_once_at_the_top_is_replaced_by_it() -> None:
     ]
     out = copies_dropped(lines)
     assert out == [*lines[:4], "        t3 = h0[0]", *lines[6:]]
+
+
+def test_merged_charges_add_up_like_terms_to_the_same_amount() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    s.budget -= _len(h900) + _len(p0) * 4",
+        "    if s.budget < 0:",
+        "        _over_budget()",
+        "    v0 = p0",
+        "    s.budget -= _len(h900) + _len(p0) + 4 + _len(h900) + _len(v1) * _len(p0)",
+        "    if s.budget < 0:",
+        "        _over_budget()",
+    ]
+    out = charges_merged(lines)
+    assert out == [
+        *lines[:1],
+        "    s.budget -= _len(h900) * 3 + _len(p0) * 5 + 4 + _len(p0) * _len(v1)",
+        *lines[2:5],
+    ]
+    h900, p0, v1 = [1, 2], [3], [4, 5, 6]
+    assert eval(out[1].split("-= ")[1], {"_len": len, "h900": h900, "p0": p0, "v1": v1}) == eval(
+        "len(h900) + len(p0) * 4 + len(h900) + len(p0) + 4 + len(h900) + len(v1) * len(p0)"
+    )
+    # anything but lengths of locals and numbers is left as written
+    other = ["def _g1(s, fr):", "    s.budget -= f(t0) + 1", *lines[2:5], "    s.budget -= f(t0)", *lines[6:]]
+    assert charges_merged(other)[1] == "    s.budget -= f(t0) + 1 + f(t0)"

@@ -273,8 +273,11 @@ class FiltersMixin(LoopFiltersMixin):
 
         found = "return True" if first_only else ""
         shared = self._shared_card_domains(kinds, texts)
-        if shared:  # made distinct at most once in the pass, by the first kind that reaches it
-            lines += [f"    {w} = None" for w in shared.values()]
+        for (
+            code,
+            local,
+        ) in shared.items():  # a plain zone read (it cannot fail, charges nothing): made distinct once, first
+            lines += [f"    {local} = {code}", *flatten(_two_distinct(local, str(texts_code)))]
         if flat is not None:
             flat += lines[1:]  # the shared zones' locals
         known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
@@ -326,12 +329,12 @@ class FiltersMixin(LoopFiltersMixin):
                         inner.append(f"v{i} = {self._const_code(fixed)}")
                         sizes.append(repr(len(fixed)))
                         continue
-                    sizes.append(f"_len(v{i})")
                     w = shared.get(self._inline_parts.get(ref(fn), ((), ""))[1]) if distinct else None
-                    if w is not None:  # the same zone as another kind's: its cards, distinct, once
-                        inner += [f"if {w} is None:", [*call(fn, f"{w} = {{}}"), *_two_distinct(w, str(texts_code))]]
+                    if w is not None:  # the same zone as another kind's: its cards, distinct, made above
+                        sizes.append(f"_len({w})")  # (charges of the pass's top block merge: see `tidied`)
                         inner.append(f"v{i} = {w}")
                         continue
+                    sizes.append(f"_len(v{i})")
                     inner += call(fn, f"v{i} = {{}}")
                     if distinct:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")

@@ -200,8 +200,10 @@ class StatementsMixin(AggregatesMixin):
             if nullable[2]:
                 self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
             else:  # a zone that is there: inline (no helper call); an empty one goes to the helper, which says so
-                to = self.body.temp()
-                self._emit(f"{to} = {codes[2]}")
+                to = codes[2]
+                if not re.match(r"^[tv][0-9]+$", to):  # (a local already: popped into as it is)
+                    to = self.body.temp()
+                    self._emit(f"{to} = {codes[2]}")
                 self._emit(f"if {top.group(1)}:")
                 self.body.lines += [[f"{to}.append({top.group(1)}.pop())"], "else:"]
                 self.body.lines.append([f"_move_top({top.group(1)}, {to}, {name!r})"])

@@ -70,6 +70,29 @@ def _previous_charge(lines: list[str], i: int, pad: str) -> int | None:
     return None
 
 
+_TERM = re.compile(r"^(?:_len\([a-z][0-9]+\)|[0-9]+)(?: \* (?:_len\([a-z][0-9]+\)|[0-9]+))*$")
+"""A term of a charge: a product of lengths of locals and numbers (``_len(v0) * 4``)."""
+
+
+def _summed(amount: str) -> str:
+    """A merged charge's ``amount`` with like terms added up (``_len(h0) + 4 + _len(h0)`` is
+    ``_len(h0) * 2 + 4``): the same number, a ``len`` call per local's length. Left as it is
+    unless every term is a product of lengths of locals and numbers."""
+    terms = amount.split(" + ")
+    if len(terms) < 2 or not all(_TERM.match(term) for term in terms):
+        return amount
+    counts: dict[tuple[str, ...], int] = {}
+    for term in terms:
+        factors = term.split(" * ")
+        number = 1
+        for f in factors:
+            number *= int(f) if f.isdigit() else 1
+        key = tuple(sorted(f for f in factors if not f.isdigit()))
+        counts[key] = counts.get(key, 0) + number
+    parts = [" * ".join(key) + (f" * {n}" if n != 1 else "") if key else str(n) for key, n in counts.items()]
+    return " + ".join(parts)
+
+
 def charges_merged(lines: list[str]) -> list[str]:
     """``lines`` with each budget charge merged into the charge before it in the same block
     (`charged there, if the values it charges are not set in between; else charged at its own
@@ -95,14 +118,14 @@ def charges_merged(lines: list[str]) -> list[str]:
         assert earlier is not None
         first = earlier.group(2)
         if not any(_assigns(line, set(_NAME.findall(amount))) for line in between):
-            out[j] = f"{pad}s.budget -= {first} + {amount}"  # charged earlier: the same values
+            out[j] = f"{pad}s.budget -= {_summed(f'{first} + {amount}')}"  # charged earlier: the same values
             del out[i : i + 3]
             continue
         straight = all(
             _STRAIGHT.match(line) and line.startswith(pad) and not line.startswith(pad + " ") for line in between
         )
         if straight and not any(_assigns(line, set(_NAME.findall(first))) for line in between):
-            out[i] = f"{pad}s.budget -= {first} + {amount}"  # charged later: nothing in between can loop
+            out[i] = f"{pad}s.budget -= {_summed(f'{first} + {amount}')}"  # charged later: nothing in between can loop
             del out[j : j + 3]
             i -= 3
             continue
@@ -194,5 +217,6 @@ def state_read_once(lines: list[str]) -> list[str]:
 
 def tidied(lines: list[str]) -> list[str]:
     """A kinds pass's ``lines`` with its charges merged, its unread values dropped, its
-    reads of the state made once and its copies of locals dropped."""
-    return copies_dropped(state_read_once(unread_dropped(charges_merged(lines))))
+    reads of the state made once and its copies of locals dropped; its charges merged again
+    once those reads and copies name the same locals (``_len(h900)``, read as ``_len(t0)`` before)."""
+    return charges_merged(copies_dropped(state_read_once(unread_dropped(charges_merged(lines)))))
