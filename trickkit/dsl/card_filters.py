@@ -273,11 +273,14 @@ class FiltersMixin(LoopFiltersMixin):
 
         found = "return True" if first_only else ""
         shared = self._shared_card_domains(kinds, texts)
-        for (
-            code,
-            local,
-        ) in shared.items():  # a plain zone read (it cannot fail, charges nothing): made distinct once, first
-            lines += [f"    {local} = {code}", *flatten(_two_distinct(local, str(texts_code)))]
+        # made at the top when the first kind that reads it has no guard (it would make it then
+        # anyway; a zone read cannot fail and charges nothing), else by the first kind that reaches it
+        eager = {code for code in shared if not first_only and self._read_first_unguarded(kinds, code)}
+        for code, local in shared.items():
+            if code in eager:
+                lines += [f"    {local} = {code}", *flatten(_two_distinct(local, str(texts_code)))]
+            else:
+                lines.append(f"    {local} = None")
         if flat is not None:
             flat += lines[1:]  # the shared zones' locals
         known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
@@ -329,8 +332,14 @@ class FiltersMixin(LoopFiltersMixin):
                         inner.append(f"v{i} = {self._const_code(fixed)}")
                         sizes.append(repr(len(fixed)))
                         continue
-                    w = shared.get(self._inline_parts.get(ref(fn), ((), ""))[1]) if distinct else None
-                    if w is not None:  # the same zone as another kind's: its cards, distinct, made above
+                    code = self._inline_parts.get(ref(fn), ((), ""))[1]
+                    w = shared.get(code) if distinct else None
+                    if w is not None:  # the same zone as another kind's: its cards, distinct, once
+                        if code not in eager:
+                            inner += [
+                                f"if {w} is None:",
+                                [*call(fn, f"{w} = {{}}"), *_two_distinct(w, str(texts_code))],
+                            ]
                         sizes.append(f"_len({w})")  # (charges of the pass's top block merge: see `tidied`)
                         inner.append(f"v{i} = {w}")
                         continue
@@ -426,6 +435,15 @@ class FiltersMixin(LoopFiltersMixin):
             self._define(flat_name, found[0])
             keys[-1] = ("at", tuple(last or ())) if found[2] else keys[-1]  # an unrolled last choice: by place
         return [found[1].format(table)] if found is not None else None
+
+    def _read_first_unguarded(self, kinds: Sequence[Mapping[str, Any]], code: str) -> bool:
+        """Whether the first kind of a pass whose card choice reads the zone ``code`` has no guard."""
+        for kind in kinds:
+            for fn, card in zip(kind["domains"], kind["cards"], strict=False):
+                parts = self._inline_parts.get(getattr(fn, "__name__", ""))
+                if card and parts is not None and not parts[0] and parts[1] == code:
+                    return kind["guard"] is None
+        return False
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
         """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by
