@@ -217,20 +217,25 @@ def test_tests_that_each_end_a_loop_turn_are_joined_into_one() -> None:
         "        if not h1004:",
         "            continue",
         "        out.append(h1004)",
+        "        h1005 = h9 if a0 else h8",  # a conditional value: kept whole under the `not`
+        "        h1006 = (not h1005)",
+        "        out.append(h1006)",
     ]
     out = exits_joined(lines)
     assert out == [
         *lines[:2],
-        "        if (not ((a0 != h903))) or (not ((not h901[a0]))):",
+        "        if (not ((a0 != h903))) or (not ((not (h901[a0])))):",
         "            continue",
-        *lines[9:],
+        *lines[9:13],
+        "        h1006 = (not (h9 if a0 else h8))",
+        "        out.append(h1006)",
     ]
     # the same candidates kept, the same subscripts made (an error raised where it was)
     for seats in ([0, 1, 2, 3], [5, 1], []):
         h901, h902 = [False, True, False, False], [1, 0, 2, 0]
         found = []
         for source in (lines, out):
-            env: dict[str, Any] = {"v0": seats, "h903": 2, "h901": h901, "h902": h902, "out": []}
+            env: dict[str, Any] = {"v0": seats, "h903": 2, "h901": h901, "h902": h902, "h8": 0, "h9": 1, "out": []}
             try:
                 exec("\n".join(line[4:] for line in source[1:]), env)
                 found.append(env["out"])

@@ -238,7 +238,7 @@ def exits_joined(lines: list[str]) -> list[str]:
         pad, name, value = m.groups()
         after = out[k + 1]
         if after.startswith(pad + "h") and re.fullmatch(rf"{pad}h[0-9]+ = \(not {name}\)", after):
-            out[k : k + 2] = [after.replace(f"(not {name})", f"(not {value})")]
+            out[k : k + 2] = [after.replace(f"(not {name})", f"(not ({value}))")]
         elif after == f"{pad}if not {name}:" and out[k + 2 : k + 3] == [f"{pad}    continue"]:
             out[k : k + 2] = [f"{pad}if not ({value}):"]
         else:
