@@ -67,6 +67,8 @@ def test_generated_code_names_the_yaml_line_of_each_rule(name):
         "import os",
         "def _r0(s, fr):\n    return [x for x in fr]",
         "def _r0(s, fr):\n    return fr.pop()",
+        "def _r0(s, fr):\n    return t0.pop(0)",
+        "def _r0(s, fr):\n    return out.pop()",
         "def _r0(s, fr):\n    global _k1\n    return 1",
         "def _r0(s, fr):\n    return 1.5",
         "def _r0(s, fr):\n    return b'x'",

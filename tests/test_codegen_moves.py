@@ -53,3 +53,30 @@ def test_a_card_not_in_the_zone_it_leaves_fails_as_the_helper_says_located(tmp_p
         state.apply_action("play 3")
     assert [a.text for a in state.legal_actions()] == before
     assert state.history() == []
+
+
+def test_the_top_card_drawn_is_popped_inline(tmp_path):
+    """``move(table[-1], table, hand[me])``, a draw into a zone that is there: popped and
+    appended inline, no helper call on the way (Love Letter's draw at every turn)."""
+    game = _game(
+        tmp_path, "move(card, hand[current_player], table)\n            move(table[-1], table, hand[current_player])"
+    )
+    effect = _effect_source(game)
+    assert ".append(t" in effect and ".pop())" in effect, effect
+    state = game.new_initial_state(seed=1, deals=[[["1", "3", "2"], ["4", "4", "5"]]])
+    state.apply_action("play 3")  # played, then drawn back: the hand is as before
+    assert [game.rules.deck.texts[c] for c in state.seat_zones[0][0]] == ["1", "2", "3"]
+    assert state.table_zones[1] == []
+
+
+def test_a_draw_from_an_empty_zone_fails_as_the_helper_says_located(tmp_path):
+    game = _game(tmp_path, "move(table[-1], table, hand[current_player])")
+    assert ".pop())" in _effect_source(game)
+    state = game.new_initial_state(seed=1, deals=[[["1", "3", "2"], ["4", "4", "5"]]])
+    before = [a.text for a in state.legal_actions()]
+    with pytest.raises(
+        DSLRuntimeError, match=r"moves\.yaml:\d+:\d+: .*move\(\): the card is not in the zone it is moved from"
+    ):
+        state.apply_action("play 3")
+    assert [a.text for a in state.legal_actions()] == before
+    assert state.history() == []

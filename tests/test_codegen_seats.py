@@ -77,8 +77,14 @@ def test_kinds_offering_the_same_zone_make_its_cards_distinct_once():
     game = trickkit.load_game("love_letter")
     step = game.rules.steps[2]
     source = _function(game.rules.generated_source, step.passes[0].__name__)
-    # made by the first kind that reaches it (aim, or else plain), kept for the other
-    assert "p0 = None" in source and source.count("if p0 is None:") == source.count("v0 = p0") == 2, source
+    # made once at the top (a zone read: nothing to charge, nothing to fail), read by aim and plain
+    assert source.count("p0 = ") == 3 and source.count("_distinct_cards(p0, ") == 1, source
+    assert source.count("v0 = p0") == 2 and "is None" not in source, source
+    # a hand of two different cards is the zone's own list: the helper is left for other sizes
+    top = source.split("# love_letter.yaml")[0]
+    assert "p0 = h900\n    if _len(p0) != 2:" in top, top
+    # the top block's charges are one charge, like terms added up (a len call per zone)
+    assert source.count("s.budget -=") == 2 and "s.budget -= _len(h900) * 3 + _len(p0) * 5 + 4" in source, source
 
 
 def test_move_top_is_move_of_the_top_card():

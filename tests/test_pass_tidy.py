@@ -5,7 +5,14 @@ from typing import Any
 
 import pytest
 
-from trickkit.dsl.pass_tidy import charges_merged, copies_dropped, state_read_once, tidied, unread_dropped
+from trickkit.dsl.pass_tidy import (
+    charges_merged,
+    copies_dropped,
+    exits_joined,
+    state_read_once,
+    tidied,
+    unread_dropped,
+)
 
 CHECK = ["    if s.budget < 0:", "        _over_budget()"]
 
@@ -121,7 +128,8 @@ def test_a_shipped_pass_tidied_charges_as_often_as_before() -> None:
     for lines in passes:
         assert tidied(lines) == lines  # already tidied
         assert not any("h1004 =" in line for line in lines)  # the Guard's unread test
-        assert sum("s.budget -=" in line for line in lines) == 4
+        # the top block's charges are one (the Guard's targets, charged only with a Guard, apart)
+        assert sum("s.budget -=" in line for line in lines) == 2
 
 
 def test_state_reads_are_made_once_at_the_top_of_a_pass() -> None:
@@ -166,3 +174,87 @@ def test_a_copy_of_a_local_set_once_at_the_top_is_replaced_by_it() -> None:
     ]
     out = copies_dropped(lines)
     assert out == [*lines[:4], "        t3 = h0[0]", *lines[6:]]
+
+
+def test_merged_charges_add_up_like_terms_to_the_same_amount() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    s.budget -= _len(h900) + _len(p0) * 4",
+        "    if s.budget < 0:",
+        "        _over_budget()",
+        "    v0 = p0",
+        "    s.budget -= _len(h900) + _len(p0) + 4 + _len(h900) + _len(v1) * _len(p0)",
+        "    if s.budget < 0:",
+        "        _over_budget()",
+    ]
+    out = charges_merged(lines)
+    assert out == [
+        *lines[:1],
+        "    s.budget -= _len(h900) * 3 + _len(p0) * 5 + 4 + _len(p0) * _len(v1)",
+        *lines[2:5],
+    ]
+    h900, p0, v1 = [1, 2], [3], [4, 5, 6]
+    assert eval(out[1].split("-= ")[1], {"_len": len, "h900": h900, "p0": p0, "v1": v1}) == eval(
+        "len(h900) + len(p0) * 4 + len(h900) + len(p0) + 4 + len(h900) + len(v1) * len(p0)"
+    )
+    # anything but lengths of locals and numbers is left as written
+    other = ["def _g1(s, fr):", "    s.budget -= f(t0) + 1", *lines[2:5], "    s.budget -= f(t0)", *lines[6:]]
+    assert charges_merged(other)[1] == "    s.budget -= f(t0) + 1 + f(t0)"
+
+
+def test_tests_that_each_end_a_loop_turn_are_joined_into_one() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    for a0 in v0:",
+        "        h1000 = (a0 != h903)",
+        "        if not h1000:",
+        "            continue",
+        "        h1002 = h901[a0]",
+        "        h1003 = (not h1002)",
+        "        if not h1003:",
+        "            continue",
+        "        h1004 = h902[a0]",  # read again below: kept
+        "        if not h1004:",
+        "            continue",
+        "        out.append(h1004)",
+        "        h1005 = h9 if a0 else h8",  # a conditional value: kept whole under the `not`
+        "        h1006 = (not h1005)",
+        "        out.append(h1006)",
+    ]
+    out = exits_joined(lines)
+    assert out == [
+        *lines[:2],
+        "        if (not ((a0 != h903))) or (not ((not (h901[a0])))):",
+        "            continue",
+        *lines[9:13],
+        "        h1006 = (not (h9 if a0 else h8))",
+        "        out.append(h1006)",
+    ]
+    # the same candidates kept, the same subscripts made (an error raised where it was)
+    for seats in ([0, 1, 2, 3], [5, 1], []):
+        h901, h902 = [False, True, False, False], [1, 0, 2, 0]
+        found = []
+        for source in (lines, out):
+            env: dict[str, Any] = {"v0": seats, "h903": 2, "h901": h901, "h902": h902, "h8": 0, "h9": 1, "out": []}
+            try:
+                exec("\n".join(line[4:] for line in source[1:]), env)
+                found.append(env["out"])
+            except IndexError as e:
+                found.append(str(e))
+        assert found[0] == found[1]
+
+
+def test_tests_followed_by_other_code_are_left_alone() -> None:
+    lines = [
+        "def _g1(s, fr):",
+        "    for a0 in v0:",
+        "        h1000 = (a0 != h903)",
+        "        if not h1000:",
+        "            out.append(a0)",  # no continue: kept as it is
+        "        if a0:",
+        "            continue",
+        "        t1 = a0",
+        "        if t1:",
+        "            continue",
+    ]
+    assert exits_joined(lines) == lines

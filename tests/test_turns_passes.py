@@ -457,3 +457,43 @@ def test_can_is_answered_from_the_combinations_the_legal_pass_found_before(monke
         assert any(a.verb == "place" for a in legal) != any(a.verb == "discard" for a in legal)
         asked += 1
     assert asked > 5
+
+
+@pytest.mark.parametrize("guard", ["card.rank > 0", "len(table) >= 0"])
+def test_two_kinds_offering_the_same_hand_offer_each_card_text_once(tmp_path, guard):
+    """Two kinds choosing from the hand share its distinct cards, a hand of two made distinct
+    inline (a pair of copies: one card), any other hand by the helper; made at the top of the
+    pass, or with a guard before it, by the first kind that reaches it."""
+    text = textwrap.dedent(HEAD).lstrip().replace("GUARD", guard).replace("CHOICE", "card.rank < 9")
+    text = text.replace("count: 3", "count: COUNT")
+    text += textwrap.indent(
+        textwrap.dedent(
+            """\
+            toss:
+              text: "toss {card}"
+              choices: {card: "hand[current_player]"}
+              allowed: card.rank > 1
+              effect: |
+                move(card, hand[current_player], table)
+                end_turn()
+            """
+        ),
+        " " * 8,
+    )
+    path = tmp_path / "tiny.yaml"
+    for count, hands, want in [
+        (2, [["1", "1"], ["3", "4"]], ["play 1"]),
+        (2, [["2", "2"], ["3", "4"]], ["play 2", "toss 2"]),
+        (2, [["1", "2"], ["3", "4"]], ["play 1", "play 2", "toss 2"]),
+        (3, [["2", "2", "5"], ["3", "4", "4"]], ["play 2", "play 5", "toss 2", "toss 5"]),
+        (1, [["2"], ["3"]], ["play 2", "toss 2"]),
+    ]:
+        path.write_text(text.replace("COUNT", str(count)), "utf-8")
+        game = trickkit.load_game(path)
+        assert game.rules.steps[1].passes[0].flat is not None
+        source = game.rules.generated_source
+        assert "_distinct_cards(p" in source and "elif _T" in source
+        flat = source.split(f"def {game.rules.steps[1].passes[0].flat.__name__}(")[1].split("\ndef ")[0]
+        assert ("if p0 is None:" in flat) == (guard != "card.rank > 0"), flat
+        state = game.new_initial_state(seed=1, deals=[hands])
+        assert [a.text for a in state.legal_actions()] == want

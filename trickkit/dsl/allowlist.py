@@ -104,8 +104,11 @@ STATE_ATTRIBUTES = frozenset(
 ACTION_ATTRIBUTES = frozenset({"face", "value"})
 """Attributes of the action a fused apply function is given (``act``) that it may read."""
 
-_METHODS = frozenset({"append", "remove"})
+_METHODS = frozenset({"append", "pop", "remove"})
 """Methods generated code may call (on its own lists)."""
+
+_POPPED = re.compile(r"^[tv][0-9]+$")
+"""The locals generated code may ``pop()`` the last item of: a zone it read (the draw of a top card)."""
 
 LOCAL_NAME = re.compile(r"^(s|fr|act|cards|domains|out|[atvhpqm][0-9]+)$")
 """Names of locals and arguments the generator makes."""
@@ -206,6 +209,7 @@ def check(source: str, known_globals: Container[str]) -> ast.Module:
                 and f.attr in _METHODS
                 and isinstance(f.value, ast.Name)
                 and LOCAL_NAME.match(f.value.id)
+                and (f.attr != "pop" or (_POPPED.match(f.value.id) and not node.args))
             ):
                 raise UnsafeCode("generated code calls something other than a helper")
         for field in node._fields:

@@ -86,6 +86,18 @@ def _constant_domain(fn: Rule, cards: bool, repeats: bool, texts: Sequence[str] 
     return value
 
 
+def _two_distinct(w: str, texts: str) -> list[Line]:
+    """The lines making the zone's cards in ``w`` distinct (`distinct_cards`), a hand of two
+    cards inline: the commonest hand of a game with copies, without the helper's call. A zone
+    holds card ids, never null, and the pass only reads its domains: the zone's own list will do."""
+    return [
+        f"if _len({w}) != 2:",
+        [f"{w} = _distinct_cards({w}, {texts})"],
+        f"elif {texts}[{w}[0]] == {texts}[{w}[1]]:",
+        [f"{w} = [{w}[0]]"],
+    ]
+
+
 class FiltersMixin(LoopFiltersMixin):
     """Filters and passes over many candidates (see the module docstring)."""
 
@@ -261,8 +273,14 @@ class FiltersMixin(LoopFiltersMixin):
 
         found = "return True" if first_only else ""
         shared = self._shared_card_domains(kinds, texts)
-        if shared:  # made distinct at most once in the pass, by the first kind that reaches it
-            lines += [f"    {w} = None" for w in shared.values()]
+        # made at the top when the first kind that reads it has no guard (it would make it then
+        # anyway; a zone read cannot fail and charges nothing), else by the first kind that reaches it
+        eager = {code for code in shared if not first_only and self._read_first_unguarded(kinds, code)}
+        for code, local in shared.items():
+            if code in eager:
+                lines += [f"    {local} = {code}", *flatten(_two_distinct(local, str(texts_code)))]
+            else:
+                lines.append(f"    {local} = None")
         if flat is not None:
             flat += lines[1:]  # the shared zones' locals
         known: dict[str, list[str]] = {}  # hoisted parts of the filters inlined so far (see `_filter_into`)
@@ -314,15 +332,18 @@ class FiltersMixin(LoopFiltersMixin):
                         inner.append(f"v{i} = {self._const_code(fixed)}")
                         sizes.append(repr(len(fixed)))
                         continue
-                    sizes.append(f"_len(v{i})")
-                    w = shared.get(self._inline_parts.get(ref(fn), ((), ""))[1]) if distinct else None
+                    code = self._inline_parts.get(ref(fn), ((), ""))[1]
+                    w = shared.get(code) if distinct else None
                     if w is not None:  # the same zone as another kind's: its cards, distinct, once
-                        inner += [
-                            f"if {w} is None:",
-                            [*call(fn, f"{w} = {{}}"), f"{w} = _distinct_cards({w}, {texts_code})"],
-                        ]
+                        if code not in eager:
+                            inner += [
+                                f"if {w} is None:",
+                                [*call(fn, f"{w} = {{}}"), *_two_distinct(w, str(texts_code))],
+                            ]
+                        sizes.append(f"_len({w})")  # (charges of the pass's top block merge: see `tidied`)
                         inner.append(f"v{i} = {w}")
                         continue
+                    sizes.append(f"_len(v{i})")
                     inner += call(fn, f"v{i} = {{}}")
                     if distinct:
                         inner.append(f"v{i} = _distinct_cards(v{i}, {texts_code})")
@@ -414,6 +435,15 @@ class FiltersMixin(LoopFiltersMixin):
             self._define(flat_name, found[0])
             keys[-1] = ("at", tuple(last or ())) if found[2] else keys[-1]  # an unrolled last choice: by place
         return [found[1].format(table)] if found is not None else None
+
+    def _read_first_unguarded(self, kinds: Sequence[Mapping[str, Any]], code: str) -> bool:
+        """Whether the first kind of a pass whose card choice reads the zone ``code`` has no guard."""
+        for kind in kinds:
+            for fn, card in zip(kind["domains"], kind["cards"], strict=False):
+                parts = self._inline_parts.get(getattr(fn, "__name__", ""))
+                if card and parts is not None and not parts[0] and parts[1] == code:
+                    return kind["guard"] is None
+        return False
 
     def _shared_card_domains(self, kinds: Sequence[Mapping[str, Any]], texts: Sequence[str] | None) -> dict[str, str]:
         """The card choices' zones (``hand[me]``) that more than one kind of a pass offers, by

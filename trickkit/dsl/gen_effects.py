@@ -197,7 +197,16 @@ class StatementsMixin(AggregatesMixin):
             # `move(stock[-1], stock, to)`, the draw: its temp holds that zone (temps are never
             # assigned again), or the zone is that very local (``let p = piles[i]``, `move(p[-1], p, to)`),
             # so the top card is popped, not searched for (a null zone fails as `_move` fails)
-            self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
+            if nullable[2]:
+                self._emit(f"_move_top({top.group(1)}, {codes[2]}, {name!r})")
+            else:  # a zone that is there: inline (no helper call); an empty one goes to the helper, which says so
+                to = codes[2]
+                if not re.match(r"^[tv][0-9]+$", to):  # (a local already: popped into as it is)
+                    to = self.body.temp()
+                    self._emit(f"{to} = {codes[2]}")
+                self._emit(f"if {top.group(1)}:")
+                self.body.lines += [[f"{to}.append({top.group(1)}.pop())"], "else:"]
+                self.body.lines.append([f"_move_top({top.group(1)}, {to}, {name!r})"])
         elif name == "move" and not nullable[1] and not nullable[2]:
             # one card between two zones that are there, inline (no helper call); a card not in
             # the zone it leaves goes to the helper, which says so

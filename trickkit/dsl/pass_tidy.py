@@ -7,7 +7,9 @@ general path, which reports it located. So two charges of one block may become o
 at either place, when the pass charges the same total on every way through it: an exceeded
 budget still raises (the budget only goes down), and the general path then raises the located
 error. Inlined early exits also leave values computed for a test no line reads any more
-(``h4 = (h0 and h3)``): dropped when made of locals alone (they cannot raise).
+(``h4 = (h0 and h3)``): dropped when made of locals alone (they cannot raise). The tests that
+each end a candidate's loop turn (``continue``) become one ``if`` (`exits_joined`), and a
+block's charges, merged, add up their like terms (a ``len`` call per zone).
 """
 
 from __future__ import annotations
@@ -70,6 +72,29 @@ def _previous_charge(lines: list[str], i: int, pad: str) -> int | None:
     return None
 
 
+_TERM = re.compile(r"^(?:_len\([a-z][0-9]+\)|[0-9]+)(?: \* (?:_len\([a-z][0-9]+\)|[0-9]+))*$")
+"""A term of a charge: a product of lengths of locals and numbers (``_len(v0) * 4``)."""
+
+
+def _summed(amount: str) -> str:
+    """A merged charge's ``amount`` with like terms added up (``_len(h0) + 4 + _len(h0)`` is
+    ``_len(h0) * 2 + 4``): the same number, a ``len`` call per local's length. Left as it is
+    unless every term is a product of lengths of locals and numbers."""
+    terms = amount.split(" + ")
+    if len(terms) < 2 or not all(_TERM.match(term) for term in terms):
+        return amount
+    counts: dict[tuple[str, ...], int] = {}
+    for term in terms:
+        factors = term.split(" * ")
+        number = 1
+        for f in factors:
+            number *= int(f) if f.isdigit() else 1
+        key = tuple(sorted(f for f in factors if not f.isdigit()))
+        counts[key] = counts.get(key, 0) + number
+    parts = [" * ".join(key) + (f" * {n}" if n != 1 else "") if key else str(n) for key, n in counts.items()]
+    return " + ".join(parts)
+
+
 def charges_merged(lines: list[str]) -> list[str]:
     """``lines`` with each budget charge merged into the charge before it in the same block
     (`charged there, if the values it charges are not set in between; else charged at its own
@@ -95,14 +120,14 @@ def charges_merged(lines: list[str]) -> list[str]:
         assert earlier is not None
         first = earlier.group(2)
         if not any(_assigns(line, set(_NAME.findall(amount))) for line in between):
-            out[j] = f"{pad}s.budget -= {first} + {amount}"  # charged earlier: the same values
+            out[j] = f"{pad}s.budget -= {_summed(f'{first} + {amount}')}"  # charged earlier: the same values
             del out[i : i + 3]
             continue
         straight = all(
             _STRAIGHT.match(line) and line.startswith(pad) and not line.startswith(pad + " ") for line in between
         )
         if straight and not any(_assigns(line, set(_NAME.findall(first))) for line in between):
-            out[i] = f"{pad}s.budget -= {first} + {amount}"  # charged later: nothing in between can loop
+            out[i] = f"{pad}s.budget -= {_summed(f'{first} + {amount}')}"  # charged later: nothing in between can loop
             del out[j : j + 3]
             i -= 3
             continue
@@ -192,7 +217,49 @@ def state_read_once(lines: list[str]) -> list[str]:
     return [lines[0], *head, *text.split("\n")]
 
 
+_ASSIGN = re.compile(r"^( *)(h[0-9]+) = (.+)$")
+"""A local of an inlined filter set to a value (``h1000 = (a0 != h903)``)."""
+
+
+def exits_joined(lines: list[str]) -> list[str]:
+    """``lines`` with the tests of a candidate that each end its loop turn joined into one
+    ``if``: a value read only by the next line put in its place (``h2 = h9[a0]`` then
+    ``h3 = (not h2)``), a value read only by the next test in that test, then tests in a row
+    that each ``continue`` joined by ``or``. The same values in the same order, each test
+    made only if the ones before it pass, with no locals stored and loaded in between."""
+    out = list(lines)
+    text = "\n".join(out)
+    k = 0
+    while k + 1 < len(out):
+        m = _ASSIGN.match(out[k])
+        if m is None or ":" in m.group(3) or len(re.findall(rf"\b{m.group(2)}\b", text)) != 2:
+            k += 1
+            continue
+        pad, name, value = m.groups()
+        after = out[k + 1]
+        if after.startswith(pad + "h") and re.fullmatch(rf"{pad}h[0-9]+ = \(not {name}\)", after):
+            out[k : k + 2] = [after.replace(f"(not {name})", f"(not ({value}))")]
+        elif after == f"{pad}if not {name}:" and out[k + 2 : k + 3] == [f"{pad}    continue"]:
+            out[k : k + 2] = [f"{pad}if not ({value}):"]
+        else:
+            k += 1
+            continue
+        text = "\n".join(out)
+        k = max(k - 1, 0)
+    k = 0
+    while k + 3 < len(out):  # `if a: continue` then `if b: continue`: `if (a) or (b): continue`
+        first, second = out[k], out[k + 2]
+        pad = first[: len(first) - len(first.lstrip())]
+        ends = out[k + 1] == out[k + 3] == f"{pad}    continue"
+        if ends and first.startswith(pad + "if ") and second.startswith(pad + "if ") and first.endswith(":"):
+            out[k : k + 4] = [f"{pad}if ({first[len(pad) + 3 : -1]}) or ({second[len(pad) + 3 : -1]}):", out[k + 1]]
+        else:
+            k += 1
+    return out
+
+
 def tidied(lines: list[str]) -> list[str]:
     """A kinds pass's ``lines`` with its charges merged, its unread values dropped, its
-    reads of the state made once and its copies of locals dropped."""
-    return copies_dropped(state_read_once(unread_dropped(charges_merged(lines))))
+    reads of the state made once and its copies of locals dropped; its charges merged again
+    once those reads and copies name the same locals (``_len(h900)``, read as ``_len(t0)`` before)."""
+    return exits_joined(charges_merged(copies_dropped(state_read_once(unread_dropped(charges_merged(lines))))))
