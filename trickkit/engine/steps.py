@@ -21,9 +21,6 @@ from trickkit.errors import DealError, DSLRuntimeError, did_you_mean
 from trickkit.randomness import shuffle
 from trickkit.rules.ruleset import BidStep, DealStep, EffectStep, TrickStep
 
-_CLEAR = list.clear
-"""Empties a zone's list (mapped over a seat zone's piles at a deal)."""
-
 
 # -- deal -------------------------------------------------------------------------------
 def enter_deal(game: GameTables, s: State, step: DealStep) -> bool:
@@ -43,8 +40,12 @@ def deal(game: GameTables, s: State, step: DealStep, count: int) -> bool:
     cards = list(range(game._deck_size))
     shuffle(s._generator(), cards)
     for zone in s.seat_zones:
-        any(map(_CLEAR, zone))  # every seat's pile emptied (in C: no bytecode a pile)
-    any(map(_CLEAR, s.table_zones))
+        for hand in zone:
+            if hand:  # (most are empty at a deal: no call for those)
+                hand.clear()
+    for pile in s.table_zones:
+        if pile:
+            pile.clear()
     if s.known:  # every card left its place: what reveal() showed is forgotten, even of a card dealt back there
         s.known = None
     hands = s.seat_zones[step.to.index]
