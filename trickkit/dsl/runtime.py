@@ -411,12 +411,11 @@ def forget_moved(s: State) -> None:
         return
     seat_zones = s.seat_zones
     moved = None  # most calls find every card where it was: nothing built
-    for _, place, card in known:
-        z, x = place
+    for _, (z, x), card in known:
         if card not in (seat_zones[z][x] if z >= 0 else s.table_zones[x]):
             if moved is None:
                 moved = []
-            moved.append((place, card))
+            moved.append(((z, x), card))
     if moved is not None:
         texts = s.rules.deck.texts
         gone = {(place, texts[card]) for place, card in moved}
