@@ -112,3 +112,21 @@ def visible(visibility: str, own: bool) -> str:
     if visibility == "public" or (visibility == "owner" and own):
         return _ALL
     return _TOP if visibility == "top" else _COUNT
+
+
+def flip_changed(a: Any, cells: int, cards: list[int], before: list[int], small: bool) -> None:
+    """Set ``a[cells + c]`` to 1.0 for each card id ``c`` in ``cards`` and not in ``before``, and to
+    0.0 for each in ``before`` and not in ``cards`` (a shown zone's one-hot block, rewritten by its
+    difference). ``small``: every card id is below 256, so the differences are taken as byte strings
+    (quicker than sets)."""
+    if small:
+        after, earlier = bytes(cards), bytes(before)
+        for c in after.translate(None, earlier):
+            a[cells + c] = 1.0
+        for c in earlier.translate(None, after):
+            a[cells + c] = 0.0
+    else:
+        for c in set(cards).difference(before):
+            a[cells + c] = 1.0
+        for c in set(before).difference(cards):
+            a[cells + c] = 0.0

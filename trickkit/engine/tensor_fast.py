@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET
-from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _SCORE_LIMIT, _UNSET, f32, visible
+from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _SCORE_LIMIT, _UNSET, f32, flip_changed, visible
 from trickkit.engine.protocols import Seat
 from trickkit.engine.tensor_gen import Writer, blank_keys, blank_tensor, zone_writers
 from trickkit.engine.tensor_reference import _private
@@ -447,17 +447,8 @@ class IncrementalEncoding:
                 return
             if not cards:  # emptied (a new round): cleared at once
                 a[cells : cells + len(self.card_index)] = self._zeros[2:]
-            elif self._small_deck:  # the differences as bytes (card ids < 256): quicker than sets
-                after, earlier = bytes(cards), bytes(before)
-                for c in after.translate(None, earlier):
-                    a[cells + c] = 1.0
-                for c in earlier.translate(None, after):
-                    a[cells + c] = 0.0
             else:
-                for c in set(cards).difference(before):
-                    a[cells + c] = 1.0
-                for c in set(before).difference(cards):
-                    a[cells + c] = 0.0
+                flip_changed(a, cells, cards, before, self._small_deck)
         else:
             self._zone_anew(a, cards, how, start)
         before[:] = cards

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from trickkit.dsl.load import load
-from trickkit.engine.arrays import _ALL, _COUNT
+from trickkit.engine.arrays import _ALL, _COUNT, flip_changed
 
 Writer = Callable[[Any, Any, list[Any], bool], None]
 """``(state, memoryview of the tensor, keys, whether the game is over)``: rewrites the zones and the
@@ -123,17 +123,8 @@ def _all_cards(enc: Any) -> Callable[[Any, list[int], list[int], int], None]:
             return
         if not cards:  # emptied (a new round): cleared at once
             a[cells : cells + width] = zeros
-        elif small:
-            after, earlier = bytes(cards), bytes(before)
-            for c in after.translate(None, earlier):
-                a[cells + c] = 1.0
-            for c in earlier.translate(None, after):
-                a[cells + c] = 0.0
         else:
-            for c in set(cards).difference(before):
-                a[cells + c] = 1.0
-            for c in set(before).difference(cards):
-                a[cells + c] = 0.0
+            flip_changed(a, cells, cards, before, small)
         before[:] = cards
 
     return write
