@@ -18,7 +18,7 @@ from trickkit.dsl.body import (
     location_comment,
 )
 from trickkit.dsl.filter_exits import early_exits
-from trickkit.dsl.filter_inline import definitions_once, inline_filter
+from trickkit.dsl.filter_inline import TEMP_LOCAL, TEMP_NUMBER, TEXT_LITERAL, definitions_once, inline_filter
 from trickkit.dsl.filter_loops import LoopFiltersMixin, choice_ranges, value_rows
 from trickkit.dsl.flat_pass import can_kept, choice_keys, flat_constant, flat_filter, flat_lines, flat_product
 from trickkit.dsl.pass_tidy import tidied
@@ -37,17 +37,6 @@ _GENERATED_FN = re.compile(r"^_[rg][0-9]+$")
 
 _INLINE_MAX_LINES = 16
 """Longest rule (in generated lines) a generated pass inlines instead of calling."""
-
-
-_TEMP_SUB = re.compile(r"\b([tvhmpq])([0-9]+)\b")
-"""A local the generator makes for a rule's own values (see `allowlist.LOCAL_NAME`), in code."""
-
-
-_TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
-
-
-_TEXT_LITERAL = re.compile(r"'[^'\\\n]*'")
-"""A plain text literal in generated code (no quote or backslash within)."""
 
 
 _FRAME_NAME = re.compile(r"\b(fr|a[0-9]+)\b|\breturn\b")
@@ -175,7 +164,7 @@ class FiltersMixin(LoopFiltersMixin):
         lines = [f"def {name}(s, fr, domains):"]
         lines += flatten(hoist.lines)
         loops = [f"for a{i} in domains[{i}]:" for i in range(n)]
-        used = _TEMP_REF.findall(
+        used = TEMP_NUMBER.findall(
             "\n".join(flatten([*hoist.lines, *inner, *(x for lv in (*solo, *levels) for x in lv[1])]))
         )
         top = max(map(int, used), default=-1)
@@ -486,15 +475,15 @@ class FiltersMixin(LoopFiltersMixin):
         if len(lines) > _INLINE_MAX_LINES:  # a long one would cost more to compile than its call does to run
             return None
         text = "\n".join(lines) + "\n" + code
-        literals = _TEXT_LITERAL.findall(text)  # ``can('place')``: renumbering leaves these alone
-        rest = _TEXT_LITERAL.sub("", text)
-        if "'" in rest or '"' in rest or _FRAME_NAME.search(text) or any(_TEMP_REF.search(x) for x in literals):
+        literals = TEXT_LITERAL.findall(text)  # ``can('place')``: renumbering leaves these alone
+        rest = TEXT_LITERAL.sub("", text)
+        if "'" in rest or '"' in rest or _FRAME_NAME.search(text) or any(TEMP_NUMBER.search(x) for x in literals):
             return None
-        top = max((int(n) for n in _TEMP_REF.findall(text)), default=-1)
+        top = max((int(n) for n in TEMP_NUMBER.findall(text)), default=-1)
         offset = base[0]
         base[0] += top + 1
 
         def renumber(line: str) -> str:
-            return _TEMP_SUB.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
+            return TEMP_LOCAL.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line)
 
         return [renumber(line) for line in lines], f"({renumber(code)})"

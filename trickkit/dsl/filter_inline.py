@@ -18,8 +18,11 @@ from collections.abc import Callable
 _INLINE_FILTER_MAX_LINES = 60
 """Longest combination filter (in generated lines) a kinds pass inlines instead of calling."""
 
-_TEMP = re.compile(r"\b([tvhmpq])([0-9]+)\b")
-"""A local the generator makes (see `trickkit.dsl.allowlist.LOCAL_NAME`), in code."""
+TEMP_LOCAL = re.compile(r"\b([tvhmpq])([0-9]+)\b")
+"""A local the generator makes (see `trickkit.dsl.allowlist.LOCAL_NAME`), in code: its letter and number."""
+
+TEMP_NUMBER = re.compile(r"\b[tvhmpq]([0-9]+)\b")
+"""The same, its number alone (to find the highest a piece of code uses)."""
 
 _DOMAIN = re.compile(r"\bdomains\[([0-9]+)\]")
 """A combination filter's read of one of its domains (a local of the kinds pass that inlines it)."""
@@ -30,7 +33,7 @@ _HOISTED = re.compile(r"^    h[0-9]+ = ")
 _CHOICE = re.compile(r"\ba[0-9]+\b|\bdomains\[")
 """A part that reads a choice or a domain: never shared (the domains differ from kind to kind)."""
 
-_LITERAL = re.compile(r"'[^'\\\n]*'")
+TEXT_LITERAL = re.compile(r"'[^'\\\n]*'")
 """A plain text literal in generated code (``'pip'``: no quote or backslash within)."""
 
 _RENAMED = re.compile(r"\b[tvhmpq][0-9]+\b|\bout\b|\bdomains\[")
@@ -40,9 +43,9 @@ _RENAMED = re.compile(r"\b[tvhmpq][0-9]+\b|\bout\b|\bdomains\[")
 def _literals_kept(text: str) -> bool:
     """True if renaming the filter's locals leaves its text literals (``card.kind == 'pip'``)
     as they are: plain ones, none holding a name that is renamed."""
-    if "'" in _LITERAL.sub("", text) or '"' in text:
+    if "'" in TEXT_LITERAL.sub("", text) or '"' in text:
         return False
-    return not any(_RENAMED.search(x) for x in _LITERAL.findall(text))
+    return not any(_RENAMED.search(x) for x in TEXT_LITERAL.findall(text))
 
 
 _CHARGE = ("    if s.budget < 0:", "        _over_budget()")
@@ -65,7 +68,7 @@ def inline_filter(
     text = "\n".join(body)
     if not _literals_kept(text) or "return" in text or re.search(r"\bq[0-9]+\b", text):
         return None
-    top = max((int(m.group(2)) for m in _TEMP.finditer(text)), default=-1)
+    top = max((int(m.group(2)) for m in TEMP_LOCAL.finditer(text)), default=-1)
     offset = base[0]
     base[0] += top + 2
     found = f"q{offset + top + 1}"  # the filter's `out`
@@ -73,7 +76,7 @@ def inline_filter(
     alias: dict[str, str] = {}  # a local of a shared part -> the earlier filter's
 
     def renumber(line: str) -> str:
-        line = _TEMP.sub(lambda m: alias.get(m.group(0)) or f"{m.group(1)}{int(m.group(2)) + offset}", line[4:])
+        line = TEMP_LOCAL.sub(lambda m: alias.get(m.group(0)) or f"{m.group(1)}{int(m.group(2)) + offset}", line[4:])
         line = re.sub(r"\bout\b", found, line)
         return _DOMAIN.sub(lambda m: domains[int(m.group(1))], line)
 
@@ -106,7 +109,7 @@ def _part(
     pure = not _CHOICE.search(text) and all(part[i + 1 : i + 3] == list(_CHARGE) for i in charges)
     pure = pure and text.count("s.budget") == 2 * len(charges)  # no charge but those at its top level
     names: list[str] = []
-    for m in _TEMP.finditer(text):
+    for m in TEMP_LOCAL.finditer(text):
         if m.group(0) not in alias and m.group(0) not in seen and m.group(0) not in names:
             names.append(m.group(0))
     seen.update(names)
@@ -115,7 +118,7 @@ def _part(
         name = m.group(0)
         return alias.get(name) or (f"#{names.index(name)}" if name in names else renumber("    " + name))
 
-    key = _TEMP.sub(placeholder, text)
+    key = TEMP_LOCAL.sub(placeholder, text)
     if pure and key in known:
         alias.update(zip(names, known[key], strict=True))
         return [renumber(line) for i in charges for line in part[i : i + 3]]

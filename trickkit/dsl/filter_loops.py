@@ -15,13 +15,11 @@ from typing import Any
 
 from trickkit.dsl.body import Body, Hoist, Line, flatten
 from trickkit.dsl.filter_exits import LEVEL_ASSIGN, kept_if
+from trickkit.dsl.filter_inline import TEMP_NUMBER
 from trickkit.dsl.gen_effects import StatementsMixin
 from trickkit.dsl.parser import parse
 from trickkit.dsl.scope import Local, Scope
 from trickkit.dsl.types import Context, Node, Rule, Val
-
-_TEMP_REF = re.compile(r"\b[tvhmpq]([0-9]+)\b")
-"""A local the generator makes for a rule's own values (see `allowlist.LOCAL_NAME`), in code."""
 
 
 def choice_ranges(values: Sequence[Sequence[Any] | None]) -> dict[str, tuple[int, int]]:
@@ -89,7 +87,7 @@ class LoopFiltersMixin(StatementsMixin):
         lines += flatten(hoist.lines)
         loops = [f"for a{i} in domains[{i}]:" for i in range(n - 1)]
         inners = [x for _, inner, _ in tests for x in inner]
-        used = _TEMP_REF.findall(
+        used = TEMP_NUMBER.findall(
             "\n".join(flatten([*hoist.lines, *inners, *(x for lv in (*solo, *levels) for x in lv[1])]))
         )
         top = max(map(int, used), default=-1)
