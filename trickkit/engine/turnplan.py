@@ -35,7 +35,7 @@ from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.enterplan import bare as _bare
-from trickkit.engine.enterplan import planned_auction, planned_tricks, planned_when
+from trickkit.engine.enterplan import bare_int, planned_auction, planned_tricks, planned_when
 from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
@@ -219,7 +219,7 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         _bare(step.until_after_turn) if step.until_after_turn is not None else (None, (), False)
     )
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
-    first, first_frame, _ = _bare(step.first)
+    first, first_frame, first_checked = bare_int(step.first)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
     # ``until_after_turn`` and the next turn's start as one generated call (no per-turn variables)
     fused_next = step.fused_next if not resets else None
@@ -303,7 +303,10 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         s.window, s.responders = -1, []
         if until is not None and _holds(until, until_frame, until_checked, s):
             return False
-        return not begin(s, first(s, first_frame))
+        seat = first(s, first_frame)
+        if first_checked and seat.__class__ is not int:
+            raise _Fallback()  # the checked hook says what it got, located
+        return not begin(s, seat)
 
     def apply(s: State, action: Action) -> bool:
         """`apply_turns` (then `_after_action`, `start_turn`); the steps after it are entered here
