@@ -244,3 +244,20 @@ def test_a_rule_failing_in_the_next_rounds_setup_is_located(tmp_path: Path) -> N
         state.apply_action(state.legal_actions()[0])  # the round's last lay: its end, then the next round's setup
     assert state.to_json() == before
     assert state.round == 1 and len(state.history()) == 3
+
+
+def test_a_first_seat_that_is_no_number_in_the_next_round_is_located(tmp_path: Path) -> None:
+    # the planned enter calls the ``first`` rule bare, without its hook: it checks the result
+    # itself (``true % 2`` would be a seat; the hook refuses a bool)
+    path = tmp_path / "rounds.yaml"
+    text = textwrap.dedent(ROUNDS).lstrip().replace("SETUP", "laid = laid")
+    path.write_text(text.replace('first: "0"', "first: if won[0] + won[1] == 1 then true else 0"), "utf-8")
+    game = trickkit.load_game(path)
+    state = game.new_initial_state(seed=3)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(DSLRuntimeError, match=r"rounds\.yaml:\d+:\d+: \$\.round\[2\]\.turns\.first: expected an int"):
+        state.apply_action(state.legal_actions()[0])  # the round's last lay: its end, then the next round's turns
+    assert state.to_json() == before
+    assert state.round == 1 and len(state.history()) == 3

@@ -97,6 +97,8 @@ STATE_ATTRIBUTES = frozenset(
         "last_trick",
         "seating",
         "actor",
+        "next_turn",
+        "turn_no",
     }
 )
 """Attributes of the state generated code may read (and, for ``turn_over``/``budget``, write)."""

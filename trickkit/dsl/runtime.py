@@ -358,8 +358,13 @@ def reveal(s: State, cards: Any, seats: Any, place: tuple[int, int] | None = Non
     if place is not None and seats.__class__ is int and 0 <= seats < n:
         # a zone's cards shown to one seat, as most reveals are: what the general path below does, in short
         if cards:
-            if s.known:  # what moved earlier in this action is forgotten first (see below)
-                forget_moved(s)
+            known = s.known
+            if known:  # what moved earlier in this action is forgotten first (see below)
+                seat_zones = s.seat_zones  # (`forget_moved`'s test inline: most often nothing moved)
+                for _, (z, x), card in known:
+                    if card not in (seat_zones[z][x] if z >= 0 else s.table_zones[x]):
+                        forget_moved(s)
+                        break
             known = dict(s.known) if s.known else {}
             for c in cards:
                 known[(seats, place, c)] = None

@@ -55,6 +55,17 @@ def bare(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
     return fn, (None,) * size, checks == "bool"
 
 
+def bare_int(hook: Any) -> tuple[Any, tuple[Any, ...], bool]:
+    """A state-only rule of a number (``first:``) as ``(fn, frame, checked)``, as `bare`, and bare
+    also where its hook checks the result is an int: ``checked`` then says the caller must
+    leave any other result to the hook (which says what it got, located)."""
+    fn, size = getattr(hook, "fn", None), getattr(hook, "size", None)
+    if fn is not None and size.__class__ is int and getattr(hook, "checks", "") == "int":
+        return fn, (None,) * size, True  # two calls less (the hook and its check) per use
+    fn, frame, _ = bare(hook)
+    return fn, frame, False
+
+
 def planned_when(step: WhenStep) -> EnterFn:
     """`trickkit.engine.repeat.enter_when` with its condition bare."""
     condition, frame, checked = bare(step.condition)

@@ -32,7 +32,8 @@ from trickkit.engine.actions import PlayTables
 from trickkit.engine.steady import names_in, steady
 from trickkit.engine.steps import acted_for, actor_of, end_tricks, start_trick
 from trickkit.rules.cards import Deck
-from trickkit.rules.ruleset import BidStep, TrickStep, step_where
+from trickkit.rules.ruleset import BidStep, TrickStep, TurnStep, step_where
+from trickkit.rules.steps import never
 
 Code: TypeAlias = "list[Line]"
 """Generated lines: a nested list is an indented block (`trickkit.dsl.compiler.Splice.define`)."""
@@ -44,7 +45,8 @@ def fuse_steps(
     compiler: Compiler, steps: tuple[Any, ...], tables: PlayTables, num_players: int, deck: Deck
 ) -> tuple[Any, ...]:
     """``steps`` with a generated ``fused_legal``/``fused_apply`` on every tricks and bid
-    step this module can generate (the others are left as they are)."""
+    step this module can generate, and a ``fused_next`` on turns steps with both an
+    ``until_after_turn`` and an ``on_turn_start`` (the others are left as they are)."""
     out = []
     for step in steps:
         if isinstance(step, TrickStep):
@@ -67,6 +69,8 @@ def fuse_steps(
                 fused_legal=_guarded(_bid_legal, compiler, step),
                 fused_apply=_guarded(_bid_apply, compiler, step, num_players),
             )
+        elif isinstance(step, TurnStep) and step.until_after_turn is not None and step.on_turn_start is not None:
+            step = attrs.evolve(step, fused_next=_guarded(_turn_next, compiler, step, num_players))
         out.append(step)
     return tuple(out)
 
@@ -457,6 +461,42 @@ def _bid_apply(c: Compiler, step: BidStep, n: int) -> Any:
             f"if s.acted == {n}:",
             ["return True"],
             f"s.current = (s.current + 1) % {n}",
+            "return False",
+        ],
+    )
+
+
+# -- turns ----------------------------------------------------------------------------------
+def _turn_next(c: Compiler, step: TurnStep, n: int) -> Any:
+    """``next(s) -> bool``, once a turn has ended (a turns step with no ``until``): True if
+    ``until_after_turn`` holds, else the next turn starts (`trickkit.engine.turns.start_turn`
+    without per-turn variables) and its ``on_turn_start`` block runs. One call where the planned
+    apply (`trickkit.engine.turnplan`) made two, at every turn of a game that has both rules."""
+    ended, start = step.until_after_turn, step.on_turn_start
+    if step.until is not never or getattr(ended, "size", None) != 0 or getattr(start, "size", None) != 0:
+        raise _NotFused()  # rules with a context of their own (the planned apply calls them)
+    sp = Splice(c, "p")
+    val, lines = sp.expression(_tree(ended), {})
+    if val.type != "bool" or val.nullable:  # a result the hook checks: the planned apply's calls
+        raise _NotFused()
+    seat = sp.temp()
+    return sp.define(
+        ["s"],
+        [
+            f"# {step_where(step)}: a turn ended, the next one starts",
+            _where(ended),
+            *lines,
+            f"if {val.code}:",
+            ["return True"],
+            f"{seat} = s.next_turn",  # the seat an effect named, else the next one round
+            f"{seat} = (s.turn_player + 1 if {seat} is None else {seat}) % {n}",
+            f"s.current = {seat}",
+            f"s.turn_player = {seat}",
+            "s.turn_over = False",
+            "s.next_turn = None",
+            "s.turn_no += 1",
+            _where(start),
+            *sp.block(_tree(start, "block"), {}),
             "return False",
         ],
     )

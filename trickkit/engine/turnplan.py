@@ -35,7 +35,7 @@ from trickkit.engine.actions import Action
 from trickkit.engine.choose import _actions as _choose_actions
 from trickkit.engine.choose import choosable, legal_choose
 from trickkit.engine.enterplan import bare as _bare
-from trickkit.engine.enterplan import planned_auction, planned_tricks, planned_when
+from trickkit.engine.enterplan import bare_int, planned_auction, planned_tricks, planned_when
 from trickkit.engine.layout import fresh
 from trickkit.engine.protocols import GameTables
 from trickkit.engine.repeat import planned_repeat_end
@@ -219,8 +219,10 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         _bare(step.until_after_turn) if step.until_after_turn is not None else (None, (), False)
     )
     start, start_frame, _ = _bare(step.on_turn_start) if step.on_turn_start is not None else (None, (), False)
-    first, first_frame, _ = _bare(step.first)
+    first, first_frame, first_checked = bare_int(step.first)
     resets = any(v.per_turn for v in (*game.rules.seat_vars, *game.rules.table_vars))
+    # ``until_after_turn`` and the next turn's start as one generated call (no per-turn variables)
+    fused_next = step.fused_next if not resets else None
     # per-turn table variables are reset inline below, without `State._reset_variables`' call:
     # the commonest case, at every turn start; a list (``touched: []``) gets a copy of its own
     per_turn = [(v.index, v.initial) for v in game.rules.table_vars if v.per_turn]
@@ -301,7 +303,10 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
         s.window, s.responders = -1, []
         if until is not None and _holds(until, until_frame, until_checked, s):
             return False
-        return not begin(s, first(s, first_frame))
+        seat = first(s, first_frame)
+        if first_checked and seat.__class__ is not int:
+            raise _Fallback()  # the checked hook says what it got, located
+        return not begin(s, seat)
 
     def apply(s: State, action: Action) -> bool:
         """`apply_turns` (then `_after_action`, `start_turn`); the steps after it are entered here
@@ -347,51 +352,61 @@ def _turns_plan(game: GameTables, step: TurnStep, advance: AdvanceFn) -> tuple[L
                 advance(s)
                 return False
         if s.turn_over:
-            if ended is not None:
-                v = ended(s, ended_frame)
-                if ended_checked and v.__class__ is not bool:
-                    raise _Fallback()
-                if v:
-                    advance(s)
-                    return False
-            # `begin`, inline: a call less at every turn of games whose every action ends the turn
-            seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
-            for _ in _TURN_LIMIT:
-                s.current = s.turn_player = seat % n
-                s.turn_over = False
-                s.next_turn = None
-                s.turn_no += 1
-                if resets:
-                    if inline:
-                        for index, initial in inline:
-                            s.table_vars[index] = initial
-                        if inline_lists:
-                            for index, initial in inline_lists:
-                                s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
-                    else:
-                        s._reset_variables("per_turn")
-                if start is None:
-                    break
-                start(s, start_frame)
-                if not s.turn_over:
-                    break
-                if until is not None and _holds(until, until_frame, until_checked, s):
-                    _holds(until, until_frame, until_checked, s)
-                    advance(s)
-                    return False
-                if ended is not None and _holds(ended, ended_frame, ended_checked, s):
-                    advance(s)
-                    return False
-                seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+            if fused_next is not None:  # (no ``until``: `trickkit.engine.fused._turn_next`)
+                for _ in _TURN_LIMIT:
+                    if fused_next(s):
+                        advance(s)
+                        return False
+                    if not s.turn_over:
+                        break
+                else:
+                    raise _Fallback()  # turns that end as they begin, forever: the general path says so
             else:
-                raise _Fallback()
-            if until is not None:
-                v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
-                if until_checked and v.__class__ is not bool:
+                if ended is not None:
+                    v = ended(s, ended_frame)
+                    if ended_checked and v.__class__ is not bool:
+                        raise _Fallback()
+                    if v:
+                        advance(s)
+                        return False
+                # `begin`, inline: a call less at every turn of games whose every action ends the turn
+                seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+                for _ in _TURN_LIMIT:
+                    s.current = s.turn_player = seat % n
+                    s.turn_over = False
+                    s.next_turn = None
+                    s.turn_no += 1
+                    if resets:
+                        if inline:
+                            for index, initial in inline:
+                                s.table_vars[index] = initial
+                            if inline_lists:
+                                for index, initial in inline_lists:
+                                    s.table_vars[index] = initial[:] if flat_lists else fresh(initial)
+                        else:
+                            s._reset_variables("per_turn")
+                    if start is None:
+                        break
+                    start(s, start_frame)
+                    if not s.turn_over:
+                        break
+                    if until is not None and _holds(until, until_frame, until_checked, s):
+                        _holds(until, until_frame, until_checked, s)
+                        advance(s)
+                        return False
+                    if ended is not None and _holds(ended, ended_frame, ended_checked, s):
+                        advance(s)
+                        return False
+                    seat = s.turn_player + 1 if s.next_turn is None else s.next_turn
+                else:
                     raise _Fallback()
-                if v:
-                    advance(s)
-                    return False
+                if until is not None:
+                    v = s.table_vars[until_var] if until_var >= 0 else until(s, until_frame)
+                    if until_checked and v.__class__ is not bool:
+                        raise _Fallback()
+                    if v:
+                        advance(s)
+                        return False
         if pass_legal is None or s.window >= 0:
             found = legal(s)
         else:  # `legal`, inline (no memo is open in an apply): a call less per decision

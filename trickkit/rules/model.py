@@ -309,6 +309,9 @@ class TurnStep:
     """The generated passes over ``kinds``: ``(legal, any, some kind has a lookahead)`` (see
     `trickkit.dsl.compiler.Compiler.kinds_pass`), or None when some kind needs the engine's
     general path (`trickkit.engine.turns`)."""
+    fused_next: Callable[..., Any] | None = attrs.field(default=None, eq=False, repr=False)
+    """The generated ``next(state) -> bool`` run once a turn has ended: ``until_after_turn``,
+    then the next turn started with its ``on_turn_start`` (see `trickkit.engine.fused`), or None."""
 
 
 @attrs.frozen
