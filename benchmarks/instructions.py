@@ -15,6 +15,7 @@ loading cancel out. Needs valgrind. PYTHONHASHSEED is fixed at 0 and numpy's BLA
   python benchmarks/instructions.py GAME --tensor      per step with the current seat's observation tensor
                                                        and the legal-action mask at every decision, and
                                                        what they add to the step (a learner's loop)
+  python benchmarks/instructions.py GAME --mask        the same with the legal-action mask alone
   python benchmarks/instructions.py GAME --load        instructions to load GAME once in a process
 
 The ratio trickkit / hand-coded of bench.py is (reference instructions per game) / (trickkit
@@ -51,8 +52,9 @@ for g in range(n):
     s = game.new_initial_state(seed=g)
     while not s.is_terminal():
         legal = s.legal_actions()
-        if mode:
+        if mode & 1:
             s.observation_tensor(s.current_player())
+        if mode & 2:
             s.legal_action_mask()
         s.apply_action(rng.choice(legal)); steps += 1
 print("STEPS", steps)
@@ -116,6 +118,7 @@ def main() -> None:
     what.add_argument("--clones", action="store_true", help="instructions per clone")
     what.add_argument("--load", action="store_true", help="instructions of one load")
     what.add_argument("--tensor", action="store_true", help="per step with tensor + mask, and what they add")
+    what.add_argument("--mask", action="store_true", help="per step with the mask alone, and what it adds")
     args = ap.parse_args()
     if args.load:
         loaded = run_script(LOAD, args.game, 1)[0] - run_script(LOAD, args.game, 0)[0]
@@ -128,12 +131,13 @@ def main() -> None:
         print(f"{args.game} hand-coded: {per_game / 1e3:.0f} k instructions/game")
         return
     n = args.games or (2000 if args.clones else 20)
-    if args.tensor:  # the same games (same seeds and choices) with and without tensor + mask
-        runs = {(m, k): run_script(TENSOR, args.game, k, m) for m in ("0", "1") for k in (n, 2 * n)}
+    if args.tensor or args.mask:  # the same games (same seeds and choices) with and without tensor + mask
+        mode, what = ("2", "mask") if args.mask else ("3", "tensor + mask")
+        runs = {(m, k): run_script(TENSOR, args.game, k, m) for m in ("0", mode) for k in (n, 2 * n)}
         steps = runs[("0", 2 * n)][1] - runs[("0", n)][1]
-        step, both = ((runs[(m, 2 * n)][0] - runs[(m, n)][0]) / steps for m in ("0", "1"))
+        step, both = ((runs[(m, 2 * n)][0] - runs[(m, n)][0]) / steps for m in ("0", mode))
         print(
-            f"{args.game}: step {step:.0f} instructions, with tensor + mask {both:.0f} "
+            f"{args.game}: step {step:.0f} instructions, with {what} {both:.0f} "
             f"(+{both - step:.0f}, {(both - step) / step:.2f}x the step)"
         )
         return
