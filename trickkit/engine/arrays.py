@@ -11,11 +11,11 @@ import numpy as np
 from trickkit.jsonsafe import MAX_JSON_INT_DIGITS
 
 
-def mask_tables(game: Any) -> tuple[int, dict[str, int], Any, Any, Any]:
+def mask_tables(game: Any) -> tuple[int, dict[str, int], Any, tuple[int], Any, Any]:
     """What `trickkit.State.legal_action_mask` needs of ``game``, made once per Game (nothing is
-    imported or looked up per call): the mask's width, the action space's text -> id table,
-    ``np.frombuffer``, the ``int8`` dtype, and the function that checks a caller's ``out`` and
-    writes the mask into it."""
+    imported or looked up per call): the mask's width, the action space's text -> id table, the
+    ``ndarray`` constructor, the mask's shape and dtype, and the function that checks a caller's
+    ``out`` and writes the mask into it."""
     space = game.action_space
     width, ids = len(space.texts), space.ids
     shape = (width,)
@@ -39,7 +39,7 @@ def mask_tables(game: Any) -> tuple[int, dict[str, int], Any, Any, Any]:
             out[i] = 1
         return out
 
-    return width, ids, np.frombuffer, _INT8, mask_into
+    return width, ids, np.ndarray, shape, _INT8, mask_into
 
 
 def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:

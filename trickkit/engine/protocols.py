@@ -45,9 +45,9 @@ LegalFn = Callable[[StateT], list[Action]]
 """A step's legal actions, bound to its Game and step: ``fn(state) -> [Action]``."""
 ApplyFn = Callable[[StateT, Action], bool]
 """A step's action applied, bound to its Game and step: ``fn(state, action) -> the step is over``."""
-MaskTables = tuple[int, dict[str, int], Any, Any, Callable[[StateT, Any], Any]]
-"""A Game's legal-action mask tables: width, text -> id, ``np.frombuffer``, the ``int8`` dtype, and
-the function writing a mask into a caller's ``out`` (`trickkit.engine.arrays.mask_tables`)."""
+MaskTables = tuple[int, dict[str, int], Any, tuple[int], Any, Callable[[StateT, Any], Any]]
+"""A Game's legal-action mask tables: width, text -> id, ``np.ndarray``, the mask's shape and dtype,
+and the function writing a mask into a caller's ``out`` (`trickkit.engine.arrays.mask_tables`)."""
 
 Frame = Sequence[Any]
 """The frame of a generated rule function: its context values first, then its locals."""

@@ -58,7 +58,7 @@ class SeatViews:
         tables = game._mask
         if tables is None:  # the first mask of this Game (imports numpy)
             tables = game._new_mask_tables()
-        width, ids, frombuffer, int8, mask_into = tables
+        width, ids, ndarray, shape, int8, mask_into = tables
         if out is not None:
             return mask_into(self, out)  # out checked, then the mask written into it
         # made here, not in a function of the Game: one Python call less per decision
@@ -72,7 +72,7 @@ class SeatViews:
         except KeyError:
             game.action_space.ids_of(legal)  # raises the ActionSpaceError naming the action
             raise
-        return frombuffer(cells, int8)
+        return ndarray(shape, int8, cells)  # on the bytearray itself (np.frombuffer would add a memoryview)
 
     def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
         """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
