@@ -131,6 +131,9 @@ def test_masks_mark_the_ids_of_the_legal_actions(name):
         out = np.full(size, True) if k % 2 else np.full(size, 7, np.int8)
         assert fresh.legal_action_mask(out=out) is out and np.flatnonzero(out).tolist() == want
         assert set(out.view(np.int8).tolist()) <= {0, 1}
+        rows = np.full((size, 2), 7, np.int8 if k % 2 else bool)  # a column: out not contiguous
+        assert state.legal_action_mask(out=rows[:, 0]) is not None and np.flatnonzero(rows[:, 0]).tolist() == want
+        assert set(rows[:, 0].view(np.int8).tolist()) <= {0, 1} and rows[:, 1].all()
     out.flags.writeable = False
     with pytest.raises(ValueError, match=r"legal_action_mask\(out=...\): out is read-only"):
         state.legal_action_mask(out=out)

@@ -15,31 +15,19 @@ def mask_tables(game: Any) -> tuple[int, dict[str, int], Any, tuple[int], Any, A
     """What `trickkit.State.legal_action_mask` needs of ``game``, made once per Game (nothing is
     imported or looked up per call): the mask's width, the action space's text -> id table, the
     ``ndarray`` constructor, the mask's shape and dtype, and the function that checks a caller's
-    ``out`` and writes the mask into it."""
+    ``out``."""
     space = game.action_space
-    width, ids = len(space.texts), space.ids
+    width = len(space.texts)
     shape = (width,)
 
-    def mask_into(state: Any, out: Any) -> Any:
+    def check_mask_out(out: Any) -> None:
         if not (out.__class__ is np.ndarray and out.shape == shape and out.dtype is _INT8 and out.flags.writeable):
             # the usual out passes above, quicker; check_out says what is wrong with another
             check_out(
                 out, shape, out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
             )
-        legal = state._legal  # the state's own list of this decision, when made (no copy)
-        if legal is None:
-            legal = state.legal_actions()
-        try:
-            legal_ids = [ids[action.text] for action in legal]  # all found before out is touched
-        except KeyError:
-            space.ids_of(legal)  # raises the ActionSpaceError naming the action
-            raise
-        out.fill(0)  # written in place: no mask made, then copied
-        for i in legal_ids:
-            out[i] = 1
-        return out
 
-    return width, ids, np.ndarray, shape, _INT8, mask_into
+    return width, space.ids, np.ndarray, shape, _INT8, check_mask_out
 
 
 def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:

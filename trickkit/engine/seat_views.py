@@ -58,9 +58,9 @@ class SeatViews:
         tables = game._mask
         if tables is None:  # the first mask of this Game (imports numpy)
             tables = game._new_mask_tables()
-        width, ids, ndarray, shape, int8, mask_into = tables
+        width, ids, ndarray, shape, int8, check_out = tables
         if out is not None:
-            return mask_into(self, out)  # out checked, then the mask written into it
+            check_out(out)  # a writable int8 or bool array of the mask's shape, else a ValueError
         # made here, not in a function of the Game: one Python call less per decision
         legal = self._legal  # the state's own list of this decision, when made (no copy)
         if legal is None:
@@ -72,7 +72,13 @@ class SeatViews:
         except KeyError:
             game.action_space.ids_of(legal)  # raises the ActionSpaceError naming the action
             raise
-        return ndarray(shape, int8, cells)  # on the bytearray itself (np.frombuffer would add a memoryview)
+        if out is None:
+            return ndarray(shape, int8, cells)  # on the bytearray itself (np.frombuffer would add a memoryview)
+        try:  # the bytes copied at once (0 and 1 are the same bytes in bool)
+            out.data.cast("B")[:] = cells
+        except TypeError:  # out is not contiguous (a column, a slice with a step): numpy copies
+            out.view(int8)[:] = ndarray(shape, int8, cells)
+        return out
 
     def observation_tensor(self, seat: Seat, out: Any = None) -> Any:
         """What ``seat`` may see, as a flat numpy ``float32`` vector of `trickkit.Game.observation_tensor_shape`
