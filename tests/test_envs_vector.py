@@ -116,3 +116,16 @@ def test_actions_of_any_integer_dtype_are_checked_at_once(dtype):
     with pytest.raises(IllegalActionError, match="game 2"):
         envs.step(bad)
     assert [len(s.history()) for s in envs.states] == histories
+
+
+@pytest.mark.parametrize("wrong", [0.9, True, "0", np.float32(1.0)])
+def test_an_action_that_is_not_an_integer_is_refused_not_rounded(wrong):
+    """A float, a bool or a text is no action id (as for every adapter, `trickkit.envs.action_id`):
+    `step([legal + 0.9, ...])` played the legal id rounded down."""
+    envs = VectorEnv("hearts", 2)
+    obs, _ = envs.reset(seed=1)
+    legal = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
+    before = [s.to_json() for s in envs.states]
+    with pytest.raises(IllegalActionError, match="game 0: an action is an action id"):
+        envs.step([wrong, legal[1]])
+    assert [s.to_json() for s in envs.states] == before

@@ -101,6 +101,15 @@ def test_turns_refusal_of_a_right_form_names_the_wrong_choice(game, before, text
     assert "the form is" not in message
 
 
+def test_turns_refusal_of_a_choice_in_the_wrong_case_names_the_legal_action():
+    """'pass c4' in Hearts, where 'pass C4' is legal: the refusal says which one was meant."""
+    state = trickkit.load_game("hearts").new_initial_state(seed=1)
+    assert "pass C4" in [a.text for a in state.legal_actions()]
+    with pytest.raises(trickkit.IllegalActionError) as info:
+        state.apply_action("pass c4")
+    assert str(info.value).endswith(" (did you mean 'pass C4'?)")
+
+
 def test_turns_refusal_of_a_wrong_form_gives_the_form():
     state = trickkit.load_game("trumps").new_initial_state(seed=1)
     with pytest.raises(trickkit.IllegalActionError) as info:

@@ -190,7 +190,7 @@ def test_simulate_reports_seat_advantage(capsys):
     assert summary.wins[0] >= summary.win_share[0]
     test = summary.seat_test()
     assert test == stats.chi_square_equal(summary.win_share)
-    text = " ".join(summary.to_text().split())  # the caption wraps
+    text = " ".join(summary.to_text().split())  # whitespace normalised
     assert f"every seat equal? chi-square {test.statistic:.2f} on 3 df, p = {test.p_value:.3g}" in text
     i = summary.win_interval(1)
     assert i == stats.wilson(summary.wins[1], 40)

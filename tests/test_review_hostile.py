@@ -430,6 +430,18 @@ def test_validate_finds_problems_of_other_seat_counts(tmp_path, capsys):
     assert "(with 2 players)" in capsys.readouterr().out
 
 
+def test_validate_names_the_seat_count_once(tmp_path):
+    """A deal too big at another seat count said "(with these parameters and 4 players) (with 4
+    players)": the seat count is added only to a message that does not name it already."""
+    path = write(
+        tmp_path,
+        "extends: sarkophag\nname: v\nplayers: {min: 3, max: 6, default: 3}\nparameters:\n  hand_size: {default: 16}\n",
+    )
+    messages = [p.message for p in trickkit.validate(path)]
+    assert messages and all(m.endswith(" players)") for m in messages), messages
+    assert not any(m.count("players)") > 1 for m in messages), messages
+
+
 # -- shipped games at the edges of their declared parameters -----------------------------------
 
 

@@ -15,8 +15,9 @@ from trickkit.cli import docsync
 from trickkit.cli.main import main
 from trickkit.engine.loader import read_document
 from trickkit.lab.rulebook import build, flow_diagram, rulebook, tables
+from trickkit.lab.rulebook.blocks import Table
 from trickkit.lab.rulebook.flowsvg import flow_svg
-from trickkit.lab.rulebook.rdiff import diff_rulebooks
+from trickkit.lab.rulebook.rdiff import diff_rulebooks, diff_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL = ROOT / "docs" / "tutorial" / "sarkophag_open_leads.yaml"
@@ -268,6 +269,15 @@ def test_rulebook_diff_shows_changed_rows():
     # spades has a trump suit, hearts none: the led heart now holds against a spade
     assert "rulebook winner: hearts: spades other card -> led card" in diff_rulebooks("spades", "hearts")
     assert diff_rulebooks("skull_king", "skull_king") == []
+
+
+def test_rulebook_diff_ignores_a_column_empty_in_both():
+    """A column only one deck table has (skull_king's "played as", gone with the tigress) that is
+    empty in a row does not make that row a change: no "rulebook deck: G1: " line with nothing
+    after it."""
+    a = Table("deck", ("card", "rank", "played as"), (("`G1`", "1", ""), ("`T`", "", "pirate")))
+    b = Table("deck", ("card", "rank"), (("`G1`", "1"),))
+    assert diff_tables({"deck": a}, {"deck": b}) == ["rulebook deck: removed T"]
 
 
 def test_cli_diff_shows_rulebook_rows(capsys):

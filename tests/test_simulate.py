@@ -253,6 +253,16 @@ def test_to_table_lists_every_seat():
     assert "0.75" in rows[1] and "75.0%" in rows[1]
 
 
+def test_summary_text_keeps_each_title_and_caption_line_whole():
+    """`print(summary.to_text())` (docs/getting-started.md) wrapped a long title and the caption to
+    the table's width, centred ("... p = " and "0.266" on two lines); the CLI prints them whole."""
+    summary = simulate(trickkit.load_game("sarkophag"), 20, seed=1)
+    lines = summary.to_text().splitlines()
+    assert lines[0].startswith("sarkophag (hand_size=10, limit=0,") and lines[0].endswith("free_after_break=False)")
+    assert any(line.startswith("every seat equal? chi-square") and " p = 0." in line for line in lines)
+    assert any(line.startswith("20 games in ") for line in lines)
+
+
 # ------------------------------------------------------------ real engine
 
 

@@ -92,5 +92,6 @@ def other_seat_count_problems(
             for p in e.problems:
                 if (p.file, p.line, p.column, p.path, p.message) not in seen:
                     seen.add((p.file, p.line, p.column, p.path, p.message))
-                    problems.append(attrs.evolve(p, message=f"{p.message} (with {n} players)"))
+                    said = p.message.endswith(f" {n} players)")  # a message naming the seat count already
+                    problems.append(p if said else attrs.evolve(p, message=f"{p.message} (with {n} players)"))
     return problems

@@ -551,5 +551,7 @@ def _wrong_choice(s: State, kind: ActionKind, text: str) -> str | None:
             # which may come from zones the seat cannot see
             legal = [a.text for a in s.legal_actions() if a.verb == kind.name]
             offer = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
-            return f"{given!r} is not a {name} you can choose now" + (f" (legal now: {offer})" if legal else "")
+            folded = text.casefold()  # 'pass c4' for 'pass C4': say which one was meant
+            hint = did_you_mean(text, legal) if any(a.casefold() == folded for a in legal) else ""
+            return f"{given!r} is not a {name} you can choose now" + (f" (legal now: {offer})" if legal else "") + hint
     return None

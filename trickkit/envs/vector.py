@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from trickkit.envs import check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["VectorEnv"]
@@ -162,9 +162,9 @@ class VectorEnv:
         ids = []
         for i, action in enumerate(actions):
             try:
-                a = int(action)
-            except (TypeError, ValueError):
-                raise IllegalActionError(f"game {i}: an action is an action id, got {action!r}") from None
+                a = action_id(action)  # never rounds a float or parses a text, as every adapter
+            except IllegalActionError as e:
+                raise IllegalActionError(f"game {i}: {e}") from None
             if not 0 <= a < self.num_actions or not masks[i, a]:
                 raise IllegalActionError(f"game {i}: action id {a} is not legal now (see the action mask)")
             ids.append(a)

@@ -271,7 +271,8 @@ class SimulationSummary:
         """Return the summary as plain text (the table rendered without colour)."""
         from rich.console import Console
 
-        console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+        # soft_wrap: the title and caption lines whole, as the CLI prints them (not wrapped to the table)
+        console = Console(width=100, record=True, color_system=None, file=io.StringIO(), soft_wrap=True)
         console.print(self.to_table())
         return console.export_text()
 

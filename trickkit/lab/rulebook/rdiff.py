@@ -45,7 +45,8 @@ def diff_tables(a: dict[str, Table], b: dict[str, Table]) -> list[str]:
                     for h in cols
                     if ra[key].get(h, "") != rb[key].get(h, "")
                 ]
-                out.append(f"{label}: {_plain(key)}: " + "; ".join(changes))
+                if changes:  # a column only one table has, empty in this row, is no change
+                    out.append(f"{label}: {_plain(key)}: " + "; ".join(changes))
     return out
 
 
