@@ -25,6 +25,16 @@ from typing import Any, cast
 from trickkit.errors import TrickkitError
 
 
+def missing_extra(adapter: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """The error an adapter raises when its framework is not installed: a `ModuleNotFoundError` of
+    the same missing module (so ``pytest.importorskip`` and ``except ImportError`` work as before)
+    whose message says which extra to install, e.g. ``pip install "trickkit[pettingzoo]"``."""
+    return ModuleNotFoundError(
+        f'{adapter} needs the "{extra}" extra: pip install "trickkit[{extra}]" (no module named {error.name!r})',
+        name=error.name,
+    )
+
+
 def resolve_game(
     game: Any, params: dict[str, Any], own: tuple[str, ...] = (), explicit: dict[str, Any] | None = None
 ) -> Any:

@@ -26,12 +26,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, env_seed, missing_extra, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:  # the framework is an extra: say which
+    raise missing_extra("trickkit.envs.gym", "pettingzoo", missing) from None
 
 __all__ = ["SingleAgentEnv"]
 

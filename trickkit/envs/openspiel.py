@@ -44,13 +44,17 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from trickkit.engine.game import Game
 from trickkit.engine.loader import load_game as _load_trickkit
-from trickkit.envs import action_id, seat_rewards
+from trickkit.envs import action_id, missing_extra, seat_rewards
 from trickkit.errors import TrickkitError
 from trickkit.randomness import check_seed
+
+try:
+    import pyspiel
+except ModuleNotFoundError as missing:  # the framework is an extra: say which
+    raise missing_extra("trickkit.envs.openspiel", "openspiel", missing) from None
 
 __all__ = ["TrickkitSpielGame", "TrickkitSpielState", "load_game", "register"]
 

@@ -28,11 +28,15 @@ import random
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
 
-from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, env_seed, missing_extra, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ModuleNotFoundError as missing:  # the framework is an extra: say which
+    raise missing_extra("trickkit.envs.pettingzoo", "pettingzoo", missing) from None
 
 __all__ = ["TrickkitAECEnv", "TrickkitParallelEnv", "env", "parallel_env", "raw_env"]
 
