@@ -19,6 +19,7 @@ COMPILED = [
     "trickkit/dsl/hooks.py",
     "trickkit/engine/steps.py",
     "trickkit/engine/turns.py",
+    "trickkit/engine/tensor_native.py",
 ]
 """The hot engine modules (cProfile of random play), as mypyc compiles them without changes.
 
