@@ -88,6 +88,11 @@ def test_zones_header_and_variables_edited_by_hand_are_rewritten(monkeypatch):
         lambda: setattr(state, "dealer", 9),  # a seat outside the game: no one
         lambda: state.seat_vars[0].__setitem__(1, 42),
         lambda: state.table_vars.__setitem__(0, 7),
+        lambda: state.seat_vars[0].__setitem__(2, 10**20),  # beyond exact floats: checked, written as the engine
+        lambda: state.seat_vars[0].__setitem__(2, -3),
+        lambda: state.table_vars.__setitem__(1, None),
+        lambda: state.table_vars.__setitem__(1, 2.5),
+        lambda: state.table_vars.__setitem__(1, True),
         lambda: setattr(state, "_terminal", True),
         lambda: setattr(state, "_terminal", False),
     ]

@@ -19,7 +19,7 @@ import importlib.machinery
 from collections.abc import Callable
 from typing import Any, Final
 
-from trickkit.engine.arrays import _ALL, _COUNT, f32
+from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, f32
 
 COMPILED: Final = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 """Whether this module runs compiled (a C extension of the compiled build)."""
@@ -101,6 +101,16 @@ class _SeatWriter:
         self.trick_size: int = enc._trick_size
         self.rel: list[int] = list(enc._rel[seat])
         self.face_at: list[int] = list(enc._face_at)
+        self.order: list[int] = list(enc._orders[seat])
+        self.scores_at: int = enc._scores_at
+        plain = enc._seat_var_plan if self.plain else []  # (every variable a number: the plain games')
+        self.var_slots: list[int] = [slot for slot, _index, _name, _kind, _starts in plain]
+        self.var_index: list[int] = [index for _slot, index, _name, _kind, _starts in plain]
+        self.var_starts: list[list[int]] = [list(starts) for _slot, _index, _name, _kind, starts in plain]
+        tables = enc._table_var_plan if self.plain else []
+        self.table_slots: list[int] = [slot for slot, _index, _kind, _start in tables]
+        self.table_index: list[int] = [index for _slot, index, _kind, _start in tables]
+        self.table_starts: list[int] = [start for _slot, _index, _kind, start in tables]
         self.families: list[_Family] = []
         for slot, index, segs, _counts, _shown in enc._zone_plans[seat]:
             kinds, starts = [], []
@@ -127,7 +137,7 @@ class _SeatWriter:
             if table_vars != h.table_vars:
                 h.table_vars = [*table_vars]
                 keys[self.vars_slot + 1] = h.table_vars
-                self.enc._table_vars(a, keys, None, table_vars)
+                self._table_vars(a, keys, table_vars)
         seat_zones: list[Any] = s.seat_zones
         counts = h.counts
         j = 0  # the zone's index over all the families (in counts, hows)
@@ -157,13 +167,53 @@ class _SeatWriter:
             keys[slot] = [*trick]
 
     def _seat_vars(self, s: Any, a: Any, keys: list[Any], h: _Written, now: list[Any]) -> None:
-        """The scores (a seat variable) and the seat variables (numbers), which changed."""
-        enc, seat, slot = self.enc, self.seat, self.vars_slot
+        """The scores (a seat variable) and the seat variables (numbers), which changed: as
+        `IncrementalEncoding._write_scores` and `_seat_vars` write them (scores that are not all
+        exact ints are left to the former, which checks them as the engine does)."""
+        seat, order, n = self.seat, self.order, self.n
         scores = now[self.score_var]
         if scores != keys[2]:
-            enc._write_scores(a, seat, s, scores, keys)
-        h.seat_vars = keys[slot] = [[*v] for v in now]
-        enc._seat_vars(s, seat, a, keys, None, None)
+            exact = True
+            for v in scores:
+                if v.__class__ is not int or not -_EXACT < v < _EXACT:
+                    exact = False
+            if exact:
+                keys[2] = [*scores]
+                at = self.scores_at
+                for k in range(n):
+                    a[at + k] = float(scores[order[k]])
+            else:
+                self.enc._write_scores(a, seat, s, scores, keys)
+        h.seat_vars = keys[self.vars_slot] = [[*v] for v in now]
+        for p in range(len(self.var_slots)):
+            values = now[self.var_index[p]]
+            slot = self.var_slots[p]
+            if values != keys[slot]:
+                keys[slot] = [*values]
+                starts = self.var_starts[p]
+                for k in range(n):
+                    self._number(a, starts[k], values[order[k]])
+
+    def _table_vars(self, a: Any, keys: list[Any], now: list[Any]) -> None:
+        """The table variables (numbers), which changed: as `IncrementalEncoding._table_vars`."""
+        for p in range(len(self.table_slots)):
+            value = now[self.table_index[p]]
+            slot = self.table_slots[p]
+            if value != keys[slot] or value.__class__ is not keys[slot].__class__:
+                keys[slot] = value
+                self._number(a, self.table_starts[p], value)
+
+    def _number(self, a: Any, start: int, value: Any) -> None:
+        """A number variable's ``[value, is_null]`` (clamped as `trickkit.engine.arrays.f32`)."""
+        if value is None:
+            a[start] = self.zero
+            a[start + 1] = self.one
+            return
+        if value.__class__ is int and -_EXACT < value < _EXACT:
+            a[start] = float(value)
+        else:
+            a[start] = f32(value) if value.__class__ in _NUMBERS else self.zero
+        a[start + 1] = self.zero
 
     def _header(self, s: Any, a: Any, h: _Written, terminal: bool) -> None:
         """The header: the round and terminal where changed, and per one-hot (dealer, current seat,
