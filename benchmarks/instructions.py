@@ -14,7 +14,7 @@ loading cancel out. Needs valgrind. PYTHONHASHSEED is fixed at 0 and numpy's BLA
   python benchmarks/instructions.py GAME --clones      instructions per clone (a state after 20 actions)
   python benchmarks/instructions.py GAME --tensor      per step with the current seat's observation tensor
                                                        and the legal-action mask at every decision, and
-                                                       what they add to the step (a learner's loop)
+                                                       what each and both add to the step (a learner's loop)
   python benchmarks/instructions.py GAME --load        instructions to load GAME once in a process
 
 The ratio trickkit / hand-coded of bench.py is (reference instructions per game) / (trickkit
@@ -51,8 +51,9 @@ for g in range(n):
     s = game.new_initial_state(seed=g)
     while not s.is_terminal():
         legal = s.legal_actions()
-        if mode:
+        if mode & 1:
             s.observation_tensor(s.current_player())
+        if mode & 2:
             s.legal_action_mask()
         s.apply_action(rng.choice(legal)); steps += 1
 print("STEPS", steps)
@@ -128,13 +129,14 @@ def main() -> None:
         print(f"{args.game} hand-coded: {per_game / 1e3:.0f} k instructions/game")
         return
     n = args.games or (2000 if args.clones else 20)
-    if args.tensor:  # the same games (same seeds and choices) with and without tensor + mask
-        runs = {(m, k): run_script(TENSOR, args.game, k, m) for m in ("0", "1") for k in (n, 2 * n)}
+    if args.tensor:  # the same games (same seeds and choices) with and without tensor, mask, both
+        modes = ("0", "1", "2", "3")  # bits: 1 the tensor, 2 the mask
+        runs = {(m, k): run_script(TENSOR, args.game, k, m) for m in modes for k in (n, 2 * n)}
         steps = runs[("0", 2 * n)][1] - runs[("0", n)][1]
-        step, both = ((runs[(m, 2 * n)][0] - runs[(m, n)][0]) / steps for m in ("0", "1"))
+        step, tensor, mask, both = ((runs[(m, 2 * n)][0] - runs[(m, n)][0]) / steps for m in modes)
         print(
-            f"{args.game}: step {step:.0f} instructions, with tensor + mask {both:.0f} "
-            f"(+{both - step:.0f}, {(both - step) / step:.2f}x the step)"
+            f"{args.game}: step {step:.0f} instructions; tensor +{tensor - step:.0f}, mask +{mask - step:.0f}; "
+            f"with tensor + mask {both:.0f} (+{both - step:.0f}, {(both - step) / step:.2f}x the step)"
         )
         return
     (small, small_units), (large, large_units) = (

@@ -99,6 +99,83 @@ def test_the_mask_is_int8_or_written_into_a_bool_or_int8_out():
         state.legal_action_mask(out=np.zeros(size, np.float32))
 
 
+def positions(name, count, seed):
+    """``count`` states of ``name`` at random decisions (some not asked their legal actions yet)."""
+    game = trickkit.load_game(name)
+    rng = random.Random(seed)
+    found = []
+    for g in range(count):
+        state = game.new_initial_state(seed=seed * 100 + g)
+        for _ in range(rng.randrange(60)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_masks_mark_the_ids_of_the_legal_actions(name):
+    """A mask marks the ids of the legal actions, as a new writable int8 array or written into an
+    ``out`` (int8 or bool, whatever it held), whether or not the legal actions were asked first;
+    all 0 once the game is over."""
+    game = trickkit.load_game(name)
+    size = game.num_distinct_actions()
+    for k, state in enumerate(positions(name, 6, seed=len(name))):
+        fresh = state.clone()  # its legal actions not asked yet
+        mask = state.legal_action_mask()  # nor here
+        want = sorted(game.action_space.ids[a.text] for a in state.legal_actions())
+        assert mask.dtype == np.int8 and mask.shape == (size,) and mask.flags.writeable
+        assert np.flatnonzero(mask).tolist() == want == sorted(state.legal_action_ids())
+        assert set(mask.tolist()) <= {0, 1}
+        out = np.full(size, True) if k % 2 else np.full(size, 7, np.int8)
+        assert fresh.legal_action_mask(out=out) is out and np.flatnonzero(out).tolist() == want
+        assert set(out.view(np.int8).tolist()) <= {0, 1}
+        rows = np.full((size, 2), 7, np.int8 if k % 2 else bool)  # a column: out not contiguous
+        assert state.legal_action_mask(out=rows[:, 0]) is not None and np.flatnonzero(rows[:, 0]).tolist() == want
+        assert set(rows[:, 0].view(np.int8).tolist()) <= {0, 1} and rows[:, 1].all()
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match=r"legal_action_mask\(out=...\): out is read-only"):
+        state.legal_action_mask(out=out)
+    over = game.new_initial_state(seed=0)
+    while not over.is_terminal():
+        over.apply_action(over.legal_actions()[0])
+    assert not over.legal_action_mask().any() and over.legal_action_mask().shape == (size,)
+    out = np.ones(size, np.int8)
+    assert not over.legal_action_mask(out=out).any()
+
+
+@pytest.mark.parametrize("name", ["hearts", "love_letter", "bridge"])
+def test_a_mask_the_caller_changes_changes_no_later_mask(name):
+    """The mask is the caller's own: writing into it changes neither the state nor the masks asked
+    after it, of this state or another."""
+    game = trickkit.load_game(name)
+    first = game.new_initial_state(seed=0).legal_action_mask().copy()
+    for state in positions(name, 8, seed=3):
+        before = state.legal_action_mask().copy()
+        for _ in range(2):
+            mask = state.legal_action_mask()
+            mask[:] = 1
+            mask.view(bool)[0] = False
+        assert np.array_equal(state.legal_action_mask(), before)
+        assert np.array_equal(game.new_initial_state(seed=0).legal_action_mask(), first)
+
+
+def test_a_legal_action_without_an_id_is_named_by_the_mask():
+    """An action with no id in the action space raises the ActionSpaceError naming it, with or
+    without ``out`` (a ruleset can offer values its space did not foresee); ``out`` is left as it was."""
+    from trickkit.engine.actions import Action
+    from trickkit.engine.spaces import ActionSpaceError
+
+    game = trickkit.load_game("hearts")
+    state = game.new_initial_state(seed=1)
+    state._legal = [*state.legal_actions(), Action("play XX", "play")]  # as a rule could offer it
+    for out in (None, np.full(game.num_distinct_actions(), 7, np.int8)):
+        with pytest.raises(ActionSpaceError, match="legal action 'play XX' of hearts has no id"):
+            state.legal_action_mask(out=out)
+    assert set(out.tolist()) == {7}
+
+
 @pytest.mark.parametrize("small_deck", [True, False])
 def test_shown_zones_flip_only_the_changed_cards_for_any_deck_size(small_deck, monkeypatch):
     """A shown zone's changed cards are found as byte strings (card ids below 256) or as sets

@@ -44,7 +44,20 @@ def test_the_writers_source_passes_the_allow_list_and_names_only_its_helpers(mon
     # seat 1's own hand (segment "zone hand +0" at 23) shows its cards; seat 2's (+1, at 77) its count
     assert "_all(a0, h2, q1[1], 23)" in source and "a0[23] = _len" not in source
     assert "a0[77] = _len(h2)" in source and "q1[2], 77)" not in source
-    assert set(env) == {"_head", "_len", "_all", "_all_anew", "_top", "_trick"}
+    assert set(env) == {
+        "_header",
+        "_seats",
+        "_number",
+        "_len",
+        "_one",
+        "_all",
+        "_all_anew",
+        "_top",
+        "_trick",
+        "_trick_zeros",
+        "_rel",
+        "_face_at",
+    }
     with pytest.raises(allowlist.UnsafeCode):  # the generated names only: nothing else passes
         allowlist.check(source.replace("_len(", "len("), env)
 

@@ -107,8 +107,13 @@ def short_repr(value: Any, limit: int = 80) -> str:
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``."""
-    close = difflib.get_close_matches(str(name), list(candidates), n=1, cutoff=0.6)
+    """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``. A candidate that
+    differs from ``name`` only in case wins over any closer spelling (``'bid 1d'`` -> ``'bid 1D'``,
+    not ``'bid 1S'``, which difflib rates as close)."""
+    name, known = str(name), list(candidates)
+    folded = name.casefold()
+    same = [c for c in known if c.casefold() == folded]
+    close = difflib.get_close_matches(name, same or known, n=1, cutoff=0.0 if same else 0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -11,35 +11,23 @@ import numpy as np
 from trickkit.jsonsafe import MAX_JSON_INT_DIGITS
 
 
-def mask_function(game: Any) -> Any:
-    """`trickkit.State.legal_action_mask` for ``game``'s states: a function of ``(state, out)``
-    (made once per Game: the action space's tables are bound, nothing is imported per call)."""
+def mask_tables(game: Any) -> tuple[int, dict[str, int], Any, tuple[int], Any, Any]:
+    """What `trickkit.State.legal_action_mask` needs of ``game``, made once per Game (nothing is
+    imported or looked up per call): the mask's width, the action space's text -> id table, the
+    ``ndarray`` constructor, the mask's shape and dtype, and the function that checks a caller's
+    ``out``."""
     space = game.action_space
-    width, ids = len(space.texts), space.ids
-    shape, frombuffer = (width,), np.frombuffer
+    width = len(space.texts)
+    shape = (width,)
 
-    def legal_action_mask(state: Any, out: Any = None) -> Any:
-        if out is not None and not (
-            out.__class__ is np.ndarray and out.shape == shape and out.dtype is _INT8 and out.flags.writeable
-        ):  # the usual out passes here, quicker; check_out says what is wrong with another
+    def check_mask_out(out: Any) -> None:
+        if not (out.__class__ is np.ndarray and out.shape == shape and out.dtype is _INT8 and out.flags.writeable):
+            # the usual out passes above, quicker; check_out says what is wrong with another
             check_out(
                 out, shape, out.dtype if getattr(out, "dtype", None) == np.bool_ else np.int8, "legal_action_mask"
             )
-        legal = state._legal  # the state's own list of this decision, when made (no copy)
-        cells = bytearray(width)  # set byte by byte: quicker than numpy's indexing for a few ids
-        try:
-            for action in state.legal_actions() if legal is None else legal:  # none once the game is over
-                cells[ids[action.text]] = 1
-        except KeyError:
-            space.ids_of(state.legal_actions())  # raises the ActionSpaceError naming the action
-            raise
-        mask = frombuffer(cells, _INT8)
-        if out is None:
-            return mask
-        out.view(np.int8)[:] = mask
-        return out
 
-    return legal_action_mask
+    return width, space.ids, np.ndarray, shape, _INT8, check_mask_out
 
 
 def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:

@@ -69,6 +69,9 @@ class Game:
         """For each card id, its one play action, when no card is played in modes (else None)."""
         self.face_play = tables.face_play
         """For each face id: (its card id, the face's index among that card's faces)."""
+        self._mask: Any = None
+        """What `State.legal_action_mask` needs (`trickkit.engine.arrays.mask_tables`), made on
+        the first mask: a plain attribute, read at every mask more quickly than a cached property."""
         self._turn_actions: dict[tuple[str, str, tuple[Any, ...]], Action] = {}
         """Actions of turns steps already made, by (template, verb, choices): reused, not rebuilt."""
         self._turn_kind_actions: dict[int, tuple[Any, list[Any]]] = {}
@@ -455,11 +458,12 @@ class Game:
 
         return ObservationEncoder(self)
 
-    @functools.cached_property
-    def _legal_action_mask(self) -> Any:
-        from trickkit.engine.arrays import mask_function  # numpy: imported when a mask is first asked
+    def _new_mask_tables(self) -> Any:
+        """Make `_mask`, on the first legal-action mask asked of this Game."""
+        from trickkit.engine.arrays import mask_tables  # numpy: imported when a mask is first asked
 
-        return mask_function(self)
+        self._mask = mask_tables(self)
+        return self._mask
 
     def observation_tensor_shape(self) -> tuple[int]:
         """The shape of `State.observation_tensor`: ``(size,)``, a flat vector of floats."""

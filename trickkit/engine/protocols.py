@@ -45,6 +45,9 @@ LegalFn = Callable[[StateT], list[Action]]
 """A step's legal actions, bound to its Game and step: ``fn(state) -> [Action]``."""
 ApplyFn = Callable[[StateT, Action], bool]
 """A step's action applied, bound to its Game and step: ``fn(state, action) -> the step is over``."""
+MaskTables = tuple[int, dict[str, int], Any, tuple[int], Any, Callable[[Any], None]]
+"""A Game's legal-action mask tables: width, text -> id, ``np.ndarray``, the mask's shape and dtype,
+and the function checking a caller's ``out`` (`trickkit.engine.arrays.mask_tables`)."""
 
 Frame = Sequence[Any]
 """The frame of a generated rule function: its context values first, then its locals."""
@@ -177,6 +180,8 @@ class StateGame(GameTables, Protocol[StateT]):
     _apply_general: tuple[ApplyFn[StateT], ...]
     _advance: Callable[[StateT], None]
     """Enters the steps after the current one when it is over (`trickkit.engine.turnplan`)."""
+    _mask: MaskTables | None
+    """What `trickkit.State.legal_action_mask` needs, once made (`trickkit.engine.arrays.mask_tables`)."""
 
     @property
     def _initial_layout(self) -> HasLayout: ...
@@ -186,8 +191,7 @@ class StateGame(GameTables, Protocol[StateT]):
     def _observation_encoder(self) -> ObservationEncoding[StateT]: ...
     @property
     def _information_state_encoder(self) -> InformationStateEncoding[StateT]: ...
-    @property
-    def _legal_action_mask(self) -> Callable[[StateT, Any], Any]: ...
+    def _new_mask_tables(self) -> MaskTables: ...
     def step_enter(self, state: StateT, step: Any) -> bool: ...
     def step_explain(self, state: StateT, text: str) -> str: ...
     def kind_available(self, state: StateT, kind: str) -> bool: ...

@@ -117,9 +117,7 @@ class IncrementalEncoding:
         """Two more slots: copies of all the seat variables' and of all the table variables' values."""
         self._hows_slot = self._vars_slot + 2
         """Then, in games whose zones show otherwise at times, how each zone slot was last shown."""
-        self._head_slot = self._hows_slot + self._trick_slot
-        """Then, for the generated writers (`_plain`), the header and copies of the variables, compared at once."""
-        self._n_keys = self._head_slot + 1
+        self._n_keys = self._hows_slot + self._trick_slot
         # per-seat visibility (zone seen_by, private variables) is the visibility model's to decide:
         # such games take the reference path, which asks it (`trickkit.engine.visibility`)
         per_seat = any(z.seen_by is not None for z in (*rules.seat_zones, *rules.table_zones)) or any(

@@ -10,12 +10,15 @@ that write a changed zone or trick are called. The source is built from numbers 
 indices), never from ruleset text, and goes through the allow-list like every generated function
 (`trickkit.dsl.load`).
 
-Each function ``_e<seat>(s, a0, q0)`` takes the state, a memoryview of the tensor and its keys;
-per zone family (every seat's zone of one name, or all the table zones) it compares the zones with
-their copies at once (a nested list comparison); where they differ, a seat seen as a count gets its
-count written and its copy renewed, a seat whose cards show is compared alone and, if changed,
-rewritten by its helper (which renews the copy in place). The trick is compared with its copy and
-rewritten by its helper when it changed.
+Each function ``_e<seat>(s, a0, q0, t0)`` takes the state, a memoryview of the tensor, its keys and
+whether the game is over. Where every variable is a number (`_plain`), it first compares the header
+(one tuple), the seat variables (the scores among them) and the table variables with their copies,
+and rewrites what changed. Then per zone family (every seat's
+zone of one name, or all the table zones) it compares the zones with their copies at once (a nested
+list comparison); where they differ, a seat seen as a count gets its count written and its copy
+renewed, a seat whose cards show is compared alone and, if changed, rewritten by its helper (which
+renews the copy in place). Last the trick: a new one (the usual change between two turns of a seat)
+is cleared and written here, one that only grew gets its new plays from its helper.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from trickkit.dsl.load import load
-from trickkit.engine.arrays import _ALL, _COUNT, flip_changed
+from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _UNSET, f32, flip_changed
 
 Writer = Callable[[Any, Any, list[Any], bool], None]
 """``(state, memoryview of the tensor, keys, whether the game is over)``: rewrites the zones and the
@@ -54,6 +57,8 @@ def blank_keys(enc: Any, keys: list[Any]) -> list[Any]:
     """``keys`` (fresh ones) with the copies the writers start from (what `blank_tensor` encodes):
     per zone slot, an empty list per zone; in the trick's slot, an empty trick."""
     keys[enc._trick_slot] = []
+    if enc._plain:  # each table variable compared with its copy: none written yet
+        keys[enc._vars_slot + 1] = [_UNSET] * len(enc._table_var_plan)
     for slot, _index, segs, _counts, _shown in enc._zone_plans[0]:
         keys[slot] = [[] for _ in segs]
     return keys
@@ -63,13 +68,28 @@ def _writer(enc: Any, seat: int) -> Writer:
     """Generate, check and load seat ``seat``'s writer."""
     lines = [f"def _e{seat}(s, a0, q0, t0):"]
     env: dict[str, Any] = {}
-    if enc._plain:  # the header and the variables (numbers) compared here too, all at once
+    if enc._plain:  # the header, the seat variables, then each table variable (numbers), compared here
+        vs = enc._vars_slot
         lines += [
-            "    h0 = (s.round, t0, s.dealer, s.current, s.turn_player, s.step, s.seat_vars, s.table_vars)",
-            f"    if h0 != q0[{enc._head_slot}]:",
-            "        _head(s, a0, q0, h0)",
+            "    h0 = (s.round, t0, s.dealer, s.current, s.turn_player, s.step)",
+            "    if h0 != q0[0]:",
+            f"        _header(a0, {seat}, h0, q0)",
+            "    h0 = s.seat_vars",
+            f"    if h0 != q0[{vs}]:",
+            "        _seats(s, a0, q0, h0)",
+            "    h0 = s.table_vars",
+            f"    q1 = q0[{vs + 1}]",
+            "    if h0 != q1:",
         ]
-        env["_head"] = _head_writer(enc, seat)
+        for _slot, index, _kind, start in enc._table_var_plan:  # (a number changed now and then: a flag, say)
+            if start >= 0:
+                lines += [
+                    f"        h1 = h0[{index}]",
+                    f"        if h1 != q1[{index}]:",
+                    f"            _number(a0, {start}, h1)",
+                ]
+        lines.append(f"        q0[{vs + 1}] = [*h0]")
+        env.update(_header=enc._header, _seats=_seat_vars_writer(enc, seat), _number=_write_number)
     lines.append("    h0 = s.seat_zones")
     for slot, index, segs, _counts, _shown in enc._zone_plans[seat]:
         lines.append(f"    h1 = h0[{index}]" if index >= 0 else "    h1 = s.table_zones")
@@ -83,13 +103,39 @@ def _writer(enc: Any, seat: int) -> Writer:
             else:  # its cards show: compared alone, its changed cards written (the copy renewed there)
                 helper = "_all" if how is _ALL and enc._unique_cards else "_all_anew" if how is _ALL else "_top"
                 lines += [f"        if h2 != q1[{i}]:", f"            {helper}(a0, h2, q1[{i}], {start})"]
-    trick = enc._trick_slot
-    lines += ["    h1 = s.trick", f"    q1 = q0[{trick}]", "    if h1 != q1:", "        _trick(a0, h1, q1)"]
-    lines.append(f"        q0[{trick}] = [*h1]")
-    env.update(_len=len, _all=_all_cards(enc), _trick=_trick_writer(enc, seat))
+    lines += _trick_inline(enc, seat)
+    env.update(_len=len, _one=1.0, _all=_all_cards(enc))
+    env.update(_trick=_trick_writer(enc, seat), _trick_zeros=enc._trick_zeros, _rel=enc._rel[seat])
+    env.update(_face_at=enc._face_at)
     env["_all_anew"], env["_top"] = (_anew(enc, how) for how in (_ALL, "top"))
     writer: Writer = load(env, f"_e{seat}", "\n".join(lines) + "\n")
     return writer
+
+
+def _trick_inline(enc: Any, seat: int) -> list[str]:
+    """Lines rewriting the trick for ``seat`` where it changed: a trick that only grew by the
+    helper ``_trick`` (the new plays), any other (a new trick, the usual change between two of a
+    seat's turns) cleared and written here, one play at a time; the copy renewed."""
+    n, base, size, slot = enc.n, enc._trick_at, enc._trick_size, enc._trick_slot
+    return [
+        "    h1 = s.trick",
+        f"    q1 = q0[{slot}]",
+        "    if h1 != q1:",
+        "        m0 = _len(h1)",
+        "        m1 = _len(q1)",
+        f"        if m0 > {n} or (m1 and m0 > m1 and h1[:m1] == q1):",
+        "            _trick(a0, h1, q1)",
+        "        else:",
+        "            if m1:",
+        f"                a0[{base}:{base + n * size}] = _trick_zeros",
+        f"            m0 = {base}",
+        "            for h2 in h1:",
+        "                a0[m0] = _one",
+        "                a0[m0 + _rel[h2[0]]] = _one",
+        "                a0[m0 + _face_at[h2[2]]] = _one",
+        f"                m0 = m0 + {size}",
+        f"        q0[{slot}] = [*h1]",
+    ]
 
 
 def _all_cards(enc: Any) -> Callable[[Any, list[int], list[int], int], None]:
@@ -130,32 +176,31 @@ def _all_cards(enc: Any) -> Callable[[Any, list[int], list[int], int], None]:
     return write
 
 
-def _head_writer(enc: Any, seat: int) -> Callable[[Any, Any, list[Any], tuple[Any, ...]], None]:
-    """The helper that rewrites, for ``seat``, what changed of the header, the scores (a seat
-    variable) and the variables (numbers), given ``(round, terminal, dealer, current, turn player,
-    step, seat variables, table variables)`` as the state holds them; it keeps that with copies of
-    the variables for the next comparison."""
-    score, slot, at = enc._score_var, enc._vars_slot, enc._head_slot
-    header, write_scores, seat_vars, table_vars = enc._header, enc._write_scores, enc._seat_vars, enc._table_vars
+def _seat_vars_writer(enc: Any, seat: int) -> Callable[[Any, Any, list[Any], list[Any]], None]:
+    """The helper that rewrites, for ``seat``, the scores (a seat variable) and the seat variables
+    (numbers) that changed, given the state's seat variables; it keeps copies of them for the next
+    comparison."""
+    score, slot = enc._score_var, enc._vars_slot
+    write_scores, seat_vars = enc._write_scores, enc._seat_vars
 
-    def write(state: Any, a: Any, keys: list[Any], values: tuple[Any, ...]) -> None:
-        head = values[:6]
-        if head != keys[0]:
-            header(a, seat, head, keys)
-        now = values[6]
-        if now != keys[slot]:
-            scores = now[score]
-            if scores != keys[2]:
-                write_scores(a, seat, state, scores, keys)
-            keys[slot] = [[*v] for v in now]
-            seat_vars(state, seat, a, keys, None, None)
-        now = values[7]
-        if now != keys[slot + 1]:
-            keys[slot + 1] = [*now]
-            table_vars(a, keys, None, now)
-        keys[at] = (*head, keys[slot], keys[slot + 1])
+    def write(state: Any, a: Any, keys: list[Any], now: list[Any]) -> None:
+        scores = now[score]
+        if scores != keys[2]:
+            write_scores(a, seat, state, scores, keys)
+        keys[slot] = [[*v] for v in now]
+        seat_vars(state, seat, a, keys, None, None)
 
     return write
+
+
+def _write_number(a: Any, start: int, value: Any) -> None:
+    """Write a number variable's segment at ``start``: ``[value, 0]``, or ``[0, 1]`` when unset."""
+    if value is None:
+        a[start] = 0.0
+        a[start + 1] = 1.0
+    else:
+        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
+        a[start + 1] = 0.0
 
 
 def _anew(enc: Any, how: str) -> Callable[[Any, list[int], list[int], int], None]:
