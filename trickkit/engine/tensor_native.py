@@ -53,9 +53,10 @@ class _Family:
 
 
 class _Written:
-    """What a writer last wrote of one tensor (in its keys' last slot, where the generated writers
-    keep the header): the round, terminal, the position of each one of the header (-1: none),
-    copies of the variables and the count of each zone seen as a count."""
+    """What a writer last wrote of one tensor (in the keys' first slot of how each zone was shown,
+    which layouts whose zones always show the same way leave unused): the round, terminal, the
+    position of each one of the header (-1: none), copies of the variables and the count of each
+    zone seen as a count."""
 
     def __init__(self, zones: int) -> None:
         self.round: Any = _Unwritten()
@@ -86,7 +87,7 @@ class _SeatWriter:
         self.seat = seat
         self.n: int = enc.n
         self.plain: bool = enc._plain
-        self.head_slot: int = enc._head_slot
+        self.own_slot: int = enc._hows_slot  # (see _Written)
         self.vars_slot: int = enc._vars_slot
         self.score_var: int = enc._score_var
         self.trick_slot: int = enc._trick_slot
@@ -125,9 +126,9 @@ class _SeatWriter:
         self.zones = len(self.hows)
 
     def __call__(self, s: Any, a: Any, keys: list[Any], terminal: bool) -> None:
-        h = keys[self.head_slot]
+        h = keys[self.own_slot]
         if h.__class__ is not _Written:
-            h = keys[self.head_slot] = _Written(self.zones)
+            h = keys[self.own_slot] = _Written(self.zones)
         if self.plain:
             self._header(s, a, h, terminal)
             seat_vars = s.seat_vars
