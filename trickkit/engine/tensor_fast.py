@@ -17,6 +17,7 @@ from trickkit.dsl.compiler import EVALUATION_BUDGET
 from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _SCORE_LIMIT, _UNSET, f32, flip_changed, visible
 from trickkit.engine.protocols import Seat
 from trickkit.engine.tensor_gen import Writer, blank_keys, blank_tensor, zone_writers
+from trickkit.engine.tensor_native import native_writers
 from trickkit.engine.tensor_reference import _private
 from trickkit.engine.tensor_rules import bare_seat_variable
 
@@ -155,7 +156,7 @@ class IncrementalEncoding:
         """The generated writers when they write the header and the variables too (`_plain`)."""
         """Zones always shown the same way: per viewer, its generated zone and trick writer."""
         if self._fast and not self._zone_overrides:
-            self._writers = zone_writers(self)
+            self._writers = native_writers(self) or zone_writers(self)  # compiled (opt-in build) or generated
             if self._plain:
                 self._whole = self._writers
             self._blanks = tuple(blank_tensor(self, seat) for seat in range(n))
