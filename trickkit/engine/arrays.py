@@ -92,6 +92,17 @@ def clamped(values: list[float]) -> np.ndarray[Any, Any]:
     return np.clip(np.asarray(values, dtype=np.float64), -_F32_MAX, _F32_MAX).astype(np.float32)
 
 
+def write_number(a: Any, start: int, value: Any) -> None:
+    """Write a number variable's segment at ``start`` of ``a`` (a tensor's memoryview): ``[value, 0]``
+    (clamped to float32; a value that is not a number reads 0), or ``[0, 1]`` when it is unset."""
+    if value is None:
+        a[start] = 0.0
+        a[start + 1] = 1.0
+    else:
+        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
+        a[start + 1] = 0.0
+
+
 _ALL, _TOP, _COUNT = "all", "top", "count"
 
 

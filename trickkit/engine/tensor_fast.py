@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from trickkit.dsl.compiler import EVALUATION_BUDGET
-from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _SCORE_LIMIT, _UNSET, f32, flip_changed, visible
+from trickkit.engine.arrays import _ALL, _COUNT, _SCORE_LIMIT, _UNSET, f32, flip_changed, visible, write_number
 from trickkit.engine.protocols import Seat
 from trickkit.engine.tensor_gen import Writer, blank_keys, blank_tensor, zone_writers
 from trickkit.engine.tensor_native import native_writers
@@ -292,14 +292,7 @@ class IncrementalEncoding:
                 if values != keys[i]:
                     keys[i] = [*values]
                     for k in range(n):
-                        start = starts[k]
-                        value = values[order[k]]
-                        if value is None:
-                            a[start] = 0.0
-                            a[start + 1] = 1.0
-                        else:
-                            a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
-                            a[start + 1] = 0.0
+                        write_number(a, starts[k], values[order[k]])
             else:
                 blocks = [var(kind, values[order[k]]) for k in range(n)]
                 if blocks != keys[i]:
@@ -315,12 +308,7 @@ class IncrementalEncoding:
             if kind == "number":
                 if value != keys[i] or value.__class__ is not keys[i].__class__:
                     keys[i] = value
-                    if value is None:
-                        a[start] = 0.0
-                        a[start + 1] = 1.0
-                    else:
-                        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
-                        a[start + 1] = 0.0
+                    write_number(a, start, value)
             else:
                 block = var(kind, value)
                 if block != keys[i]:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from trickkit.dsl.load import load
-from trickkit.engine.arrays import _ALL, _COUNT, _NUMBERS, _UNSET, f32, flip_changed
+from trickkit.engine.arrays import _ALL, _COUNT, _UNSET, flip_changed, write_number
 
 Writer = Callable[[Any, Any, list[Any], bool], None]
 """``(state, memoryview of the tensor, keys, whether the game is over)``: rewrites the zones and the
@@ -89,7 +89,7 @@ def _writer(enc: Any, seat: int) -> Writer:
                     f"            _number(a0, {start}, h1)",
                 ]
         lines.append(f"        q0[{vs + 1}] = [*h0]")
-        env.update(_header=enc._header, _seats=_seat_vars_writer(enc, seat), _number=_write_number)
+        env.update(_header=enc._header, _seats=_seat_vars_writer(enc, seat), _number=write_number)
     lines.append("    h0 = s.seat_zones")
     for slot, index, segs, _counts, _shown in enc._zone_plans[seat]:
         lines.append(f"    h1 = h0[{index}]" if index >= 0 else "    h1 = s.table_zones")
@@ -191,16 +191,6 @@ def _seat_vars_writer(enc: Any, seat: int) -> Callable[[Any, Any, list[Any], lis
         seat_vars(state, seat, a, keys, None, None)
 
     return write
-
-
-def _write_number(a: Any, start: int, value: Any) -> None:
-    """Write a number variable's segment at ``start``: ``[value, 0]``, or ``[0, 1]`` when unset."""
-    if value is None:
-        a[start] = 0.0
-        a[start + 1] = 1.0
-    else:
-        a[start] = f32(value) if value.__class__ in _NUMBERS else 0.0
-        a[start + 1] = 0.0
 
 
 def _anew(enc: Any, how: str) -> Callable[[Any, list[int], list[int], int], None]:
