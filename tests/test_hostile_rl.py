@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import trickkit
+from trickkit.envs import next_seed
 from trickkit.envs.vector import VectorEnv
 from trickkit.errors import IllegalActionError, TrickkitError
 
@@ -345,7 +346,9 @@ def test_vector_copy_semantics() -> None:
 def test_vector_env_matches_single_games_through_autoreset() -> None:
     envs = VectorEnv("love_letter", 2)
     obs, infos = envs.reset(seed=np.int64(11))
-    singles = [trickkit.load_game("love_letter").new_initial_state(seed=11 + i) for i in range(2)]
+    game = trickkit.load_game("love_letter")
+    singles = [game.new_initial_state(seed=11 + i) for i in range(2)]
+    sequences = [random.Random(11 + i) for i in range(2)]  # each slot's later seeds, as documented
     rng = random.Random(1)
     ended = 0
     for _ in range(400):
@@ -360,7 +363,7 @@ def test_vector_env_matches_single_games_through_autoreset() -> None:
         for i in np.flatnonzero(terminated):
             ended += 1
             assert infos["final_scores"][i] == singles[i].scores()
-            singles[i] = envs.states[i]  # the next game of the slot's seed sequence
+            singles[i] = game.new_initial_state(seed=next_seed(sequences[i]))
         if ended >= 2:
             break
     assert ended >= 2

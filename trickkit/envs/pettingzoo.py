@@ -294,11 +294,21 @@ class TrickkitParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is a
 
         Raises:
             trickkit.IllegalActionError: an acting agent gave no action, or one that is not an
-                action id legal for it now; the game is unchanged.
+                action id legal for it now, or an action names no agent of the game; the game is
+                unchanged.
+            TypeError: ``actions`` is not a dict.
             trickkit.StateError: ``reset()`` was not called, or the game is over.
         """
         if self.state is None or not self.agents:
             raise StateError("call reset() before stepping the environment (and again once the game is over)")
+        try:
+            unknown = actions.keys() - self.agent_name_mapping.keys()
+        except (AttributeError, TypeError):
+            raise TypeError(f"actions must be a dict {{agent: action id}}, got {type(actions).__name__}") from None
+        if unknown:  # a typo, never silently dropped
+            raise IllegalActionError(
+                f"no such agent: {sorted(map(repr, unknown))} (agents: {', '.join(self.possible_agents)})"
+            )
         chosen = {}
         for seat, (_, _, legal) in self._acting.items():
             agent = self.possible_agents[seat]
