@@ -426,3 +426,19 @@ def test_parallel_step_refuses_missing_or_bad_actions_and_changes_nothing() -> N
         assert env.state.to_json() == before
     env.step({a: np.int64(v) for a, v in good.items()})  # numpy ids are ids
     assert env.state.to_json() != before
+
+
+# -- Gymnasium single-agent env ------------------------------------------------------------------
+
+
+def test_single_agent_env_takes_a_numpy_seat_and_refuses_a_non_list_of_opponents() -> None:
+    gym = pytest.importorskip("trickkit.envs.gym")
+    env = gym.SingleAgentEnv("hearts", seat=np.int64(2))
+    assert env.seat == 2
+    assert env.seat.__class__ is int
+    for seat in (np.True_, True, 1.0, "0", -1, 4, None):
+        with pytest.raises(ValueError, match="seat"):
+            gym.SingleAgentEnv("hearts", seat=seat)
+    with pytest.raises(TypeError, match="opponents") as info:
+        gym.SingleAgentEnv("hearts", opponents=5)
+    assert "len()" not in str(info.value)
