@@ -217,6 +217,14 @@ def test_vector_env_refuses_bad_sizes(num_envs: Any) -> None:
         VectorEnv("hearts", num_envs)
 
 
+@pytest.mark.parametrize("num_envs", [10**30, 2**63, 10**12])
+def test_vector_env_refuses_a_batch_too_large_to_allocate(num_envs: int) -> None:
+    """numpy's 'Maximum allowed dimension exceeded' (or a MemoryError) is said in the env's terms.
+    (All three sizes fail at once: no memory is touched.)"""
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv("hearts", num_envs)
+
+
 @pytest.mark.parametrize("seed", [-1, -(10**30), 1.5, float("nan"), "7", [1, 2, 3], (1,), True, 10**100])
 def test_vector_reset_refuses_bad_seeds_and_loses_nothing(seed: Any) -> None:
     """A refused seed must leave both the games and each slot's seed sequence as they were

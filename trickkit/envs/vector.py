@@ -71,7 +71,7 @@ class VectorEnv:
         **params: ``players`` and the ruleset's parameters.
 
     Raises:
-        ValueError: ``num_envs`` is not a positive int.
+        ValueError: ``num_envs`` is not a positive int, or so large its batch cannot be allocated.
     """
 
     def __init__(self, game: Any, num_envs: int, *, reward: str = "win", copy: bool = True, **params: Any) -> None:
@@ -84,7 +84,10 @@ class VectorEnv:
         self.num_players: int = self.game.num_players
         self.num_actions: int = self.game.num_distinct_actions()
         self.observation_shape: tuple[int] = self.game.observation_tensor_shape()
-        self._obs = np.zeros((num_envs, *self.observation_shape), np.float32)
+        try:
+            self._obs = np.zeros((num_envs, *self.observation_shape), np.float32)
+        except (ValueError, MemoryError) as e:  # numpy's "Maximum allowed dimension exceeded", or no memory
+            raise ValueError(f"num_envs={num_envs}: a batch of that many observations does not fit ({e})") from None
         self._masks = np.zeros((num_envs, self.num_actions), np.int8)  # what step() checks actions against
         # copy=False hands out a copy of the masks made once per step, so a learner writing into
         # the array it holds cannot make step() accept an illegal action
