@@ -450,3 +450,37 @@ def test_single_agent_env_takes_a_numpy_seat_and_refuses_a_non_list_of_opponents
     with pytest.raises(TypeError, match="opponents") as info:
         gym.SingleAgentEnv("hearts", opponents=5)
     assert "len()" not in str(info.value)
+
+
+# -- PettingZoo AEC ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("agent", ["player_9", "player_-1", 0, None, ["player_0"]])
+def test_pettingzoo_unknown_agents_get_a_clear_error(agent: Any) -> None:
+    """observe/action_space/observation_space of an agent not in the game raised a bare KeyError
+    (TypeError 'unhashable' for a list)."""
+    pettingzoo = pytest.importorskip("trickkit.envs.pettingzoo")
+    aec = pettingzoo.env("hearts")
+    aec.reset(seed=1)
+    parallel = pettingzoo.parallel_env("hearts")
+    parallel.reset(seed=1)
+    for call in (aec.observe, aec.action_space, aec.observation_space, parallel.action_space, parallel.observation_space):
+        with pytest.raises(ValueError, match="agent"):
+            call(agent)
+
+
+def test_pettingzoo_aec_last_before_reset_and_step_after_the_end_are_state_errors() -> None:
+    pettingzoo = pytest.importorskip("trickkit.envs.pettingzoo")
+    aec = pettingzoo.env("skull_king", players=3, rounds=1)
+    with pytest.raises(TrickkitError, match="reset"):
+        aec.last()  # was AttributeError: no attribute 'agent_selection'
+    aec.reset(seed=1)
+    for _ in aec.agent_iter():
+        obs, _reward, terminated, truncated, _info = aec.last()
+        aec.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not aec.agents
+    history = aec.state.history()
+    for action in (0, None):
+        with pytest.raises(TrickkitError, match="reset"):
+            aec.step(action)  # was KeyError: 'player_2'
+    assert aec.state.history() == history
