@@ -464,7 +464,13 @@ def test_pettingzoo_unknown_agents_get_a_clear_error(agent: Any) -> None:
     aec.reset(seed=1)
     parallel = pettingzoo.parallel_env("hearts")
     parallel.reset(seed=1)
-    for call in (aec.observe, aec.action_space, aec.observation_space, parallel.action_space, parallel.observation_space):
+    for call in (
+        aec.observe,
+        aec.action_space,
+        aec.observation_space,
+        parallel.action_space,
+        parallel.observation_space,
+    ):
         with pytest.raises(ValueError, match="agent"):
             call(agent)
 
