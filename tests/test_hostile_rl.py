@@ -490,3 +490,20 @@ def test_pettingzoo_aec_last_before_reset_and_step_after_the_end_are_state_error
         with pytest.raises(TrickkitError, match="reset"):
             aec.step(action)  # was KeyError: 'player_2'
     assert aec.state.history() == history
+
+
+def test_an_array_of_one_id_is_refused_in_trickkits_words() -> None:
+    """``np.array([3])`` (a policy's output not squeezed) raised numpy's 'only 0-dimensional arrays
+    can be converted to Python scalars'."""
+    game = _game()
+    state = game.new_initial_state(seed=1)
+    legal = state.legal_action_ids()
+    history = state.history()
+    with pytest.raises(IllegalActionError, match="action id") as info:
+        state.apply_action(np.array([legal[0]]))
+    assert "0-dimensional" not in str(info.value)
+    assert state.history() == history
+    with pytest.raises(TrickkitError, match="shape"):
+        game.action_to_string(np.array([[legal[0]]]))
+    state.apply_action(np.array(legal[0]))  # a 0-d integer array is an id
+    assert state.history() == [*history, game.action_to_string(legal[0])]
