@@ -272,7 +272,8 @@ class TrickkitParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is a
     two cards acts in two calls). In any other step only the seat to act acts: one
     decision per call, as in the AEC environment. The agents acting now are those whose
     ``action_mask`` has a 1 (and ``infos[agent]["acting"]`` is True); the actions given for the other
-    agents are ignored (PettingZoo's ``parallel_api_test`` sends one for every agent).
+    agents are ignored (PettingZoo's ``parallel_api_test`` sends one for every agent); one for a
+    name that is no agent of the game (a typo) is refused.
 
     **Observations.** A dict per live agent, as in `env`: ``"observation"`` (the seat's observation
     tensor) and ``"action_mask"``. An agent acting in a simultaneous step observes the game as it
