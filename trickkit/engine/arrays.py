@@ -40,9 +40,12 @@ def check_out(out: Any, shape: tuple[int, ...], dtype: Any, what: str) -> None:
     if not isinstance(out, np.ndarray):
         raise ValueError(f"{what}(out=...): out must be a numpy array, got {type(out).__name__}")
     if out.shape != shape or out.dtype != dtype:
+        got = out.dtype.name
+        if got == np.dtype(dtype).name:  # the same type in the other byte order: say so
+            got = f"{out.dtype.str} (non-native byte order)"
         raise ValueError(
-            f"{what}(out=...): out must have shape {shape} and dtype {np.dtype(dtype).name}, "
-            f"got shape {out.shape} and dtype {out.dtype.name}"
+            f"{what}(out=...): out must have shape {shape} and dtype {np.dtype(dtype).name} (native byte order), "
+            f"got shape {out.shape} and dtype {got}"
         )
     if not out.flags.writeable:
         raise ValueError(f"{what}(out=...): out is read-only")

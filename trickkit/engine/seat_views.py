@@ -76,7 +76,8 @@ class SeatViews:
             return ndarray(shape, int8, cells)  # on the bytearray itself (np.frombuffer would add a memoryview)
         try:  # the bytes copied at once (0 and 1 are the same bytes in bool)
             out.data.cast("B")[:] = cells
-        except TypeError:  # out is not contiguous (a column, a slice with a step): numpy copies
+        except (TypeError, AttributeError):  # not contiguous (a column, a slice with a step) or a subclass
+            # whose .data is not a memoryview (np.ma.MaskedArray): numpy copies
             out.view(int8)[:] = ndarray(shape, int8, cells)
         return out
 

@@ -91,7 +91,13 @@ class ActionSpace:
         """
         if isinstance(action_id, bool) or (not isinstance(action_id, int) and not _is_integer(action_id)):
             raise ActionSpaceError(f"an action id is an int, got {type(action_id).__name__}")
-        i: int = int(action_id)  # type: ignore[call-overload]  # checked above: an int or has __index__
+        try:
+            i: int = int(action_id)  # type: ignore[call-overload]  # checked above: an int or has __index__
+        except TypeError:  # an array of more than one dimension: numpy's "only 0-dimensional arrays ..."
+            shape = getattr(action_id, "shape", None)
+            raise ActionSpaceError(
+                f"an action id is an int, got {type(action_id).__name__}" + (f" of shape {shape}" if shape else "")
+            ) from None
         if not 0 <= i < len(self.texts):
             raise ActionSpaceError(f"unknown action id {i} for {self.game_name}: ids are 0..{len(self.texts) - 1}")
         return self.texts[i]

@@ -22,6 +22,7 @@ seat plays uniformly random legal actions drawn from a generator seeded by ``res
 
 from __future__ import annotations
 
+import numbers
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -76,10 +77,19 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is an op
         own = ("seat", "opponents", "reward", "on_illegal", "render_mode", "params")
         self.game = resolve_game(game, kwargs, own, params)
         n = self.game.num_players
+        if seat.__class__ is not int and not isinstance(seat, bool) and isinstance(seat, numbers.Integral):
+            seat = int(seat)  # a numpy integer is a seat, as in `trickkit.State`
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
             raise ValueError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
-        if opponents is not None and len(opponents) != n - 1:
-            raise ValueError(f"give one opponent per other seat ({n - 1}), got {len(opponents)}")
+        if opponents is not None:
+            try:
+                count = len(opponents)
+            except TypeError:
+                raise TypeError(
+                    f"opponents must be a list of {n - 1} agents (one per other seat), got {type(opponents).__name__}"
+                ) from None
+            if count != n - 1:
+                raise ValueError(f"give one opponent per other seat ({n - 1}), got {count}")
         self.seat = seat
         self.reward_mode = check_reward_mode(reward)
         if on_illegal not in ("raise", "end"):

@@ -113,12 +113,29 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
     # -- spaces -----------------------------------------------------------------------------
     def observation_space(self, agent: Any) -> Any:
         """``Dict(observation=Box(float32, (tensor size,)), action_mask=Box(int8, (num_distinct_actions,)))``,
-        the same object on every call."""
-        return self._observation_spaces[agent]
+        the same object on every call.
+
+        Raises:
+            ValueError: ``agent`` is not an agent of the game.
+        """
+        try:
+            return self._observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
 
     def action_space(self, agent: Any) -> Any:
-        """``Discrete(num_distinct_actions)``: the game's action ids (the same object on every call)."""
-        return self._action_spaces[agent]
+        """``Discrete(num_distinct_actions)``: the game's action ids (the same object on every call).
+
+        Raises:
+            ValueError: ``agent`` is not an agent of the game.
+        """
+        try:
+            return self._action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
+
+    def _unknown(self, agent: Any) -> ValueError:
+        return ValueError(f"no such agent: {agent!r} (agents: {', '.join(self.possible_agents)})")
 
     # -- the game ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -143,9 +160,17 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: Any) -> Any:
-        """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids."""
+        """``agent``'s observation: its tensor and, if it is to act, the mask of its legal action ids.
+
+        Raises:
+            ValueError: ``agent`` is not an agent of the game.
+            trickkit.StateError: ``reset()`` was not called.
+        """
         self._started()
-        seat = self.agent_name_mapping[agent]
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
         state = self.state
         if seat == state.current_player():  # (never once the game is over: then it is TERMINAL)
             mask = state.legal_action_mask()
@@ -160,8 +185,11 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
             trickkit.IllegalActionError: the action is not an action id (an int or numpy
                 integer: ``3.9``, ``True``, ``"3"`` are refused) or not legal now (the game is
                 unchanged).
+            trickkit.StateError: ``reset()`` was not called, or every agent is done.
         """
         self._started()
+        if not self.agents:  # every agent is done: its entries are gone
+            raise StateError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -186,6 +214,16 @@ class TrickkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is an optional
     def _started(self) -> None:
         if self.state is None:
             raise StateError("call reset() before observing or stepping the environment")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As PettingZoo's ``AECEnv.last``: the selected agent's observation, cumulative reward,
+        termination, truncation and info.
+
+        Raises:
+            trickkit.StateError: ``reset()`` was not called.
+        """
+        self._started()
+        return super().last(observe)  # type: ignore[no-any-return]
 
     def render(self) -> Any:
         """The transcript of the game so far as the selected agent saw it (``"ansi"``), or print it (``"human"``)."""
@@ -234,7 +272,8 @@ class TrickkitParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is a
     two cards acts in two calls). In any other step only the seat to act acts: one
     decision per call, as in the AEC environment. The agents acting now are those whose
     ``action_mask`` has a 1 (and ``infos[agent]["acting"]`` is True); the actions given for the other
-    agents are ignored (PettingZoo's ``parallel_api_test`` sends one for every agent).
+    agents are ignored (PettingZoo's ``parallel_api_test`` sends one for every agent); one for a
+    name that is no agent of the game (a typo) is refused.
 
     **Observations.** A dict per live agent, as in `env`: ``"observation"`` (the seat's observation
     tensor) and ``"action_mask"``. An agent acting in a simultaneous step observes the game as it
@@ -294,11 +333,21 @@ class TrickkitParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is a
 
         Raises:
             trickkit.IllegalActionError: an acting agent gave no action, or one that is not an
-                action id legal for it now; the game is unchanged.
+                action id legal for it now, or an action names no agent of the game; the game is
+                unchanged.
+            TypeError: ``actions`` is not a dict.
             trickkit.StateError: ``reset()`` was not called, or the game is over.
         """
         if self.state is None or not self.agents:
             raise StateError("call reset() before stepping the environment (and again once the game is over)")
+        try:
+            unknown = actions.keys() - self.agent_name_mapping.keys()
+        except (AttributeError, TypeError):
+            raise TypeError(f"actions must be a dict {{agent: action id}}, got {type(actions).__name__}") from None
+        if unknown:  # a typo, never silently dropped
+            raise IllegalActionError(
+                f"no such agent: {sorted(map(repr, unknown))} (agents: {', '.join(self.possible_agents)})"
+            )
         chosen = {}
         for seat, (_, _, legal) in self._acting.items():
             agent = self.possible_agents[seat]

@@ -47,12 +47,12 @@ and each legal id set byte by byte. No array is allocated per game.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 import numpy as np
 
-from trickkit.envs import action_id, check_reward_mode, next_seed, resolve_game, seat_rewards
+from trickkit.envs import action_id, check_reward_mode, env_seed, next_seed, resolve_game, seat_rewards
 from trickkit.errors import IllegalActionError, StateError
 
 __all__ = ["VectorEnv"]
@@ -66,11 +66,12 @@ class VectorEnv:
         num_envs: how many games run side by side.
         reward: ``"win"`` or ``"score"``.
         copy: return new arrays from ``reset``/``step`` (True), or the environment's own buffers,
-            overwritten by the next call (False: no copy, for a learner that copies what it keeps).
+            overwritten by the next call (False: no copy, for a learner that copies what it keeps;
+            writing into them changes nothing the environment checks actions against).
         **params: ``players`` and the ruleset's parameters.
 
     Raises:
-        ValueError: ``num_envs`` is not a positive int.
+        ValueError: ``num_envs`` is not a positive int, or so large its batch cannot be allocated.
     """
 
     def __init__(self, game: Any, num_envs: int, *, reward: str = "win", copy: bool = True, **params: Any) -> None:
@@ -83,8 +84,14 @@ class VectorEnv:
         self.num_players: int = self.game.num_players
         self.num_actions: int = self.game.num_distinct_actions()
         self.observation_shape: tuple[int] = self.game.observation_tensor_shape()
-        self._obs = np.zeros((num_envs, *self.observation_shape), np.float32)
-        self._masks = np.zeros((num_envs, self.num_actions), np.int8)
+        try:
+            self._obs = np.zeros((num_envs, *self.observation_shape), np.float32)
+        except (ValueError, MemoryError) as e:  # numpy's "Maximum allowed dimension exceeded", or no memory
+            raise ValueError(f"num_envs={num_envs}: a batch of that many observations does not fit ({e})") from None
+        self._masks = np.zeros((num_envs, self.num_actions), np.int8)  # what step() checks actions against
+        # copy=False hands out a copy of the masks made once per step, so a learner writing into
+        # the array it holds cannot make step() accept an illegal action
+        self._shown_masks = self._masks if copy else np.zeros_like(self._masks)
         self._seats = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros((num_envs, self.num_players), np.float32)
         self._obs_flat = self._obs.reshape(-1)  # the batch as one row: the games' tensors concatenated into it
@@ -97,13 +104,19 @@ class VectorEnv:
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a game in every slot: of seed ``seed + i`` in slot ``i`` if ``seed`` is given, else
-        the next seed of each slot's sequence. Returns ``(observations, infos)``."""
+        the next seed of each slot's sequence. Returns ``(observations, infos)``.
+
+        Raises:
+            ValueError: ``seed`` is not a non-negative integer of at most 100 digits (nothing changes).
+        """
         if seed is not None:
-            self._seeds = [random.Random(seed + i) for i in range(self.num_envs)]
+            seed = env_seed(seed)
             seeds = [seed + i for i in range(self.num_envs)]
+            states = [self.game.new_initial_state(seed=s) for s in seeds]  # before anything changes
+            self._seeds = [random.Random(s) for s in seeds]
         else:
-            seeds = [next_seed(r) for r in self._seeds]
-        self.states = [self.game.new_initial_state(seed=s) for s in seeds]
+            states = [self.game.new_initial_state(seed=next_seed(r)) for r in self._seeds]
+        self.states = states
         self._observe()
         return self._observations(), self._infos(None)
 
@@ -118,12 +131,12 @@ class VectorEnv:
             trickkit.IllegalActionError: an action is not legal in its game (naming the slot);
                 checked for every slot first, so no game has moved.
             trickkit.StateError: ``reset()`` was not called.
+            TypeError: ``actions`` is not a sequence in slot order (a scalar, a generator, a set, a dict).
+            ValueError: ``actions`` does not hold one action per game.
         """
         states = self.states
         if not states:
             raise StateError("call reset() before stepping the environment")
-        if len(actions) != self.num_envs:
-            raise ValueError(f"give one action per game ({self.num_envs}), got {len(actions)}")
         ids = self._checked(actions)
         rewards = self._rewards
         rewards[:] = 0.0
@@ -147,17 +160,29 @@ class VectorEnv:
     def _checked(self, actions: Sequence[Any] | np.ndarray[Any, Any]) -> list[int]:
         """``actions`` as a list of ints, each legal in its game (checked all at once, with numpy;
         anything else is looked at one by one, to say which is wrong and why)."""
-        if len(actions) != self.num_envs:
-            raise ValueError(f"give one action per game ({self.num_envs}), got {len(actions)}")
-        given = np.asarray(actions)
+        try:
+            count = len(actions)
+        except TypeError:  # a scalar, a 0-d array, a generator
+            raise TypeError(
+                f"actions must be a sequence of {self.num_envs} action ids (one per game), got {type(actions).__name__}"
+            ) from None
+        if count != self.num_envs:
+            raise ValueError(f"give one action per game ({self.num_envs}), got {count}")
+        try:
+            given = np.asarray(actions)
+        except ValueError:  # ragged: looked at one by one below
+            given = None
         if (
-            given.shape == (self.num_envs,)
+            given is not None
+            and given.shape == (self.num_envs,)
             and given.dtype.kind in "iu"
             and ((given >= 0) & (given < self.num_actions)).all()
             and self._masks.reshape(-1)[self._arange + given.astype(np.intp)].all()
         ):
             ids: list[int] = given.tolist()
             return ids
+        if isinstance(actions, (Set, Mapping)):  # no slot order (a dict would give its keys)
+            raise TypeError(f"actions must be a sequence in slot order (a list or array), got {type(actions).__name__}")
         masks = self._masks
         ids = []
         for i, action in enumerate(actions):
@@ -203,7 +228,8 @@ class VectorEnv:
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
         if self.copy:
             return {"observation": self._obs.copy(), "action_mask": self._masks.copy()}
-        return {"observation": self._obs, "action_mask": self._masks}
+        np.copyto(self._shown_masks, self._masks)
+        return {"observation": self._obs, "action_mask": self._shown_masks}
 
     def _infos(self, final: list[Any] | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"seat": self._seats.copy() if self.copy else self._seats}
